@@ -1,0 +1,32 @@
+# Thin wrapper around meson/ninja so a newcomer types one command.
+BUILD ?= build
+MESON_FLAGS ?= --buildtype=debugoptimized
+
+.PHONY: all run test bench clean deps
+
+all: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+$(BUILD)/build.ninja:
+	scripts/deps.sh build
+	meson setup $(BUILD) $(MESON_FLAGS)
+
+# The main job on its built-in default: write a small multi-flow capture with
+# rxscale's own frame builder, then show the hash and RX queue of every frame.
+run: all
+	$(BUILD)/rxscale mkpcap $(BUILD)/demo.pcap
+	$(BUILD)/rxscale hash --pcap $(BUILD)/demo.pcap
+
+test:
+	scripts/deps.sh test
+	@if [ -f $(BUILD)/build.ninja ]; then meson setup --reconfigure $(BUILD) >/dev/null; \
+	 else meson setup $(BUILD) $(MESON_FLAGS); fi
+	meson test -C $(BUILD) --print-errorlogs
+
+bench: all
+	scripts/deps.sh test
+	ninja -C $(BUILD) bench/bench-thash
+	$(BUILD)/bench/bench-thash --json
+
+clean:
+	rm -rf $(BUILD)

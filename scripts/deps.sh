@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install the Debian packages rxscale needs, if missing, and say which.
+# Usage: scripts/deps.sh [build|test|ci]   (each level includes the previous)
+set -eu
+level=${1:-build}
+pkgs="meson ninja-build gcc pkg-config libpcap-dev"
+case "$level" in
+  build) ;;
+  test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3" ;;
+  ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 clang libclang-rt-14-dev" ;;
+  *) echo "deps.sh: unknown level '$level' (build|test|ci)" >&2; exit 2 ;;
+esac
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing Debian packages:$missing"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# tshark asks whether non-root users may capture; answer no without a prompt.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "deps.sh: installed:$missing"

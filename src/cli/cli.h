@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* cli.h - the rxscale command's subcommands and shared helpers. */
+#ifndef RXSCALE_CLI_H
+#define RXSCALE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/net_flow.h"
+
+/* Exit status for bad input (file, argument, key): one line on stderr. */
+#define CLI_EXIT_USAGE	2
+
+/* Subcommands: argv[0] is the subcommand name. Return: exit status. */
+int cli_hash(int argc, char **argv);
+int cli_mkpcap(int argc, char **argv);
+
+/** cli_err() - print "rxscale: " + message + newline on stderr. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * cli_parse_uint() - a whole decimal number in [lo, hi].
+ * Return: 0, or -EINVAL (prints nothing).
+ */
+int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
+		   unsigned long *out);
+
+/* One capture opened through libpcap. */
+struct cli_pcap;
+
+/**
+ * cli_pcap_open() - open a pcap or pcapng file and map its link type.
+ * Return: a handle, or NULL after printing one error line naming @path
+ * (missing/unreadable file, not a capture, unsupported link type).
+ */
+struct cli_pcap *cli_pcap_open(const char *path);
+
+/**
+ * cli_pcap_next() - the next frame.
+ * @data, @caplen: captured bytes (valid until the next call)
+ * Return: 1 for a frame, 0 at the end, -1 after printing an error line
+ * (a truncated or corrupt file).
+ */
+int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen);
+
+/** cli_pcap_link() - the dissector's link type for this capture. */
+enum net_link cli_pcap_link(const struct cli_pcap *c);
+
+void cli_pcap_close(struct cli_pcap *c);
+
+#endif /* RXSCALE_CLI_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* cli_util.c - error printing and number parsing for the CLI. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+
+void cli_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rxscale: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
+		   unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* main.c - the rxscale command: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void usage(FILE *out)
+{
+	fputs("usage: rxscale <command> [options]\n"
+	      "\n"
+	      "commands:\n"
+	      "  hash    Toeplitz RSS hash and RX queue of a tuple or of every\n"
+	      "          frame of a capture, as an RTL8125/8126/8127 computes them\n"
+	      "  mkpcap  write the built-in multi-flow demo capture\n"
+	      "\n"
+	      "'rxscale <command> --help' describes each command.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "hash"))
+		return cli_hash(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "mkpcap"))
+		return cli_mkpcap(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		puts("rxscale 0.1.0");
+		return 0;
+	}
+	cli_err("unknown command '%s' (try 'rxscale --help')", argv[1]);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* net_build.c - frame builder; see net_build.h. */
+#include "net/net_build.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, (uint16_t)(v >> 16));
+	wr16(p + 2, (uint16_t)v);
+}
+
+static uint32_t csum_add(const uint8_t *p, size_t len, uint32_t sum)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+uint16_t net_csum_fold(const uint8_t *p, size_t len, uint32_t sum)
+{
+	sum = csum_add(p, len, sum);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+void net_build_init(struct net_build *b)
+{
+	static const uint8_t dmac[6] = { 0x02, 0x00, 0x00, 0x00, 0x81, 0x27 };
+	static const uint8_t smac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+
+	memset(b, 0, sizeof(*b));
+	memcpy(b->dmac, dmac, 6);
+	memcpy(b->smac, smac, 6);
+	b->ipv = 4;
+	b->proto = 6;
+	b->rh_type = -1;
+}
+
+static void fill_payload(const struct net_build *b, uint8_t *p)
+{
+	size_t i;
+
+	if (b->payload) {
+		memcpy(p, b->payload, b->payload_len);
+		return;
+	}
+	for (i = 0; i < b->payload_len; i++)
+		p[i] = (uint8_t)(b->payload_seed + i);
+}
+
+/* L4 header + payload at p; returns its length. */
+static size_t build_l4(const struct net_build *b, uint8_t *p, bool frag_tail)
+{
+	size_t h = 0;
+
+	if (!frag_tail) {
+		switch (b->proto) {
+		case 6:
+			wr16(p, b->sport);
+			wr16(p + 2, b->dport);
+			wr32(p + 4, b->seq);
+			wr32(p + 8, b->ack);
+			p[12] = 5 << 4;
+			p[13] = b->tcp_flags ? b->tcp_flags : 0x10;
+			wr16(p + 14, 65535);
+			wr16(p + 16, 0);
+			wr16(p + 18, 0);
+			h = 20;
+			break;
+		case 17:
+			wr16(p, b->sport);
+			wr16(p + 2, b->dport);
+			wr16(p + 4, (uint16_t)(8 + b->payload_len));
+			wr16(p + 6, 0);
+			h = 8;
+			break;
+		case 1:
+		case 58:
+			p[0] = b->icmp_type;
+			p[1] = b->icmp_code;
+			wr16(p + 2, 0);
+			wr16(p + 4, b->ip_id);	/* echo identifier */
+			wr16(p + 6, (uint16_t)b->seq);
+			h = 8;
+			break;
+		default:
+			break;
+		}
+	}
+	fill_payload(b, p + h);
+	return h + b->payload_len;
+}
+
+/* Fill the L4 checksum given the pseudo-header partial sum. */
+static void l4_csum(const struct net_build *b, uint8_t *l4, size_t len,
+		    uint32_t pseudo)
+{
+	uint16_t c;
+
+	switch (b->proto) {
+	case 6:
+		c = net_csum_fold(l4, len, pseudo);
+		wr16(l4 + 16, c);
+		break;
+	case 17:
+		c = net_csum_fold(l4, len, pseudo);
+		wr16(l4 + 6, c ? c : 0xffff);
+		break;
+	case 1:
+		wr16(l4 + 2, net_csum_fold(l4, len, 0));
+		break;
+	case 58:
+		wr16(l4 + 2, net_csum_fold(l4, len, pseudo));
+		break;
+	default:
+		break;
+	}
+}
+
+static ssize_t build_ipv4(const struct net_build *b, uint8_t *p, size_t cap)
+{
+	size_t ihl = 20 + b->ip4_opt_len, l4len, need;
+	bool tail = b->frag_off != 0;
+	uint32_t pseudo;
+
+	need = ihl + 20 + b->payload_len;
+	if (need > cap)
+		return -ENOSPC;
+	memset(p, 0, ihl);
+	p[0] = (uint8_t)(0x40 | ihl / 4);
+	wr16(p + 4, b->ip_id);
+	wr16(p + 6, (uint16_t)((b->df ? 0x4000 : 0) | (b->mf ? 0x2000 : 0) |
+			       (b->frag_off / 8)));
+	p[8] = b->ttl ? b->ttl : 64;
+	p[9] = b->proto;
+	memcpy(p + 12, b->src, 4);
+	memcpy(p + 16, b->dst, 4);
+	/* options: NOPs ending in End of Option List */
+	if (b->ip4_opt_len) {
+		memset(p + 20, 1, b->ip4_opt_len);
+		p[ihl - 1] = 0;
+	}
+	l4len = build_l4(b, p + ihl, tail);
+	wr16(p + 2, (uint16_t)(ihl + l4len));
+	wr16(p + 10, net_csum_fold(p, ihl, 0));
+	if (!tail && !b->mf) {
+		pseudo = csum_add(p + 12, 8, 0) + b->proto + (uint32_t)l4len;
+		l4_csum(b, p + ihl, l4len, pseudo);
+	}
+	return (ssize_t)(ihl + l4len);
+}
+
+static ssize_t build_ipv6(const struct net_build *b, uint8_t *p, size_t cap)
+{
+	uint8_t *nhp = p + 6;	/* where the next "next header" goes */
+	size_t off = 40, l4len;
+	bool tail = b->frag6 && b->frag_off != 0;
+	const uint8_t *final_dst = b->dst;
+	uint32_t pseudo;
+
+	if (40 + 8 + 24 + 24 + 8 + 20 + (size_t)b->payload_len > cap)
+		return -ENOSPC;
+	memset(p, 0, 40);
+	p[0] = 0x60;
+	p[7] = b->ttl ? b->ttl : 64;
+	memcpy(p + 8, b->src, 16);
+	memcpy(p + 24, b->dst, 16);
+
+	if (b->hbh) {
+		*nhp = 0;
+		nhp = p + off;
+		memset(p + off, 0, 8);
+		p[off + 2] = 1;		/* PadN, 4 bytes of padding */
+		p[off + 3] = 4;
+		off += 8;
+	}
+	if (b->hao) {			/* Dest Options: Pad4 + Home Address */
+		*nhp = 60;
+		nhp = p + off;
+		memset(p + off, 0, 24);
+		p[off + 1] = 2;		/* (2 + 1) * 8 = 24 bytes */
+		p[off + 2] = 1;		/* PadN, 2 bytes */
+		p[off + 3] = 2;
+		p[off + 6] = 0xC9;
+		p[off + 7] = 16;
+		memcpy(p + off + 8, b->hao_addr, 16);
+		off += 24;
+	}
+	if (b->rh_type >= 0) {		/* one-address routing header */
+		*nhp = 43;
+		nhp = p + off;
+		memset(p + off, 0, 24);
+		p[off + 1] = 2;
+		p[off + 2] = (uint8_t)b->rh_type;
+		p[off + 3] = 1;		/* segments left */
+		memcpy(p + off + 8, b->rh_addr, 16);
+		if (b->rh_type == 2)
+			final_dst = b->rh_addr;
+		off += 24;
+	}
+	if (b->frag6) {
+		*nhp = 44;
+		nhp = p + off;
+		memset(p + off, 0, 8);
+		wr16(p + off + 2, (uint16_t)(b->frag_off | (b->mf ? 1 : 0)));
+		wr32(p + off + 4, b->frag_id);
+		off += 8;
+	}
+	*nhp = b->proto;
+	l4len = build_l4(b, p + off, tail);
+	wr16(p + 4, (uint16_t)(off - 40 + l4len));
+	if (!tail && !(b->frag6 && b->mf)) {
+		/* RFC 8200 s8.1: the pseudo-header uses the final destination */
+		pseudo = csum_add(b->hao ? b->hao_addr : p + 8, 16, 0);
+		pseudo = csum_add(final_dst, 16, pseudo);
+		pseudo += (uint32_t)l4len + b->proto;
+		l4_csum(b, p + off, l4len, pseudo);
+	}
+	return (ssize_t)(off + l4len);
+}
+
+ssize_t net_build_frame(const struct net_build *b, uint8_t *buf, size_t cap)
+{
+	size_t off = 12;
+	ssize_t l3;
+	unsigned i;
+
+	if (b->n_vlan > 2 || (b->ipv != 0 && b->ipv != 4 && b->ipv != 6) ||
+	    b->ip4_opt_len % 4 || b->ip4_opt_len > 40 || b->frag_off % 8)
+		return -EINVAL;
+	if (cap > NET_BUILD_MAX)
+		cap = NET_BUILD_MAX;
+	if (cap < 18 + 4u * b->n_vlan)
+		return -ENOSPC;
+	memcpy(buf, b->dmac, 6);
+	memcpy(buf + 6, b->smac, 6);
+	for (i = 0; i < b->n_vlan; i++) {
+		wr16(buf + off, b->vlan_tpid[i] ? b->vlan_tpid[i] : 0x8100);
+		wr16(buf + off + 2, b->vlan_tci[i]);
+		off += 4;
+	}
+	if (b->ipv == 4) {
+		wr16(buf + off, 0x0800);
+		l3 = build_ipv4(b, buf + off + 2, cap - off - 2);
+	} else if (b->ipv == 6) {
+		wr16(buf + off, 0x86DD);
+		l3 = build_ipv6(b, buf + off + 2, cap - off - 2);
+	} else {
+		wr16(buf + off, b->ethertype);
+		if (off + 2 + (size_t)b->payload_len > cap)
+			return -ENOSPC;
+		fill_payload(b, buf + off + 2);
+		l3 = b->payload_len;
+	}
+	if (l3 < 0)
+		return l3;
+	off += 2 + (size_t)l3;
+	if (off < 60) {
+		if (cap < 60)
+			return -ENOSPC;
+		memset(buf + off, 0, 60 - off);
+		off = 60;
+	}
+	return (ssize_t)off;
+}

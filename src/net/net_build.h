@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * net_build.h - build Ethernet frames from a description, for tests, the
+ * demo capture and (later) the simulated peer.
+ *
+ * The builder writes Ethernet II + up to two VLAN tags + IPv4 (optionally
+ * with options, optionally a fragment) or IPv6 (optionally with a Hop-by-Hop
+ * header, a Destination Options header carrying a Home Address option, a
+ * routing header of type 0, 2 or 4, and a Fragment header) + TCP, UDP,
+ * ICMP/ICMPv6 or raw payload.  IPv4 header and TCP/UDP/ICMP checksums are
+ * filled in (RFC 791, RFC 793/768 pseudo-header, RFC 8200 s8.1), so tshark
+ * decodes what it builds without complaint.  No FCS is appended.
+ */
+#ifndef RXSCALE_NET_BUILD_H
+#define RXSCALE_NET_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define NET_BUILD_MAX	9216	/* jumbo frame, bytes */
+
+struct net_build {
+	uint8_t dmac[6], smac[6];
+	uint8_t n_vlan;			/* 0..2 */
+	uint16_t vlan_tpid[2];		/* 0x8100 or 0x88A8; 0 = 0x8100 */
+	uint16_t vlan_tci[2];
+	uint16_t ethertype;		/* only for non-IP frames (ipv == 0) */
+
+	int ipv;			/* 4, 6, or 0 for a non-IP frame */
+	uint8_t src[16], dst[16];	/* network byte order */
+	uint8_t proto;			/* IP protocol number: 6, 17, 1, 58... */
+	uint8_t ttl;			/* 0 = 64 */
+	uint16_t ip_id;
+	uint8_t ip4_opt_len;		/* IPv4 options, multiple of 4, <= 40 */
+	bool df;			/* IPv4 Don't Fragment */
+
+	/* fragments: IPv4 header fields, or an IPv6 Fragment header when
+	 * frag6 is set.  A fragment with frag_off != 0 carries only payload. */
+	bool frag6;
+	bool mf;
+	uint16_t frag_off;		/* bytes, multiple of 8 */
+	uint32_t frag_id;		/* IPv6 fragment identification */
+
+	/* IPv6 extension headers, written in RFC 8200 order */
+	bool hbh;			/* an empty Hop-by-Hop header (PadN) */
+	bool hao;			/* Dest Options with a Home Address */
+	uint8_t hao_addr[16];
+	int rh_type;			/* -1 none, 0, 2 or 4 (segment routing) */
+	uint8_t rh_addr[16];		/* the one address the header carries */
+
+	uint16_t sport, dport;		/* host byte order */
+	uint32_t seq, ack;		/* TCP */
+	uint8_t tcp_flags;		/* 0 = ACK */
+	uint8_t icmp_type, icmp_code;
+	uint16_t payload_len;		/* bytes after the L4 header */
+	uint8_t payload_seed;		/* payload byte i = seed + i ... */
+	const uint8_t *payload;		/* ... unless this is set */
+};
+
+/**
+ * net_build_init() - fill @b with defaults: fixed locally administered
+ * MACs, no VLAN, IPv4, TTL 64, rh_type -1, everything else zero.
+ */
+void net_build_init(struct net_build *b);
+
+/**
+ * net_build_frame() - write the frame described by @b into @buf.
+ * @buf: output, at least @cap bytes
+ *
+ * Return: frame length in bytes (>= 60: short frames are zero-padded as
+ * Ethernet requires), -EINVAL for an impossible description (bad ipv,
+ * more than two VLANs, options not a multiple of 4, fragment offset not a
+ * multiple of 8), -ENOSPC if the frame does not fit in @cap.
+ */
+ssize_t net_build_frame(const struct net_build *b, uint8_t *buf, size_t cap);
+
+/**
+ * net_csum_fold() - the Internet checksum (RFC 1071) of @len bytes at @p,
+ * continued from the 32-bit partial sum @sum, folded and complemented.
+ */
+uint16_t net_csum_fold(const uint8_t *p, size_t len, uint32_t sum);
+
+#endif /* RXSCALE_NET_BUILD_H */
