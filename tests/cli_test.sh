@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# cli_test.sh RXSCALE PCAP_DIR - the rxscale command as a user runs it:
+# published vectors typed in, capture mode, determinism, and bad input
+# (one clear line on stderr, exit status 2, nothing on stdout).
+set -u
+rx=$1
+pcaps=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_hash WANT ARGS...: first line of stdout is WANT
+expect_hash() {
+	local want=$1; shift
+	local got
+	got=$("$rx" hash "$@" | head -n 1)
+	[ "$got" = "$want" ] && ok || bad "hash $* -> '$got', want $want"
+}
+
+# Microsoft RSS verification vectors (src first; the MS table lists dst first)
+while read -r dst dport src sport h_ip h_tcp; do
+	expect_hash "$h_ip" --src "$src" --dst "$dst" --type ipv4
+	expect_hash "$h_tcp" --src "$src" --dst "$dst" --sport "$sport" --dport "$dport" --type tcp4
+done <<'V'
+161.142.100.80 1766 66.9.149.187 2794 0x323e8fc2 0x51ccc178
+65.69.140.83 4739 199.92.111.2 14230 0xd718262a 0xc626b0ea
+12.22.207.184 38024 24.19.198.95 12898 0xd2d0a5de 0x5c2b394a
+209.142.163.6 2217 38.27.205.30 48228 0x82989176 0xafc7327f
+202.188.127.2 1303 153.39.163.191 44251 0x5d1809c5 0x10e828a2
+V
+while read -r dst dport src sport h_ip h_tcp; do
+	expect_hash "$h_ip" --src "$src" --dst "$dst" --type ipv6
+	expect_hash "$h_tcp" --src "$src" --dst "$dst" --sport "$sport" --dport "$dport" --type tcp6
+done <<'V'
+3ffe:2501:200:3::1 1766 3ffe:2501:200:1fff::7 2794 0x2cc18cd5 0x40207d3d
+ff02::1 4739 3ffe:501:8::260:97ff:fe40:efab 14230 0x0f0c461c 0xdde51bbf
+fe80::200:f8ff:fe21:67cf 38024 3ffe:1900:4545:3:200:f8ff:fe21:67cf 44251 0x4b61e985 0x02d1feef
+V
+# udp types hash the same tuple as tcp
+expect_hash 0x51ccc178 --src 66.9.149.187 --dst 161.142.100.80 --sport 2794 --dport 1766 --type udp4
+# symmetric key 6d5a x 20, both directions
+symkey=$(printf '6d5a%.0s' $(seq 20))
+expect_hash 0x9fcc9fcc --key "$symkey" --src 66.9.149.187 --dst 161.142.100.80 --sport 2794 --dport 1766 --type tcp4
+expect_hash 0x9fcc9fcc --key "$symkey" --src 161.142.100.80 --dst 66.9.149.187 --sport 1766 --dport 2794 --type tcp4
+# the same key in ethtool's colon form
+colkey=$(echo "$symkey" | sed 's/../&:/g; s/:$//')
+expect_hash 0x0a590a59 --key "$colkey" --src 66.9.149.187 --dst 161.142.100.80 --type ipv4
+# queue line: indir[hash & 127] with 3 queues = (0x78 & 127) % 3 = 0
+q=$("$rx" hash --src 66.9.149.187 --dst 161.142.100.80 --sport 2794 --dport 1766 --type tcp4 --queues 3 | sed -n 3p)
+[ "$q" = "queue: 0 (indir[120] of 128 entries, 3 queues)" ] && ok || bad "queue line '$q'"
+
+# Capture mode on the demo capture
+"$rx" mkpcap "$tmp/a.pcap" >/dev/null && "$rx" mkpcap "$tmp/b.pcap" >/dev/null
+cmp -s "$tmp/a.pcap" "$tmp/b.pcap" && ok || bad "mkpcap is not deterministic"
+"$rx" hash --pcap "$tmp/a.pcap" >"$tmp/a.tsv" 2>"$tmp/a.err" && ok || bad "hash --pcap demo failed"
+"$rx" hash --pcap "$tmp/b.pcap" >"$tmp/b.tsv" 2>"$tmp/b.err"
+cmp -s "$tmp/a.tsv" "$tmp/b.tsv" && [ "$(sed 1d "$tmp/a.err")" = "$(sed 1d "$tmp/b.err")" ] && ok || bad "hash --pcap is not deterministic"
+[ "$(head -n 1 "$tmp/a.tsv")" = "$(printf 'frame\ttype\thash\tqueue')" ] && ok || bad "TSV header"
+[ "$(tail -n +2 "$tmp/a.tsv" | wc -l)" = 89 ] && ok || bad "demo rows != 89"
+awk -F'\t' 'NR > 1 && ($1 != NR - 1 || $4 < 0 || $4 > 3) { exit 1 }' "$tmp/a.tsv" && ok || bad "frame numbers/queues"
+grep -q "^total	89	" "$tmp/a.err" && ok || bad "summary total: $(cat "$tmp/a.err")"
+# UDP rows hash the IP pair by default, the 4-tuple after udp4 sdfn
+n_ip=$(awk -F'\t' '$2 == "udp4"' "$tmp/a.tsv" | wc -l)
+[ "$n_ip" = 0 ] && ok || bad "default config produced udp4 rows"
+"$rx" hash --pcap "$tmp/a.pcap" --rx-flow-hash "udp4 sdfn" >"$tmp/u.tsv" 2>/dev/null
+n_u=$(awk -F'\t' '$2 == "udp4"' "$tmp/u.tsv" | wc -l)
+[ "$n_u" = 24 ] && ok || bad "udp4 sdfn gave $n_u udp4 rows, want 24"
+# a non-power-of-two queue count still uses only valid queues
+"$rx" hash --pcap "$tmp/a.pcap" --queues 3 --indir-size 64 2>/dev/null |
+	awk -F'\t' 'NR > 1 && $4 > 2 { exit 1 }' && ok || bad "--queues 3"
+
+# Bad input: exit 2, exactly one line on stderr, nothing on stdout.
+expect_usage() {
+	local what=$1; shift
+	"$rx" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	   grep -q '^rxscale: ' "$tmp/err"; then
+		ok
+	else
+		bad "$what: rc=$rc stdout=$(head -c 200 "$tmp/out") stderr=$(cat "$tmp/err")"
+	fi
+}
+printf 'not a capture\n' >"$tmp/text.pcap"
+real=$(ls "$pcaps"/*.pcap 2>/dev/null | head -n 1)
+if [ -n "$real" ]; then
+	size=$(stat -c %s "$tmp/a.pcap")
+	head -c $((size - 700)) "$tmp/a.pcap" >"$tmp/trunc.pcap"
+	expect_usage "truncated capture" hash --pcap "$tmp/trunc.pcap"
+fi
+# a pcap header with link type 0 (BSD loopback), unsupported
+printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x00\x00\x00\x00' >"$tmp/null.pcap"
+expect_usage "missing capture" hash --pcap "$tmp/nonexistent.pcap"
+expect_usage "directory as capture" hash --pcap "$tmp"
+expect_usage "text as capture" hash --pcap "$tmp/text.pcap"
+expect_usage "unsupported link type" hash --pcap "$tmp/null.pcap"
+expect_usage "odd hex key" hash --pcap "$tmp/a.pcap" --key 6d5
+expect_usage "non-hex key" hash --pcap "$tmp/a.pcap" --key 6g5a56da
+expect_usage "short key" hash --pcap "$tmp/a.pcap" --key 6d5a56
+expect_usage "too long key" hash --pcap "$tmp/a.pcap" --key "$(printf '00%.0s' $(seq 300))"
+expect_usage "queues 0" hash --pcap "$tmp/a.pcap" --queues 0
+expect_usage "queues text" hash --pcap "$tmp/a.pcap" --queues four
+expect_usage "indir not pow2" hash --pcap "$tmp/a.pcap" --indir-size 100
+expect_usage "chip-invalid flow hash" hash --pcap "$tmp/a.pcap" --rx-flow-hash "tcp4 sd"
+expect_usage "bad flow letters" hash --pcap "$tmp/a.pcap" --rx-flow-hash "udp4 sdq"
+expect_usage "sym-xor with half pair" hash --pcap "$tmp/a.pcap" --xfrm symmetric-xor --rx-flow-hash "udp4 sdf"
+expect_usage "bad xfrm" hash --pcap "$tmp/a.pcap" --xfrm crc32
+expect_usage "unknown option" hash --pcap "$tmp/a.pcap" --bogus
+expect_usage "missing option value" hash --pcap
+expect_usage "stray argument" hash --pcap "$tmp/a.pcap" extra
+expect_usage "pcap plus tuple" hash --pcap "$tmp/a.pcap" --src 1.2.3.4
+expect_usage "bad type" hash --src 1.1.1.1 --dst 2.2.2.2 --type tcp
+expect_usage "v6 address for v4 type" hash --src ::1 --dst 2.2.2.2 --type ipv4
+expect_usage "missing ports" hash --src 1.1.1.1 --dst 2.2.2.2 --type tcp4
+expect_usage "port out of range" hash --src 1.1.1.1 --dst 2.2.2.2 --sport 70000 --dport 1 --type tcp4
+expect_usage "no mode" hash
+expect_usage "unknown command" frobnicate
+expect_usage "mkpcap no file" mkpcap
+expect_usage "mkpcap unwritable" mkpcap "$tmp/no/such/dir/x.pcap"
+[ ! -e "$tmp/no/such/dir/x.pcap.tmp" ] && ok || bad "mkpcap left a temp file"
+"$rx" --help >/dev/null && "$rx" hash --help >/dev/null && ok || bad "--help exits non-zero"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
