@@ -308,6 +308,24 @@ static void test_non_l4(void **state)
 	assert_int_equal(f.icmp_type, 8);
 }
 
+static void sample(struct net_build *b, int ipv, int proto, bool hao)
+{
+	net_build_init(b);
+	b->ipv = ipv;
+	b->proto = (uint8_t)proto;
+	if (ipv == 6) {
+		tu_ip6(b->src, "2001:db8::1");
+		tu_ip6(b->dst, "2001:db8::2");
+	} else {
+		tu_ip4(b->src, "10.0.0.1");
+		tu_ip4(b->dst, "10.0.0.2");
+	}
+	b->hao = hao;
+	tu_ip6(b->hao_addr, "2001:db8::77");
+	b->sport = 1000;
+	b->dport = 2000;
+}
+
 /* Each hash-type flag changes only its own protocol and IP version. */
 static void test_flag_isolation(void **state)
 {
@@ -336,20 +354,7 @@ static void test_flag_isolation(void **state)
 	(void)state;
 	tu_rss_init(&t, RSS_HT_ALL, 4);
 	for (j = 0; j < 9; j++) {
-		net_build_init(&b);
-		b.ipv = pk[j].ipv;
-		b.proto = (uint8_t)pk[j].proto;
-		if (b.ipv == 6) {
-			tu_ip6(b.src, "2001:db8::1");
-			tu_ip6(b.dst, "2001:db8::2");
-		} else {
-			tu_ip4(b.src, "10.0.0.1");
-			tu_ip4(b.dst, "10.0.0.2");
-		}
-		b.hao = pk[j].hao;
-		tu_ip6(b.hao_addr, "2001:db8::77");
-		b.sport = 1000;
-		b.dport = 2000;
+		sample(&b, pk[j].ipv, pk[j].proto, pk[j].hao);
 		tu_classify(&t, &b, &f, &base[j]);
 	}
 	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -359,20 +364,7 @@ static void test_flag_isolation(void **state)
 			     udp = pk[j].proto == 17, hao = pk[j].hao;
 			bool may;
 
-			net_build_init(&b);
-			b.ipv = pk[j].ipv;
-			b.proto = (uint8_t)pk[j].proto;
-			if (b.ipv == 6) {
-				tu_ip6(b.src, "2001:db8::1");
-				tu_ip6(b.dst, "2001:db8::2");
-			} else {
-				tu_ip4(b.src, "10.0.0.1");
-				tu_ip4(b.dst, "10.0.0.2");
-			}
-			b.hao = hao;
-			tu_ip6(b.hao_addr, "2001:db8::77");
-			b.sport = 1000;
-			b.dport = 2000;
+			sample(&b, pk[j].ipv, pk[j].proto, hao);
 			tu_classify(&t, &b, &f, &r);
 			switch (flags[i]) {
 			case RSS_HT_TCP_IPV4: may = v4 && tcp; break;
@@ -401,12 +393,7 @@ static void test_flag_isolation(void **state)
 	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
 		t.cfg.ht = flags[i];
 		for (j = 0; j < 9; j++) {
-			net_build_init(&b);
-			b.ipv = pk[j].ipv;
-			b.proto = (uint8_t)pk[j].proto;
-			b.hao = pk[j].hao;
-			b.sport = 1;
-			b.dport = 2;
+			sample(&b, pk[j].ipv, pk[j].proto, pk[j].hao);
 			tu_classify(&t, &b, &f, &r);
 			if (r.in.type == RSS_TYPE_NONE)
 				continue;
