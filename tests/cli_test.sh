@@ -121,6 +121,18 @@ expect_usage "unknown command" frobnicate
 expect_usage "mkpcap no file" mkpcap
 expect_usage "mkpcap unwritable" mkpcap "$tmp/no/such/dir/x.pcap"
 [ ! -e "$tmp/no/such/dir/x.pcap.tmp" ] && ok || bad "mkpcap left a temp file"
+expect_usage "mkpcap empty name" mkpcap ""
+expect_usage "mkpcap onto a directory" mkpcap "$tmp"
+ln -s "$tmp/a.pcap" "$tmp/link.pcap"
+expect_usage "mkpcap onto a symlink" mkpcap "$tmp/link.pcap"
+[ -L "$tmp/link.pcap" ] && ok || bad "mkpcap replaced a symlink"
+expect_usage "mkpcap onto a device" mkpcap /dev/null
+[ -c /dev/null ] && ok || bad "mkpcap replaced /dev/null"
+expect_usage "flow hash in tuple mode" hash --src 1.1.1.1 --dst 2.2.2.2 --sport 1 --dport 2 --type udp4 --rx-flow-hash "udp4 sd"
+expect_usage "ports with an IP-pair type" hash --src 1.1.1.1 --dst 2.2.2.2 --sport 1 --dport 2 --type ipv4
+"$rx" hash --pcap "$tmp/a.pcap" --key "$(printf '0%.0s' $(seq 2001))" 2>"$tmp/err" >/dev/null
+[ "$(wc -c <"$tmp/err")" -lt 300 ] && ok || bad "a long bad key is echoed whole"
+"$rx" hash -h >/dev/null && ok || bad "hash -h"
 "$rx" --help >/dev/null && "$rx" hash --help >/dev/null && ok || bad "--help exits non-zero"
 
 echo "$pass passed, $fail failed"

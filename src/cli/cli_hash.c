@@ -54,7 +54,8 @@ static void hash_usage(FILE *out)
 
 static int bad(const char *what, const char *val)
 {
-	cli_err("hash: invalid %s '%s' (try 'rxscale hash --help')", what, val);
+	cli_err("hash: invalid %s '%.64s%s' (try 'rxscale hash --help')", what,
+		val, strlen(val) > 64 ? "..." : "");
 	return CLI_EXIT_USAGE;
 }
 
@@ -90,7 +91,7 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case O_SRC: o->src = optarg; break;
 		case O_DST: o->dst = optarg; break;
@@ -106,7 +107,8 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 			rc = rss_key_parse(optarg, o->key, RSS_KEY_MAX,
 					   &o->key_len);
 			if (rc || o->key_len < RSS_KEY_MIN) {
-				cli_err("hash: invalid --key '%s': %s", optarg,
+				cli_err("hash: invalid --key '%.64s%s': %s", optarg,
+					strlen(optarg) > 64 ? "..." : "",
 					rc == -E2BIG ? "longer than 256 bytes" :
 					rc == 0 ? "shorter than 4 bytes" :
 					"expected two hex digits per byte, "
@@ -138,6 +140,7 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 			else
 				return bad("--xfrm", optarg);
 			break;
+		case 'h':
 		case O_HELP:
 			hash_usage(stdout);
 			return -1;
@@ -152,7 +155,7 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 	/* applied after all options so --xfrm may come later on the line */
 	for (unsigned i = 0; i < o->n_flow_hash; i++) {
 		if (rss_flow_hash_apply(&o->ht, o->xfrm, o->flow_hash[i])) {
-			cli_err("hash: --rx-flow-hash '%s': Invalid argument "
+			cli_err("hash: --rx-flow-hash '%.64s': Invalid argument "
 				"(flows tcp4 udp4 ip4 tcp6 udp6 ip6 ...; this "
 				"chip hashes TCP on sdfn, UDP on sd or sdfn, IP "
 				"on sd)", o->flow_hash[i]);
@@ -191,6 +194,11 @@ static int hash_tuple(const struct hash_opts *o)
 	int af;
 	unsigned i;
 
+	if (o->n_flow_hash) {
+		cli_err("hash: --rx-flow-hash applies to --pcap; in tuple mode "
+			"--type chooses what is hashed");
+		return CLI_EXIT_USAGE;
+	}
 	if (!o->src || !o->dst || !o->type) {
 		cli_err("hash: tuple mode needs --src, --dst and --type (or "
 			"use --pcap FILE)");
@@ -224,6 +232,12 @@ static int hash_tuple(const struct hash_opts *o)
 		f.sport = (uint16_t)o->sport;
 		f.dport = (uint16_t)o->dport;
 	} else {
+		if (o->sport >= 0 || o->dport >= 0) {
+			cli_err("hash: --type %s hashes the IP pair only; drop "
+				"--sport/--dport or use tcp4/udp4/tcp6/udp6",
+				o->type);
+			return CLI_EXIT_USAGE;
+		}
 		f.l4 = NET_L4_OTHER;
 	}
 

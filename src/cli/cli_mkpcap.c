@@ -6,7 +6,10 @@
  * fragmented UDP datagram, a VLAN-tagged segment, an ICMP echo and an ARP
  * frame.  The content is fixed, so the file is byte-identical every time.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,7 +38,7 @@ static void put(struct demo *dm, const struct net_build *b)
 	unsigned long us = dm->n * DEMO_GAP_US;
 
 	if (len < 0) {
-		dm->err = 1;
+		dm->err = EINVAL;
 		return;
 	}
 	h.ts.tv_sec = DEMO_T0_SEC + (time_t)(us / 1000000);
@@ -140,42 +143,74 @@ int cli_mkpcap(int argc, char **argv)
 {
 	struct demo dm = { 0 };
 	char tmp[4096];
+	struct stat st;
 	pcap_t *p;
+	FILE *f;
+	int fd;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: rxscale mkpcap FILE\n\nWrite the built-in demo "
 		     "capture (Ethernet, pcap format) to FILE.");
 		return 0;
 	}
-	if (argc != 2 || argv[1][0] == '-') {
+	if (argc != 2 || argv[1][0] == '-' || !argv[1][0]) {
 		cli_err("mkpcap: usage: rxscale mkpcap FILE");
+		return CLI_EXIT_USAGE;
+	}
+	/* FILE is replaced by a rename, so it must be a regular file (or not
+	 * exist): never a device, a directory or a symlink. */
+	if (lstat(argv[1], &st) == 0 && !S_ISREG(st.st_mode)) {
+		cli_err("mkpcap: %s exists and is not a regular file", argv[1]);
 		return CLI_EXIT_USAGE;
 	}
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]) >= (int)sizeof(tmp)) {
 		cli_err("mkpcap: path too long: %s", argv[1]);
 		return CLI_EXIT_USAGE;
 	}
-	p = pcap_open_dead(DLT_EN10MB, NET_BUILD_MAX);
-	if (!p) {
-		cli_err("mkpcap: out of memory");
-		return 1;
-	}
-	/* write to FILE.tmp and rename: never a half-written FILE */
-	dm.d = pcap_dump_open(p, tmp);
-	if (!dm.d) {
-		cli_err("mkpcap: cannot write %s: %s", tmp, pcap_geterr(p));
-		pcap_close(p);
+	/* write to FILE.tmp (created afresh) and rename: never a half-written
+	 * FILE */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		cli_err("mkpcap: cannot create %s: %s", tmp, strerror(errno));
 		return CLI_EXIT_USAGE;
 	}
-	write_demo(&dm);
-	if (pcap_dump_flush(dm.d))
-		dm.err = 1;
-	pcap_dump_close(dm.d);
-	pcap_close(p);
-	if (dm.err || rename(tmp, argv[1])) {
-		cli_err("mkpcap: cannot write %s", argv[1]);
+	f = fdopen(fd, "wb");
+	p = pcap_open_dead(DLT_EN10MB, NET_BUILD_MAX);
+	if (!f || !p) {
+		cli_err("mkpcap: out of memory");
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		if (p)
+			pcap_close(p);
 		unlink(tmp);
 		return 1;
+	}
+	dm.d = pcap_dump_fopen(p, f);
+	if (!dm.d) {
+		cli_err("mkpcap: cannot write %s: %s", tmp, pcap_geterr(p));
+		fclose(f);
+		pcap_close(p);
+		unlink(tmp);
+		return CLI_EXIT_USAGE;
+	}
+	errno = 0;
+	write_demo(&dm);
+	if (pcap_dump_flush(dm.d) || ferror(f) || fsync(fileno(f)))
+		dm.err = errno ? errno : EIO;
+	pcap_dump_close(dm.d);	/* closes f */
+	pcap_close(p);
+	if (dm.err) {
+		cli_err("mkpcap: cannot write %s: %s", tmp, strerror(dm.err));
+		unlink(tmp);
+		return CLI_EXIT_USAGE;
+	}
+	if (rename(tmp, argv[1])) {
+		cli_err("mkpcap: cannot rename %s to %s: %s", tmp, argv[1],
+			strerror(errno));
+		unlink(tmp);
+		return CLI_EXIT_USAGE;
 	}
 	printf("wrote %s: %lu frames\n", argv[1], dm.n);
 	return 0;
