@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kern_types.h - the handful of Linux type names and helpers that driver
+ * code written in kernel style expects: fixed-width integer names,
+ * little-endian wire types, BIT/GENMASK, container_of, READ_ONCE.
+ *
+ * The simulated host is little-endian like every platform the seeds used,
+ * so cpu_to_le*() and le*_to_cpu() are the identity on this build; a
+ * static assertion refuses to build on a big-endian host rather than
+ * silently mis-simulate descriptor byte order.
+ */
+#ifndef RXSCALE_KERN_TYPES_H
+#define RXSCALE_KERN_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+/* Little-endian types as seen by the device (descriptors, registers). */
+typedef uint16_t __le16;
+typedef uint32_t __le32;
+typedef uint64_t __le64;
+typedef uint16_t __be16;
+typedef uint32_t __be32;
+
+/* Bus address of host memory as the device sees it (DMA). */
+typedef uint64_t dma_addr_t;
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "rxscale simulates a little-endian host");
+
+#define cpu_to_le16(x) ((__le16)(x))
+#define cpu_to_le32(x) ((__le32)(x))
+#define cpu_to_le64(x) ((__le64)(x))
+#define le16_to_cpu(x) ((u16)(x))
+#define le32_to_cpu(x) ((u32)(x))
+#define le64_to_cpu(x) ((u64)(x))
+
+#ifndef BIT
+#define BIT(n) (1UL << (n))
+#endif
+#define BIT_ULL(n) (1ULL << (n))
+/* Bits h..l inclusive set, as the kernel's GENMASK(h, l). */
+#define GENMASK(h, l) ((~0UL >> (63 - (h))) & (~0UL << (l)))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+/* Marks a pointer to device registers (sparse's address space in Linux). */
+#define __iomem
+
+#define IFNAMSIZ 16
+
+#endif /* RXSCALE_KERN_TYPES_H */
