@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim_event.h - the discrete-event engine.
+ *
+ * Virtual time is an integer count of nanoseconds (sim_time_t).  Events
+ * are ordered by (time, insertion sequence): two events scheduled for the
+ * same instant run in the order they were scheduled, so a run never
+ * depends on heap layout, pointer values or the wall clock (the ns-3
+ * EventKey rule, research/aesthetics.md §1.7).
+ *
+ * Events are intrusive: the owner embeds a struct sim_event and the
+ * engine never allocates per event.  Cancelling clears a flag; the stale
+ * heap entry is skipped when it reaches the top (lazy deletion).
+ * Re-scheduling a pending event moves it: the old entry goes stale.
+ *
+ * The engine also keeps a running 64-bit trace hash of every event it
+ * runs (time, sequence) plus whatever components mix in, so a test can
+ * prove that two runs with the same inputs and seed were identical.
+ */
+#ifndef RXSCALE_SIM_EVENT_H
+#define RXSCALE_SIM_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Virtual time or a duration, in nanoseconds. */
+typedef uint64_t sim_time_t;
+
+#define SIM_TIME_MAX UINT64_MAX
+#define SIM_NS(x) ((sim_time_t)(x))
+#define SIM_US(x) ((sim_time_t)(x) * 1000u)
+#define SIM_MS(x) ((sim_time_t)(x) * 1000000u)
+#define SIM_S(x) ((sim_time_t)(x) * 1000000000u)
+
+struct sim;
+struct sim_event;
+
+/* Called at the event's time with sim_now() == that time. */
+typedef void (*sim_event_fn)(struct sim *s, struct sim_event *ev);
+
+struct sim_event {
+	sim_event_fn fn;
+	void *arg;              /* owner's context, free for the callback */
+	sim_time_t time;        /* when it fires (valid while pending) */
+	uint64_t seq;           /* sequence of the live heap entry */
+	bool pending;
+};
+
+/* One heap slot: the key is copied in so sift loops touch one array. */
+struct sim_heap_ent {
+	sim_time_t time;
+	uint64_t seq;
+	struct sim_event *ev;
+};
+
+struct sim {
+	sim_time_t now;         /* current virtual time, ns */
+	uint64_t next_seq;      /* insertion counter, never reused */
+	struct sim_heap_ent *heap;
+	size_t heap_len, heap_cap;
+	size_t live;            /* pending events (heap_len minus stale) */
+	uint64_t executed;      /* events run so far */
+	uint64_t trace;         /* running trace hash */
+	bool stop;              /* set by sim_stop(), cleared by sim_run_*() */
+};
+
+/* Initialise an engine at time 0.  Cannot fail. */
+void sim_init(struct sim *s);
+
+/* Release the heap.  Pending events are forgotten, not run. */
+void sim_fini(struct sim *s);
+
+/* Prepare an event: callback @fn, owner context @arg.  Not pending. */
+static inline void sim_event_init(struct sim_event *ev, sim_event_fn fn,
+				  void *arg)
+{
+	ev->fn = fn;
+	ev->arg = arg;
+	ev->time = 0;
+	ev->seq = 0;
+	ev->pending = false;
+}
+
+/* Current virtual time in ns. */
+static inline sim_time_t sim_now(const struct sim *s)
+{
+	return s->now;
+}
+
+static inline bool sim_event_pending(const struct sim_event *ev)
+{
+	return ev->pending;
+}
+
+/*
+ * Schedule @ev at absolute time @t (ns).  A time in the past is clamped to
+ * now (the event runs after everything already queued for now).  If @ev
+ * is pending it is moved.  Returns 0, or -ENOMEM if the heap cannot grow
+ * (the event is then left not pending).
+ */
+int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t);
+
+/* Schedule @ev @delta ns from now.  Same rules as sim_schedule_at(). */
+static inline int sim_schedule_in(struct sim *s, struct sim_event *ev,
+				  sim_time_t delta)
+{
+	return sim_schedule_at(s, ev, s->now + delta);
+}
+
+/* Cancel @ev if pending (flag only; O(1)).  Safe on a non-pending event. */
+static inline void sim_cancel(struct sim *s, struct sim_event *ev)
+{
+	if (ev->pending) {
+		ev->pending = false;
+		s->live--;
+	}
+}
+
+/*
+ * Run events in order until the next one would be later than @until (ns)
+ * or none is left or sim_stop() is called; then set now = @until unless
+ * stopped early or @until is SIM_TIME_MAX.  Returns the number of events
+ * run.
+ */
+uint64_t sim_run_until(struct sim *s, sim_time_t until);
+
+/* Run until no event is pending (or sim_stop()).  Returns events run. */
+static inline uint64_t sim_run(struct sim *s)
+{
+	return sim_run_until(s, SIM_TIME_MAX);
+}
+
+/* Make the running sim_run_until() return after the current event. */
+static inline void sim_stop(struct sim *s)
+{
+	s->stop = true;
+}
+
+/* Drop the heap entries of cancelled events now (O(n)).  Call it after
+ * cancelling the events of an object that is about to be freed: the heap
+ * must never hold an entry that points to freed memory. */
+void sim_purge(struct sim *s);
+
+/* Number of pending (not cancelled) events. */
+static inline size_t sim_pending(const struct sim *s)
+{
+	return s->live;
+}
+
+/* Mix a 64-bit value into the trace hash (components add their own facts,
+ * e.g. a frame's queue).  Never mix pointers: they change between runs. */
+static inline void sim_trace_mix(struct sim *s, uint64_t v)
+{
+	uint64_t h = (s->trace ^ v) * 0x9E3779B97F4A7C15ull;
+
+	s->trace = h ^ (h >> 29);
+}
+
+#endif /* RXSCALE_SIM_EVENT_H */

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim_host.h - the simulated host: N CPUs, each running one thing at a
+ * time by priority hardirq > softirq > tasks, with Linux's softirq and
+ * ksoftirqd rules, a small fair task scheduler, hrtimers, and mpstat-style
+ * time accounting.  Knows nothing about NICs.
+ *
+ * Execution model.  Work comes in run-to-completion units ("frames"): a
+ * hardirq handler, one softirq step (e.g. one napi->poll() call), one task
+ * chunk.  A frame's C code runs at the frame's start time; while it runs,
+ * sim_now() advances by what the code charges (sim_charge*), so MMIO and
+ * events it causes carry the right local time.  Afterwards the CPU is busy
+ * for the charged time.  A hardirq arriving meanwhile preempts a softirq
+ * or task frame (which then finishes later by the irq's duration);
+ * hardirqs never nest, they queue (one pending per source, as an APIC IRR
+ * bit: a second raise while queued is collapsed and counted).
+ *
+ * Softirqs (Linux kernel/softirq.c semantics, re-implemented):
+ *  - on the way out of the last hardirq, pending softirqs run unless the
+ *    CPU is already serving softirqs (interrupted softirq frame or
+ *    ksoftirqd) — irq_exit()/invoke_softirq();
+ *  - a pass runs each pending softirq's action; an action is stepped, one
+ *    frame per step (see sim_softirq_action);
+ *  - after a pass, if softirqs were raised again, another pass runs while
+ *    less than max_softirq_time_ns (2 ms) has elapsed since the first,
+ *    fewer than max_softirq_restart (10) passes ran and no task wants the
+ *    CPU (need_resched); otherwise the CPU's ksoftirqd task is woken and
+ *    takes over, competing with user tasks as a normal task;
+ *  - softirqs raised from task context run when the task's chunk ends
+ *    (local_bh_enable()); raised from outside any CPU they run as soon as
+ *    the CPU is free.
+ *
+ * Accounting: each nanosecond of each CPU is one of usr, sys, irq, soft,
+ * idle.  Softirq work done by ksoftirqd counts as soft (as the kernel's
+ * IRQ time accounting does) and is also reported separately, with the
+ * ksoftirqd task's own time, as top would show it.
+ */
+#ifndef RXSCALE_SIM_HOST_H
+#define RXSCALE_SIM_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/sim_cost.h"
+#include "sim/sim_event.h"
+
+#define SIM_CPUS_MAX 256
+
+/* A set of CPU ids 0..SIM_CPUS_MAX-1. */
+struct sim_cpuset {
+	uint64_t bits[SIM_CPUS_MAX / 64];
+};
+
+static inline void sim_cpuset_zero(struct sim_cpuset *s)
+{
+	for (unsigned i = 0; i < SIM_CPUS_MAX / 64; i++)
+		s->bits[i] = 0;
+}
+
+static inline void sim_cpuset_set(struct sim_cpuset *s, unsigned cpu)
+{
+	s->bits[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+static inline bool sim_cpuset_test(const struct sim_cpuset *s, unsigned cpu)
+{
+	return cpu < SIM_CPUS_MAX && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+/* CPUs 0..n-1. */
+void sim_cpuset_first_n(struct sim_cpuset *s, unsigned n);
+
+/* Number of CPUs in @s. */
+unsigned sim_cpuset_weight(const struct sim_cpuset *s);
+
+/* Smallest CPU in @s that is >= @from, or SIM_CPUS_MAX if none. */
+unsigned sim_cpuset_next(const struct sim_cpuset *s, unsigned from);
+
+/*
+ * Parse a CPU list "0-3,6" (Linux cpulist syntax) into @s; every id must
+ * be < @ncpus.  Returns 0 or -EINVAL.
+ */
+int sim_cpuset_parse(struct sim_cpuset *s, const char *list, unsigned ncpus);
+
+enum sim_acct {
+	SIM_ACCT_IRQ,   /* hardirq handlers */
+	SIM_ACCT_SOFT,  /* softirq work, in irq context or in ksoftirqd */
+	SIM_ACCT_SYS,   /* task time in the kernel */
+	SIM_ACCT_USR,   /* task time in user space */
+	SIM_ACCT_IDLE,
+	SIM_ACCT_NR
+};
+
+/* Cumulative counters of one CPU since the host started (ns, counts). */
+struct sim_acct_sample {
+	uint64_t ns[SIM_ACCT_NR];
+	uint64_t ksoftirqd_ns;          /* part of ns[SOFT] run by ksoftirqd */
+	uint64_t hardirqs;              /* hardirq handlers run */
+	uint64_t softirq_passes;        /* passes over the pending mask */
+	uint64_t ksoftirqd_wakeups;     /* hand-overs to ksoftirqd */
+	uint64_t ctx_switches;
+};
+
+enum sim_ctx {
+	SIM_CTX_NONE,                   /* no code running (engine events) */
+	SIM_CTX_TASK,
+	SIM_CTX_SOFTIRQ,
+	SIM_CTX_HARDIRQ,
+};
+
+struct sim_host;
+struct sim_cpu;
+struct sim_task;
+struct sim_irq;
+
+/* A hardirq handler; runs with sim_ctx() == SIM_CTX_HARDIRQ on irq->cpu. */
+typedef void (*sim_irq_handler)(struct sim_irq *irq, void *arg);
+
+/* An interrupt source as the CPUs see it (an MSI-X message, a timer...). */
+struct sim_irq {
+	char name[32];
+	sim_irq_handler handler;
+	void *arg;
+	/* Called after each run of the handler (end of interrupt); may
+	 * re-raise, as a still-asserted level-triggered line does.  May be
+	 * NULL. */
+	void (*eoi)(struct sim_irq *irq, void *eoi_arg);
+	void *eoi_arg;
+	enum sim_cost_id entry_cost;    /* SIM_COST_hardirq_entry by default */
+	unsigned cpu;                   /* affinity: the CPU it is delivered to */
+	bool queued;                    /* waiting on cpu's queue */
+	bool running;
+	uint64_t count;                 /* handler runs */
+	uint64_t collapsed;             /* raises merged into a queued one */
+	struct sim_irq *next;           /* in the CPU's pending queue */
+	struct sim_host *host;
+};
+
+/*
+ * One softirq action (e.g. NET_RX's net_rx_action), stepped: each call does
+ * one unit of work (one napi->poll()) charging its cost, and returns true if
+ * the action wants another step in this pass, false when the pass of this
+ * action is done.  @first is true on the first step of each pass.
+ */
+typedef bool (*sim_softirq_action)(struct sim_host *h, unsigned cpu,
+				   void *arg, bool first);
+
+enum { SIM_SOFTIRQ_TIMER, SIM_SOFTIRQ_NET_TX, SIM_SOFTIRQ_NET_RX,
+       SIM_SOFTIRQ_NR };
+
+enum sim_task_ret {
+	SIM_TASK_RUNNABLE,      /* wants the CPU again */
+	SIM_TASK_SLEEP,         /* blocks until sim_task_wake() */
+};
+
+/* A task runs in chunks: @run executes one chunk's code (charging sys with
+ * sim_charge*() and user time with sim_charge_usr()) and says what next. */
+typedef enum sim_task_ret (*sim_task_fn)(struct sim_task *t, void *arg);
+
+enum sim_task_state { SIM_TASK_SLEEPING, SIM_TASK_QUEUED, SIM_TASK_ON_CPU };
+
+struct sim_task {
+	char name[32];                  /* "ksoftirqd/0", "iperf3" */
+	unsigned pid;
+	sim_task_fn run;
+	void *arg;
+	struct sim_cpuset allowed;
+	enum sim_task_state state;
+	unsigned cpu;                   /* CPU it runs or last ran on */
+	bool is_ksoftirqd;
+	uint64_t vruntime;              /* ns of CPU time, fair-share key */
+	uint64_t slice_used;            /* ns since it was last picked */
+	uint64_t ns[SIM_ACCT_NR];       /* CPU time by class (top's %CPU) */
+	uint64_t wakeups;
+	struct sim_task *rq_next;       /* run-queue link */
+	struct sim_host *host;
+};
+
+/* Host-wide knobs, with Linux defaults (sim_host_params_default()). */
+struct sim_host_params {
+	unsigned ncpus;                         /* 1..SIM_CPUS_MAX */
+	sim_time_t max_softirq_time_ns;         /* MAX_SOFTIRQ_TIME 2 ms */
+	unsigned max_softirq_restart;           /* MAX_SOFTIRQ_RESTART 10 */
+	/* Before Linux 6.5 ("softirq: Let ksoftirqd do its job", reverted in
+	 * 6.5) irq_exit() left softirqs to ksoftirqd while it was runnable. */
+	bool defer_to_ksoftirqd;
+	sim_time_t sched_latency_ns;            /* 6 ms */
+	sim_time_t sched_min_granularity_ns;    /* 0.75 ms */
+	sim_time_t sched_wakeup_granularity_ns; /* 1 ms */
+	/* CPU speed per CPU in parts per million of the preset's reference
+	 * core (0 = 10^6): costs are divided by it, so 500000 = half speed. */
+	uint32_t speed_ppm[SIM_CPUS_MAX];
+};
+
+void sim_host_params_default(struct sim_host_params *p, unsigned ncpus);
+
+/* One simulated host.  Allocate with sim_host_create(). */
+struct sim_host {
+	struct sim *sim;
+	struct sim_cost cost;
+	struct sim_host_params params;
+	struct sim_cpu *cpus;
+	/* What is executing right now (valid inside frame code only). */
+	int exec_cpu;                   /* -1 outside any CPU */
+	enum sim_ctx exec_ctx;
+	sim_time_t exec_start;
+	uint64_t exec_ps[SIM_ACCT_NR];  /* charged so far, picoseconds */
+	uint64_t exec_total_ps;
+	struct sim_task *exec_task;
+	bool exec_ksoftirqd;
+	uint64_t uncharged_ps;          /* charges made outside any CPU */
+	unsigned next_pid;
+	struct {
+		sim_softirq_action action;
+		void *arg;
+	} softirq[SIM_SOFTIRQ_NR];
+	uint64_t zero_chunks;           /* RUNNABLE chunks that charged 0 */
+};
+
+/*
+ * Create a host with @p->ncpus CPUs on engine @sim, costs @cost (copied).
+ * Creates one ksoftirqd task per CPU.  Returns NULL on bad parameters
+ * (ncpus 0 or > SIM_CPUS_MAX) or out of memory.
+ */
+struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
+				 const struct sim_host_params *p);
+void sim_host_destroy(struct sim_host *h);
+
+/* ----- charging CPU time (inside frame code) ----- */
+
+/* Charge @ps picoseconds to the running frame in its own class (irq for
+ * hardirq, soft for softirq and ksoftirqd, sys for tasks); sim_now()
+ * advances accordingly.  Outside any CPU the charge is dropped and added
+ * to h->uncharged_ps. */
+void sim_charge_ps(struct sim_host *h, uint64_t ps);
+
+/* Charge @count times cost @id. */
+static inline void sim_charge(struct sim_host *h, enum sim_cost_id id,
+			      uint64_t count)
+{
+	sim_charge_ps(h, h->cost.ps[id] * count);
+}
+
+/* Charge @ps picoseconds of user time (tasks only; in irq context it is
+ * charged as the frame's own class). */
+void sim_charge_usr_ps(struct sim_host *h, uint64_t ps);
+
+/* The CPU whose code is running, or -1 (smp_processor_id()). */
+static inline int sim_current_cpu(const struct sim_host *h)
+{
+	return h->exec_cpu;
+}
+
+static inline enum sim_ctx sim_current_ctx(const struct sim_host *h)
+{
+	return h->exec_ctx;
+}
+
+/* The task whose chunk is running, or NULL. */
+static inline struct sim_task *sim_current_task(const struct sim_host *h)
+{
+	return h->exec_task;
+}
+
+/* ----- interrupts ----- */
+
+/* Initialise @irq: handler @fn(@arg), delivered to CPU @cpu. */
+void sim_irq_init(struct sim_host *h, struct sim_irq *irq, const char *name,
+		  sim_irq_handler fn, void *arg, unsigned cpu);
+
+/* Deliver @irq to its CPU now: it runs as soon as no other hardirq is
+ * running there, preempting softirq and task work. */
+void sim_irq_raise(struct sim_irq *irq);
+
+/* Change the CPU @irq is delivered to (smp_affinity); takes effect from
+ * the next raise.  Returns 0 or -EINVAL for a CPU out of range. */
+int sim_irq_set_cpu(struct sim_irq *irq, unsigned cpu);
+
+/* Forget @irq: remove it from its CPU's queue if queued. */
+void sim_irq_fini(struct sim_irq *irq);
+
+/* ----- softirqs ----- */
+
+/* Register the action of softirq @nr (SIM_SOFTIRQ_*). */
+void sim_softirq_register(struct sim_host *h, unsigned nr,
+			  sim_softirq_action action, void *arg);
+
+/* Raise softirq @nr on the running CPU (or on @cpu when called outside any
+ * CPU, e.g. from an engine event).  raise_softirq()/__raise_softirq_irqoff. */
+void sim_softirq_raise(struct sim_host *h, unsigned cpu, unsigned nr);
+
+/* Whether softirq @nr is pending on @cpu. */
+bool sim_softirq_pending(const struct sim_host *h, unsigned cpu, unsigned nr);
+
+/* Whether a task (not idle, not ksoftirqd) is waiting for @cpu, i.e. the
+ * kernel's need_resched() as a softirq pass sees it. */
+bool sim_need_resched(const struct sim_host *h, unsigned cpu);
+
+/* ----- tasks ----- */
+
+/* Initialise @t (sleeping) allowed on @allowed; wake it to start. */
+void sim_task_init(struct sim_host *h, struct sim_task *t, const char *name,
+		   sim_task_fn run, void *arg, const struct sim_cpuset *allowed);
+
+/* Make a sleeping task runnable (try_to_wake_up): it goes to its last CPU
+ * if idle and allowed, else the first idle allowed CPU, else its last
+ * allowed CPU.  No effect if already runnable.  Charges task_wakeup to the
+ * running frame. */
+void sim_task_wake(struct sim_task *t);
+
+/* Remove @t from the scheduler (it must not be on a CPU right now). */
+void sim_task_fini(struct sim_task *t);
+
+/* ksoftirqd of @cpu. */
+struct sim_task *sim_ksoftirqd(struct sim_host *h, unsigned cpu);
+
+/* ----- hrtimers ----- */
+
+struct sim_hrtimer {
+	struct sim_event ev;
+	struct sim_irq irq;
+	void (*fn)(struct sim_hrtimer *t, void *arg);
+	void *arg;
+};
+
+/* Initialise @t: at expiry @fn(@t, @arg) runs in hardirq context on @cpu
+ * (the CPU that arms it, as HRTIMER_MODE_*_PINNED). */
+void sim_hrtimer_init(struct sim_host *h, struct sim_hrtimer *t,
+		      const char *name, void (*fn)(struct sim_hrtimer *, void *),
+		      void *arg, unsigned cpu);
+
+/* Arm @t to expire @delta ns from now (re-arming moves it). */
+void sim_hrtimer_start(struct sim_host *h, struct sim_hrtimer *t,
+		       sim_time_t delta);
+
+/* Disarm; returns true if it was armed. */
+bool sim_hrtimer_cancel(struct sim_host *h, struct sim_hrtimer *t);
+
+/* ----- accounting ----- */
+
+/* Bring every CPU's accounting up to sim_now(). */
+void sim_host_sync(struct sim_host *h);
+
+/* Cumulative counters of @cpu (call sim_host_sync() first). */
+void sim_host_acct(const struct sim_host *h, unsigned cpu,
+		   struct sim_acct_sample *out);
+
+#endif /* RXSCALE_SIM_HOST_H */
