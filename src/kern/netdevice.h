@@ -3,29 +3,137 @@
  * netdevice.h - struct net_device and NAPI, the subset of Linux's
  * include/linux/netdevice.h that an r8169-style driver uses.
  *
- * This header is shared by the ethtool core (ethtool.h / ethtool_core.c)
- * and the NAPI/softirq implementation (napi.c). Fields keep the kernel's
- * names and meanings.
+ * NAPI follows Documentation/networking/napi.rst and net/core/dev.c
+ * semantics (re-implemented, not copied):
+ *  - napi_schedule_prep() claims the instance (SCHED) or, if already
+ *    scheduled, records MISSED so that completion polls once more;
+ *  - __napi_schedule() puts it on the running CPU's poll list and raises
+ *    NET_RX there;
+ *  - net_rx_action() polls each instance with its weight, within
+ *    netdev_budget packets and netdev_budget_usecs per softirq pass; an
+ *    instance that used its whole weight goes to the tail and is polled
+ *    again; leftovers re-raise NET_RX;
+ *  - the poll method returns the RX work done; it returns exactly the
+ *    budget if work remains and must then not complete; otherwise it
+ *    calls napi_complete_done(), and re-enables interrupts only if that
+ *    returns true; with budget 0 it does no RX work and never completes.
+ * Violations are counted in kern->warn (napi_*) and logged.
+ *
+ * Software interrupt coalescing: dev->napi_defer_hard_irqs and
+ * dev->gro_flush_timeout (ns) make napi_complete_done() return false and
+ * arm a per-NAPI timer that reschedules the poll, keeping the device's
+ * interrupt masked (net/core/dev.c behaviour since Linux 5.10).
  */
 #ifndef RXSCALE_KERN_NETDEVICE_H
 #define RXSCALE_KERN_NETDEVICE_H
 
 #include "kern/kern_types.h"
 #include "kern/ethtool.h"
+#include "kern/skbuff.h"
+#include "sim/sim_host.h"
 
 /* dev->priv_flags: the user set the RSS indirection table (ethtool -X), so
  * the driver must keep it across channel changes (Linux IFF_RXFH_CONFIGURED). */
 #define IFF_RXFH_CONFIGURED BIT(0)
 
+#define NAPI_POLL_WEIGHT 64
+
+/* napi->state bits */
+enum {
+	NAPI_STATE_SCHED,       /* scheduled or being polled */
+	NAPI_STATE_MISSED,      /* scheduled again while scheduled */
+	NAPI_STATE_DISABLE,     /* napi_disable() in effect */
+	NAPI_STATE_LISTED,      /* netif_napi_add() done */
+};
+
+struct napi_struct {
+	unsigned long state;
+	int weight;
+	int (*poll)(struct napi_struct *napi, int budget);
+	struct net_device *dev;
+	struct napi_struct *poll_next;  /* link in a CPU's poll list */
+	bool on_list;
+	int list_cpu;                   /* CPU whose list holds it */
+	int defer_hard_irqs_count;
+	struct sim_hrtimer timer;       /* gro_flush_timeout watchdog */
+	/* contract tracking while the poll method runs */
+	bool in_poll;
+	int poll_budget;
+	bool completed;
+	/* statistics */
+	u64 polls;
+	u64 work;                       /* packets reported by poll */
+	u64 timer_fires;
+	unsigned int napi_id;
+};
+
+enum netdev_tx {
+	NETDEV_TX_OK = 0x00,
+	NETDEV_TX_BUSY = 0x10,
+};
+typedef enum netdev_tx netdev_tx_t;
+
+/* netdev_queue->state bits */
+enum { __QUEUE_STATE_DRV_XOFF };
+
+#define KERN_QDISC_LEN 1000     /* txqueuelen default */
+
+struct netdev_queue {
+	struct net_device *dev;
+	unsigned long state;
+	unsigned int index;
+	/* a pfifo qdisc in front of the driver (txqueuelen packets) */
+	struct sk_buff *q_head, *q_tail;
+	unsigned int q_len;
+	u64 q_drops;
+};
+
+struct net_device_ops {
+	int (*ndo_open)(struct net_device *dev);
+	int (*ndo_stop)(struct net_device *dev);
+	netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
+};
+
+/* The stack's receive hook: gets every skb napi_gro_receive() hands up
+ * (ownership passes), with the NAPI it came from. */
+typedef void (*netdev_rx_handler_t)(struct sk_buff *skb,
+				    struct napi_struct *napi, void *data);
+/* The stack's poll-end hook (GRO flush), may be NULL. */
+typedef void (*netdev_rx_flush_t)(struct napi_struct *napi, void *data);
+
+/* Core counters kept by the kernel itself (not the driver). */
+struct net_device_core_stats {
+	u64 rx_nohandler;       /* received with no stack hook installed */
+	u64 tx_dropped;         /* qdisc full or driver refused */
+	u64 rx_packets;         /* handed to the stack by napi_gro_receive */
+	u64 rx_bytes;
+};
+
 struct net_device {
 	char name[IFNAMSIZ];            /* "eth0" */
+	int ifindex;
 	const struct ethtool_ops *ethtool_ops;
+	const struct net_device_ops *netdev_ops;
 	unsigned int priv_flags;        /* IFF_* above */
 	unsigned int num_rx_queues;     /* allocated RX queues (maximum) */
 	unsigned int real_num_rx_queues;/* RX queues in use */
 	unsigned int num_tx_queues;
 	unsigned int real_num_tx_queues;
 	unsigned int mtu;               /* bytes, L3 */
+	unsigned int min_mtu, max_mtu;
+	u8 dev_addr[ETH_ALEN];
+	bool registered, running, carrier;
+	u64 carrier_changes;
+	struct netdev_queue *_tx;       /* num_tx_queues */
+	struct device *parent;          /* for DMA */
+	/* software IRQ coalescing (sysfs napi_defer_hard_irqs,
+	 * gro_flush_timeout in ns) */
+	int napi_defer_hard_irqs;
+	u64 gro_flush_timeout;
+	netdev_rx_handler_t rx_handler;
+	netdev_rx_flush_t rx_flush;
+	void *rx_handler_data;
+	struct net_device_core_stats core_stats;
 	void *priv;                     /* driver private area (netdev_priv) */
 };
 
@@ -41,5 +149,156 @@ static inline void *netdev_priv(const struct net_device *dev)
 {
 	return dev->priv;
 }
+
+/* ----- allocation and registration ----- */
+
+/* A netdev with @sizeof_priv bytes of zeroed private area, @txqs TX and
+ * @rxqs RX queues (alloc_etherdev_mqs); MTU 1500.  NULL on failure. */
+struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
+				      unsigned int rxqs);
+void free_netdev(struct net_device *dev);
+
+/* Name it "ethN" (N = lowest free index) and make it visible.  Returns 0
+ * or -EINVAL if already registered. */
+int register_netdev(struct net_device *dev);
+void unregister_netdev(struct net_device *dev);
+
+/* Bring the interface up/down (ip link set up/down): ndo_open/ndo_stop.
+ * Returns the driver's result; 0 if already in that state. */
+int dev_open(struct net_device *dev);
+int dev_close(struct net_device *dev);
+
+static inline bool netif_running(const struct net_device *dev)
+{
+	return dev->running;
+}
+
+/* Set the queue counts in use; Returns 0 or -EINVAL if above the
+ * allocated number or zero. */
+int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int rxq);
+int netif_set_real_num_tx_queues(struct net_device *dev, unsigned int txq);
+
+/* ----- carrier ----- */
+
+void netif_carrier_on(struct net_device *dev);
+void netif_carrier_off(struct net_device *dev);
+static inline bool netif_carrier_ok(const struct net_device *dev)
+{
+	return dev->carrier;
+}
+
+/* ----- TX queues ----- */
+
+static inline struct netdev_queue *netdev_get_tx_queue(
+	const struct net_device *dev, unsigned int index)
+{
+	return &dev->_tx[index];
+}
+
+static inline bool netif_tx_queue_stopped(const struct netdev_queue *q)
+{
+	return q->state & BIT(__QUEUE_STATE_DRV_XOFF);
+}
+
+static inline void netif_tx_stop_queue(struct netdev_queue *q)
+{
+	q->state |= BIT(__QUEUE_STATE_DRV_XOFF);
+}
+
+static inline void netif_tx_start_queue(struct netdev_queue *q)
+{
+	q->state &= ~BIT(__QUEUE_STATE_DRV_XOFF);
+}
+
+/* Restart a stopped queue and feed it what waited in its qdisc. */
+void netif_tx_wake_queue(struct netdev_queue *q);
+
+void netif_tx_start_all_queues(struct net_device *dev);
+void netif_tx_stop_all_queues(struct net_device *dev);
+void netif_tx_wake_all_queues(struct net_device *dev);
+
+/*
+ * Transmit @skb on skb->dev (dev_queue_xmit): queue skb->queue_mapping
+ * (modulo the queues in use).  A stopped queue holds it in the qdisc;
+ * a full qdisc, a down device or NETDEV_TX_BUSY with a full qdisc drops
+ * it (core_stats.tx_dropped).  Returns 0 or -ENETDOWN/-ENOBUFS (dropped).
+ */
+int dev_queue_xmit(struct sk_buff *skb);
+
+/* ----- NAPI ----- */
+
+/* Add @napi for @dev with poll method @poll and weight 64
+ * (netif_napi_add); it starts disabled (napi_enable to use). */
+void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
+		    int (*poll)(struct napi_struct *, int));
+void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
+			   int (*poll)(struct napi_struct *, int), int weight);
+void netif_napi_del(struct napi_struct *napi);
+
+void napi_enable(struct napi_struct *napi);
+/* Stop polling: takes the instance off any poll list and leaves it
+ * claimed so napi_schedule() fails until napi_enable(). */
+void napi_disable(struct napi_struct *napi);
+
+/* Claim @napi for scheduling; false if disabled or already scheduled
+ * (then MISSED is recorded). */
+bool napi_schedule_prep(struct napi_struct *napi);
+
+/* Put a claimed @napi on the running CPU's poll list and raise NET_RX. */
+void __napi_schedule(struct napi_struct *napi);
+static inline void __napi_schedule_irqoff(struct napi_struct *napi)
+{
+	__napi_schedule(napi);
+}
+
+/* prep + __napi_schedule; returns whether it was scheduled now. */
+bool napi_schedule(struct napi_struct *napi);
+
+static inline bool napi_is_scheduled(const struct napi_struct *napi)
+{
+	return napi->state & BIT(NAPI_STATE_SCHED);
+}
+
+/*
+ * Mark @napi done after @work_done packets of RX work.  Returns false when
+ * the driver must not re-enable interrupts: MISSED was set (the instance
+ * is rescheduled) or software coalescing armed the watchdog timer.
+ */
+bool napi_complete_done(struct napi_struct *napi, int work_done);
+static inline bool napi_complete(struct napi_struct *napi)
+{
+	return napi_complete_done(napi, 0);
+}
+
+/* Hand @skb up the stack (GRO is the stack model's job).  Counts
+ * rx_packets/rx_bytes; with no rx_handler the skb is dropped and counted
+ * in rx_nohandler. */
+void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb);
+
+/* Install the stack's receive and flush hooks on @dev. */
+void kern_netdev_set_rx_handler(struct net_device *dev,
+				netdev_rx_handler_t rx, netdev_rx_flush_t flush,
+				void *data);
+
+/*
+ * Call @napi's poll method directly with @budget, as netpoll does (budget
+ * 0) or a contract test would, with the napi.rst checks applied.  Returns
+ * the poll's result.
+ */
+int kern_napi_poll_direct(struct napi_struct *napi, int budget);
+
+/* Per-CPU NAPI state (Linux struct softnet_data subset). */
+struct softnet_data {
+	struct napi_struct *poll_head, *poll_tail;      /* scheduled */
+	/* net_rx_action() pass state */
+	struct napi_struct *list_head, *list_tail;      /* being served */
+	struct napi_struct *repoll_head, *repoll_tail;  /* used full weight */
+	int budget;
+	u64 time_limit;
+	/* /proc/net/softnet_stat columns */
+	u64 processed;          /* packets reported by polls */
+	u64 time_squeeze;       /* passes cut by budget or time */
+	u64 polls;
+};
 
 #endif /* RXSCALE_KERN_NETDEVICE_H */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * interrupt.h - interrupt handlers (Linux include/linux/interrupt.h).
+ *
+ * An irq number names one host interrupt (an MSI-X vector, the MSI
+ * message, or the INTx line of a PCI function).  Its handler runs as a
+ * hardirq on the irq's affinity CPU.  disable_irq() masks it: at the MSI-X
+ * table for MSI-X vectors (the message is held in the Pending Bit Array
+ * and sent on enable_irq()), lazily in the kernel for MSI/INTx (the
+ * arrival is remembered and replayed on enable, Linux's IRQS_PENDING).
+ */
+#ifndef RXSCALE_KERN_INTERRUPT_H
+#define RXSCALE_KERN_INTERRUPT_H
+
+#include "kern/kern.h"
+
+typedef enum irqreturn {
+	IRQ_NONE = 0,
+	IRQ_HANDLED = 1,
+	IRQ_WAKE_THREAD = 2,
+} irqreturn_t;
+
+typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
+
+#define IRQF_SHARED 0x80u       /* accepted, sharing is not simulated */
+#define IRQF_NO_THREAD 0x10000u
+
+/*
+ * Install @handler for @irq with cookie @dev_id; @name shows in
+ * /proc/interrupts-style reports.  The vector is unmasked.
+ * Returns 0, -EINVAL (no such irq or NULL handler) or -EBUSY.
+ */
+int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		const char *name, void *dev_id);
+
+/* Remove the handler (masks the vector).  Returns the name given to
+ * request_irq, or NULL (logged) if @dev_id does not match. */
+const void *free_irq(unsigned int irq, void *dev_id);
+
+/* Mask @irq (nesting depth counted); see the header comment. */
+void disable_irq(unsigned int irq);
+void disable_irq_nosync(unsigned int irq);
+
+/* Undo one disable_irq(); at depth 0 a held interrupt fires. */
+void enable_irq(unsigned int irq);
+
+/* Deliver @irq to the first CPU of @m that interrupts may target
+ * (kern_irq_restrict); NULL clears the hint.  Returns 0 or -EINVAL. */
+int irq_set_affinity_hint(unsigned int irq, const struct cpumask *m);
+
+/* Set the irq's target CPU set (smp_affinity): it is delivered to the
+ * first CPU of @m.  Returns 0 or -EINVAL (empty or out-of-range set). */
+int irq_set_affinity(unsigned int irq, const struct cpumask *m);
+
+/* CPU @irq is delivered to, or -EINVAL. */
+int kern_irq_cpu(unsigned int irq);
+
+/* Handler runs of @irq so far (a /proc/interrupts column summed). */
+u64 kern_irq_count(unsigned int irq);
+
+/* Single-threaded simulator: nothing to wait for. */
+static inline void synchronize_irq(unsigned int irq)
+{
+	(void)irq;
+}
+
+#endif /* RXSCALE_KERN_INTERRUPT_H */

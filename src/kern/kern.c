@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/* kern.c - the kernel instance: init, printk, boot-time randomness. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern/irq_internal.h"
+#include "kern/netdevice.h"
+
+struct kern *kern;
+
+void kern_napi_init_softirq(void);
+
+int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
+{
+	unsigned n = host->params.ncpus;
+
+	memset(k, 0, sizeof(*k));
+	k->sim = host->sim;
+	k->host = host;
+	sim_mem_init(&k->mem);
+	sim_rng_init(&k->rng, seed, sim_rng_stream_id("kernel"));
+	k->netdev_budget = 300;                 /* net.core.netdev_budget */
+	k->netdev_budget_usecs = 2000;          /* net.core.netdev_budget_usecs */
+	k->dev_weight = NAPI_POLL_WEIGHT;       /* net.core.dev_weight */
+	sim_cpuset_first_n(&k->irq_cpus, n);
+	k->fault.msix_avail = -1;
+	k->irq_desc = calloc(KERN_NR_IRQS, sizeof(*k->irq_desc));
+	k->sd = calloc(n, sizeof(*k->sd));
+	if (!k->irq_desc || !k->sd) {
+		free(k->irq_desc);
+		free(k->sd);
+		return -ENOMEM;
+	}
+	kern = k;
+	kern_napi_init_softirq();
+	return 0;
+}
+
+void kern_fini(struct kern *k)
+{
+	for (unsigned i = 0; i < KERN_NR_IRQS; i++)
+		if (k->irq_desc[i].allocated)
+			kern_irq_release(&k->irq_desc[i]);
+	sim_mem_fini(&k->mem);
+	free(k->irq_desc);
+	free(k->sd);
+	if (kern == k)
+		kern = NULL;
+}
+
+void kern_printk(int level, const char *fmt, ...)
+{
+	va_list ap;
+	u64 t = kern ? sim_now(kern->sim) : 0;
+
+	if (!kern)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(kern->last_log, sizeof(kern->last_log), fmt, ap);
+	va_end(ap);
+	if (level <= KERN_ERR_LVL)
+		kern->log_errors++;
+	if (kern->log)
+		fprintf(kern->log, "[%5llu.%06llu] %s",
+			(unsigned long long)(t / 1000000000u),
+			(unsigned long long)(t % 1000000000u / 1000u),
+			kern->last_log);
+}
+
+void netdev_rss_key_fill(void *buf, size_t len)
+{
+	if (!kern->rss_key_filled) {
+		sim_rng_bytes(&kern->rng, kern->rss_key, sizeof(kern->rss_key));
+		kern->rss_key_filled = true;
+	}
+	if (len > sizeof(kern->rss_key))
+		len = sizeof(kern->rss_key);
+	memcpy(buf, kern->rss_key, len);
+}

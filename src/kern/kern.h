@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kern.h - the simulated kernel instance behind the kernel-like API.
+ *
+ * Linux has one kernel per machine; so does a simulation: the functions
+ * of src/kern (readl, napi_schedule, request_irq...) act on the instance
+ * installed with kern_init(), reachable as the global `kern`.  It binds
+ * the API to a simulated host (src/sim): CPUs, DMA memory, interrupts.
+ *
+ * Everything here is deterministic given the seed passed to kern_init().
+ */
+#ifndef RXSCALE_KERN_KERN_H
+#define RXSCALE_KERN_KERN_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "kern/kern_types.h"
+#include "sim/sim_host.h"
+#include "sim/sim_mem.h"
+#include "sim/sim_rng.h"
+
+#define KERN_NR_IRQS 256
+#define KERN_IRQ_BASE 32        /* first Linux irq number handed out */
+#define NETDEV_RSS_KEY_LEN 52   /* include/linux/netdevice.h */
+
+struct kern_irq_desc;
+struct softnet_data;
+struct net_device;
+
+/* Fault knobs, as netdevsim exposes them: make allocations fail so that
+ * error paths and fallbacks are exercised. */
+struct kern_faults {
+	/* If >= 0, at most this many MSI-X vectors are available (0 = MSI-X
+	 * unavailable); -1 = the device's table size. */
+	int msix_avail;
+	bool msi_fail;                  /* MSI allocation fails */
+	/* If > 0, the Nth dma_alloc_coherent/dma_map_single from now fails
+	 * (1 = the next one). */
+	unsigned dma_fail_nth;
+	unsigned skb_fail_nth;          /* same for skb allocation */
+};
+
+/* Counters of things a correct driver never does (napi.rst contract,
+ * API misuse).  Tests assert they stay zero, or that a buggy fake driver
+ * trips the right one. */
+struct kern_warnings {
+	uint64_t napi_over_budget;      /* poll returned > budget */
+	uint64_t napi_not_completed;    /* returned < budget without napi_complete_done */
+	uint64_t napi_complete_at_budget; /* completed although work == budget */
+	uint64_t napi_budget0_work;     /* RX work or completion with budget 0 */
+	uint64_t napi_sched_disabled;   /* __napi_schedule on a disabled napi */
+	uint64_t irq_unhandled;         /* handler returned IRQ_NONE */
+	uint64_t other;
+};
+
+struct kern {
+	struct sim *sim;
+	struct sim_host *host;
+	struct sim_mem mem;             /* DMA-visible host memory */
+	struct sim_rng rng;             /* kernel randomness (RSS key...) */
+	u8 rss_key[NETDEV_RSS_KEY_LEN]; /* netdev_rss_key, filled once */
+	bool rss_key_filled;
+
+	/* sysctls (net.core.*), Linux defaults */
+	int netdev_budget;              /* 300 */
+	unsigned netdev_budget_usecs;   /* 2000 */
+	int dev_weight;                 /* 64 (NAPI_POLL_WEIGHT) */
+
+	/* CPUs interrupts may target; vectors are spread round-robin over
+	 * them from the lowest (smp_affinity default). */
+	struct sim_cpuset irq_cpus;
+	unsigned irq_next;              /* next CPU for the round-robin */
+	struct kern_irq_desc *irq_desc; /* KERN_NR_IRQS entries */
+
+	struct softnet_data *sd;        /* per CPU */
+
+	struct kern_faults fault;
+	struct kern_warnings warn;
+	unsigned ifindex_next;
+
+	/* live object counts for leak checks */
+	uint64_t skbs_live, skbs_alloced;
+	uint64_t dma_live;
+
+	FILE *log;                      /* kernel log (dmesg); NULL = discard */
+	char last_log[256];             /* last message, for tests */
+	unsigned log_errors;            /* messages at KERN_ERR or worse */
+};
+
+/* The running kernel (set by kern_init, cleared by kern_fini). */
+extern struct kern *kern;
+
+/*
+ * Bring up kernel @k on host @host (engine host->sim), randomness from
+ * @seed.  Registers NET_RX/NET_TX softirqs.  Returns 0 or -ENOMEM.
+ */
+int kern_init(struct kern *k, struct sim_host *host, uint64_t seed);
+
+/* Tear down: frees DMA memory still allocated. */
+void kern_fini(struct kern *k);
+
+/* Restrict interrupt targets to @cpus (smp_affinity for all vectors) and
+ * re-spread every allocated vector over them round-robin.  Returns 0 or
+ * -EINVAL for an empty set. */
+int kern_irq_restrict(struct kern *k, const struct sim_cpuset *cpus);
+
+/* Log levels as printk's. */
+#define KERN_ERR_LVL 3
+#define KERN_WARNING_LVL 4
+#define KERN_INFO_LVL 6
+#define KERN_DEBUG_LVL 7
+
+/* printk: "[ 1.000123] " time stamp, then the message. */
+void kern_printk(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define pr_err(...) kern_printk(KERN_ERR_LVL, __VA_ARGS__)
+#define pr_warn(...) kern_printk(KERN_WARNING_LVL, __VA_ARGS__)
+#define pr_info(...) kern_printk(KERN_INFO_LVL, __VA_ARGS__)
+#define pr_debug(...) kern_printk(KERN_DEBUG_LVL, __VA_ARGS__)
+
+/* ----- time and CPUs ----- */
+
+/* Monotonic time in ns (ktime_get_ns). */
+static inline u64 ktime_get_ns(void)
+{
+	return sim_now(kern->sim);
+}
+
+/* CPU running the caller's code, 0 outside any CPU (smp_processor_id). */
+static inline unsigned smp_processor_id(void)
+{
+	int c = sim_current_cpu(kern->host);
+
+	return c < 0 ? 0 : (unsigned)c;
+}
+
+static inline unsigned num_online_cpus(void)
+{
+	return kern->host->params.ncpus;
+}
+
+/* cpumask is a CPU set (struct cpumask in Linux). */
+#define cpumask sim_cpuset
+
+/* The @i-th CPU to spread per-queue work on (cpumask_local_spread): the
+ * interrupt CPU set, round-robin. */
+unsigned cpumask_local_spread(unsigned i, int node);
+
+/* Charge named cost @id once to the running CPU (no-op outside a CPU). */
+static inline void kern_charge(enum sim_cost_id id)
+{
+	sim_charge(kern->host, id, 1);
+}
+
+/* Fill @buf with @len (≤ 52) bytes of the boot-time random RSS key
+ * (netdev_rss_key_fill): every device gets the same key, as in Linux. */
+void netdev_rss_key_fill(void *buf, size_t len);
+
+#endif /* RXSCALE_KERN_KERN_H */

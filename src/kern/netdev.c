@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+/* netdev.c - net_device lifetime, carrier, TX queues and a pfifo qdisc. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern/netdevice.h"
+
+struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
+				      unsigned int rxqs)
+{
+	struct net_device *dev;
+
+	if (sizeof_priv < 0 || !txqs || !rxqs)
+		return NULL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return NULL;
+	dev->_tx = calloc(txqs, sizeof(*dev->_tx));
+	dev->priv = calloc(1, sizeof_priv ? (size_t)sizeof_priv : 1);
+	if (!dev->_tx || !dev->priv) {
+		free(dev->_tx);
+		free(dev->priv);
+		free(dev);
+		return NULL;
+	}
+	for (unsigned i = 0; i < txqs; i++) {
+		dev->_tx[i].dev = dev;
+		dev->_tx[i].index = i;
+	}
+	snprintf(dev->name, sizeof(dev->name), "eth%%d");
+	dev->num_tx_queues = dev->real_num_tx_queues = txqs;
+	dev->num_rx_queues = dev->real_num_rx_queues = rxqs;
+	dev->mtu = ETH_DATA_LEN;
+	dev->min_mtu = 68;
+	dev->max_mtu = ETH_DATA_LEN;
+	return dev;
+}
+
+static void qdisc_purge(struct netdev_queue *q)
+{
+	while (q->q_head) {
+		struct sk_buff *skb = q->q_head;
+
+		q->q_head = skb->next;
+		kfree_skb(skb);
+	}
+	q->q_tail = NULL;
+	q->q_len = 0;
+}
+
+void free_netdev(struct net_device *dev)
+{
+	if (!dev)
+		return;
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		qdisc_purge(&dev->_tx[i]);
+	free(dev->_tx);
+	free(dev->priv);
+	free(dev);
+}
+
+/* Registered devices, for "ethN" naming. */
+static struct net_device *registered[16];
+
+int register_netdev(struct net_device *dev)
+{
+	int slot = -1;
+
+	if (dev->registered)
+		return -EINVAL;
+	for (int i = 0; i < 16; i++) {
+		if (!registered[i]) {
+			slot = i;
+			break;
+		}
+	}
+	if (slot < 0)
+		return -ENFILE;
+	registered[slot] = dev;
+	snprintf(dev->name, sizeof(dev->name), "eth%d", slot);
+	dev->ifindex = slot + 2;        /* lo is 1 */
+	dev->registered = true;
+	return 0;
+}
+
+void unregister_netdev(struct net_device *dev)
+{
+	if (!dev->registered)
+		return;
+	dev_close(dev);
+	for (int i = 0; i < 16; i++)
+		if (registered[i] == dev)
+			registered[i] = NULL;
+	dev->registered = false;
+}
+
+int dev_open(struct net_device *dev)
+{
+	int rc = 0;
+
+	if (dev->running)
+		return 0;
+	if (dev->netdev_ops && dev->netdev_ops->ndo_open)
+		rc = dev->netdev_ops->ndo_open(dev);
+	if (!rc)
+		dev->running = true;
+	return rc;
+}
+
+int dev_close(struct net_device *dev)
+{
+	int rc = 0;
+
+	if (!dev->running)
+		return 0;
+	if (dev->netdev_ops && dev->netdev_ops->ndo_stop)
+		rc = dev->netdev_ops->ndo_stop(dev);
+	dev->running = false;
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		qdisc_purge(&dev->_tx[i]);
+	return rc;
+}
+
+int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int rxq)
+{
+	if (!rxq || rxq > dev->num_rx_queues)
+		return -EINVAL;
+	dev->real_num_rx_queues = rxq;
+	return 0;
+}
+
+int netif_set_real_num_tx_queues(struct net_device *dev, unsigned int txq)
+{
+	if (!txq || txq > dev->num_tx_queues)
+		return -EINVAL;
+	dev->real_num_tx_queues = txq;
+	return 0;
+}
+
+void netif_carrier_on(struct net_device *dev)
+{
+	if (!dev->carrier) {
+		dev->carrier = true;
+		dev->carrier_changes++;
+	}
+}
+
+void netif_carrier_off(struct net_device *dev)
+{
+	if (dev->carrier) {
+		dev->carrier = false;
+		dev->carrier_changes++;
+	}
+}
+
+/* Hand queued skbs to the driver while the queue runs. */
+static void qdisc_run(struct netdev_queue *q)
+{
+	struct net_device *dev = q->dev;
+
+	while (q->q_head && !netif_tx_queue_stopped(q) && dev->running) {
+		struct sk_buff *skb = q->q_head;
+
+		q->q_head = skb->next;
+		if (!q->q_head)
+			q->q_tail = NULL;
+		q->q_len--;
+		skb->next = NULL;
+		if (dev->netdev_ops->ndo_start_xmit(skb, dev) == NETDEV_TX_BUSY) {
+			/* put it back at the head; the driver stopped the queue */
+			skb->next = q->q_head;
+			q->q_head = skb;
+			if (!q->q_tail)
+				q->q_tail = skb;
+			q->q_len++;
+			if (!netif_tx_queue_stopped(q))
+				break;  /* BUSY without stopping: retry later */
+		}
+	}
+}
+
+void netif_tx_wake_queue(struct netdev_queue *q)
+{
+	netif_tx_start_queue(q);
+	qdisc_run(q);
+}
+
+void netif_tx_start_all_queues(struct net_device *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		netif_tx_start_queue(&dev->_tx[i]);
+}
+
+void netif_tx_stop_all_queues(struct net_device *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		netif_tx_stop_queue(&dev->_tx[i]);
+}
+
+void netif_tx_wake_all_queues(struct net_device *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		netif_tx_wake_queue(&dev->_tx[i]);
+}
+
+int dev_queue_xmit(struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	struct netdev_queue *q;
+
+	if (!dev || !dev->running || !dev->netdev_ops ||
+	    !dev->netdev_ops->ndo_start_xmit) {
+		if (dev)
+			dev->core_stats.tx_dropped++;
+		kfree_skb(skb);
+		return -ENETDOWN;
+	}
+	skb->queue_mapping = (u16)(skb->queue_mapping % dev->real_num_tx_queues);
+	q = &dev->_tx[skb->queue_mapping];
+	if (q->q_len >= KERN_QDISC_LEN) {
+		q->q_drops++;
+		dev->core_stats.tx_dropped++;
+		kfree_skb(skb);
+		return -ENOBUFS;
+	}
+	skb->next = NULL;
+	if (q->q_tail)
+		q->q_tail->next = skb;
+	else
+		q->q_head = skb;
+	q->q_tail = skb;
+	q->q_len++;
+	qdisc_run(q);
+	return 0;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pci.h - the PCI driver API subset (Linux include/linux/pci.h).
+ *
+ * A struct pci_dev wraps the platform's function (struct sim_pci_dev,
+ * registered by a device model).  pci_alloc_irq_vectors() follows Linux:
+ * MSI-X with between @min_vecs and @max_vecs vectors if allowed, else one
+ * MSI vector, else the INTx line; vectors get Linux irq numbers that
+ * pci_irq_vector() returns, each with an affinity CPU spread round-robin
+ * over the interrupt CPU set.  The kern->fault knobs cap or fail MSI-X and
+ * MSI so drivers' fallback paths run.
+ */
+#ifndef RXSCALE_KERN_PCI_H
+#define RXSCALE_KERN_PCI_H
+
+#include "kern/dma.h"
+#include "kern/interrupt.h"
+#include "sim/sim_pci.h"
+
+#define PCI_IRQ_INTX (1u << 0)
+#define PCI_IRQ_LEGACY PCI_IRQ_INTX     /* older kernels' name */
+#define PCI_IRQ_MSI (1u << 1)
+#define PCI_IRQ_MSIX (1u << 2)
+#define PCI_IRQ_ALL_TYPES (PCI_IRQ_INTX | PCI_IRQ_MSI | PCI_IRQ_MSIX)
+
+#define PCI_VENDOR_ID_REALTEK 0x10ec
+
+struct pci_dev {
+	struct device dev;
+	unsigned short vendor, device;
+	struct sim_pci_dev *sim;        /* the platform function */
+	bool msix_enabled, msi_enabled;
+	unsigned int irq;               /* INTx/MSI irq, or first MSI-X one */
+	unsigned int nvec;              /* vectors allocated */
+	unsigned int vec_irq[SIM_PCI_MSIX_MAX];
+	void *drvdata;
+};
+
+/* Wrap platform function @sim as a pci_dev named @name ("0000:01:00.0"). */
+void kern_pci_dev_init(struct pci_dev *pdev, struct sim_pci_dev *sim,
+		       const char *name);
+
+/* Map BAR @bar (pci_iomap / pcim_iomap); @maxlen 0 = whole BAR.  NULL if
+ * the BAR is absent. */
+void __iomem *pci_iomap(struct pci_dev *pdev, int bar, unsigned long maxlen);
+void pci_iounmap(struct pci_dev *pdev, void __iomem *addr);
+
+static inline int pci_enable_device(struct pci_dev *pdev)
+{
+	(void)pdev;
+	return 0;
+}
+
+static inline void pci_disable_device(struct pci_dev *pdev)
+{
+	(void)pdev;
+}
+
+static inline void pci_set_master(struct pci_dev *pdev)
+{
+	(void)pdev;
+}
+
+static inline void pci_set_drvdata(struct pci_dev *pdev, void *d)
+{
+	pdev->drvdata = d;
+}
+
+static inline void *pci_get_drvdata(struct pci_dev *pdev)
+{
+	return pdev->drvdata;
+}
+
+/*
+ * Allocate between @min_vecs and @max_vecs interrupt vectors of the types
+ * in @flags (PCI_IRQ_*), preferring MSI-X, then MSI (one vector), then
+ * INTx (one).  Returns the number allocated, -EINVAL for bad arguments or
+ * vectors already allocated, -ENOSPC when no allowed type can provide
+ * @min_vecs.
+ */
+int pci_alloc_irq_vectors(struct pci_dev *pdev, unsigned int min_vecs,
+			  unsigned int max_vecs, unsigned int flags);
+
+/* Release the vectors (handlers must be freed first; logged if not). */
+void pci_free_irq_vectors(struct pci_dev *pdev);
+
+/* Linux irq number of vector @nr, or -EINVAL. */
+int pci_irq_vector(struct pci_dev *pdev, unsigned int nr);
+
+#endif /* RXSCALE_KERN_PCI_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern/netdevice.h"
+
+struct sk_buff *alloc_skb(unsigned int size, gfp_t gfp)
+{
+	struct sk_buff *skb;
+
+	(void)gfp;
+	if (kern->fault.skb_fail_nth && --kern->fault.skb_fail_nth == 0)
+		return NULL;
+	skb = calloc(1, sizeof(*skb));
+	if (!skb)
+		return NULL;
+	skb->head = malloc(size ? size : 1);
+	if (!skb->head) {
+		free(skb);
+		return NULL;
+	}
+	skb->data = skb->head;
+	skb->end = size;
+	skb->truesize = size + (unsigned int)sizeof(*skb);
+	kern_charge(SIM_COST_skb_alloc);
+	kern->skbs_live++;
+	kern->skbs_alloced++;
+	return skb;
+}
+
+struct sk_buff *napi_alloc_skb(struct napi_struct *napi, unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(len + NET_SKB_PAD + NET_IP_ALIGN,
+					GFP_ATOMIC);
+
+	if (skb) {
+		skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
+		skb->dev = napi ? napi->dev : NULL;
+	}
+	return skb;
+}
+
+struct sk_buff *netdev_alloc_skb(struct net_device *dev, unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(len + NET_SKB_PAD, GFP_ATOMIC);
+
+	if (skb) {
+		skb_reserve(skb, NET_SKB_PAD);
+		skb->dev = dev;
+	}
+	return skb;
+}
+
+static void free_skb(struct sk_buff *skb)
+{
+	if (!skb)
+		return;
+	kern_charge(SIM_COST_skb_free);
+	kern->skbs_live--;
+	free(skb->head);
+	free(skb);
+}
+
+void kfree_skb(struct sk_buff *skb)
+{
+	free_skb(skb);
+}
+
+void consume_skb(struct sk_buff *skb)
+{
+	free_skb(skb);
+}
+
+void skb_reserve(struct sk_buff *skb, unsigned int len)
+{
+	if (len > skb_tailroom(skb)) {
+		kern->warn.other++;
+		pr_err("skb_reserve: %u bytes exceed the tailroom\n", len);
+		len = skb_tailroom(skb);
+	}
+	skb->data += len;
+}
+
+void *skb_put(struct sk_buff *skb, unsigned int len)
+{
+	unsigned char *tail = skb->data + skb->len;
+
+	if (len > skb_tailroom(skb)) {
+		kern->warn.other++;
+		pr_err("skb_over_panic: put %u bytes with %u of tailroom\n",
+		       len, skb_tailroom(skb));
+		len = skb_tailroom(skb);
+	}
+	skb->len += len;
+	return tail;
+}
+
+void *skb_put_data(struct sk_buff *skb, const void *from, unsigned int len)
+{
+	unsigned int room = skb_tailroom(skb);
+	void *p = skb_put(skb, len);
+
+	memcpy(p, from, len < room ? len : room);
+	return p;
+}
+
+void *skb_pull(struct sk_buff *skb, unsigned int len)
+{
+	if (len > skb->len)
+		return NULL;
+	skb->data += len;
+	skb->len -= len;
+	return skb->data;
+}
+
+void *skb_push(struct sk_buff *skb, unsigned int len)
+{
+	if (len > skb_headroom(skb)) {
+		kern->warn.other++;
+		pr_err("skb_under_panic: push %u bytes with %u of headroom\n",
+		       len, skb_headroom(skb));
+		len = skb_headroom(skb);
+	}
+	skb->data -= len;
+	skb->len += len;
+	return skb->data;
+}
+
+__be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
+{
+	const unsigned char *d = skb->data;
+	u16 proto;
+
+	skb->dev = dev;
+	if (skb->len < ETH_HLEN)
+		return 0;
+	skb->mac_header = (u16)(skb->data - skb->head);
+	if (d[0] & 1) {
+		static const u8 bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+		skb->pkt_type = memcmp(d, bcast, ETH_ALEN) ? PACKET_MULTICAST :
+							     PACKET_BROADCAST;
+	} else if (dev && memcmp(d, dev->dev_addr, ETH_ALEN)) {
+		skb->pkt_type = PACKET_OTHERHOST;
+	} else {
+		skb->pkt_type = PACKET_HOST;
+	}
+	proto = (u16)(d[12] << 8 | d[13]);
+	skb_pull(skb, ETH_HLEN);
+	if (proto >= ETH_P_802_3_MIN)
+		return proto;
+	/* a length field: raw 802.3 (IPX's 0xFFFF) or 802.2 LLC */
+	return skb->len >= 2 && skb->data[0] == 0xff && skb->data[1] == 0xff ?
+	       ETH_P_802_3 : ETH_P_802_2;
+}
