@@ -47,6 +47,7 @@ struct sim_cpu {
 	struct sim_irq *irq_head, *irq_tail;
 	uint32_t softirq_pending;
 	struct softirq_session ss;
+	bool raised_in_task;            /* softirq raised by a task chunk */
 	struct sim_task *rq_head;       /* queued (runnable, not on CPU) */
 	unsigned nr_queued;
 	struct sim_task *curr;          /* task on this CPU, or NULL (idle) */
@@ -632,7 +633,14 @@ static void schedule_task(struct sim_cpu *c)
 	}
 }
 
-static void cpu_resume(struct sim_cpu *c)
+/*
+ * Decide what the CPU runs next after its top frame ended (or it was
+ * kicked while idle).  @may_softirq: pending softirqs may start a new pass
+ * here, which is only so on the way out of a hardirq (irq_exit), after a
+ * task chunk that raised them (local_bh_enable), or on a kick from outside
+ * any CPU; never right after a pass handed over to ksoftirqd.
+ */
+static void cpu_resume(struct sim_cpu *c, bool may_softirq)
 {
 	struct sim_frame *f = top(c);
 
@@ -655,7 +663,7 @@ static void cpu_resume(struct sim_cpu *c)
 	if (f) {
 		/* A preempted task chunk or ksoftirqd step: irq_exit() runs
 		 * pending softirqs first unless already serving them. */
-		if (!f->ksoftirqd && softirq_may_start(c)) {
+		if (may_softirq && !f->ksoftirqd && softirq_may_start(c)) {
 			session_begin(c, false);
 			if (softirq_step(c, false))
 				return;
@@ -663,7 +671,7 @@ static void cpu_resume(struct sim_cpu *c)
 		arm_top(c);
 		return;
 	}
-	if (softirq_may_start(c)) {
+	if (may_softirq && softirq_may_start(c)) {
 		session_begin(c, false);
 		if (softirq_step(c, false))
 			return;
@@ -687,10 +695,16 @@ static void end_fn(struct sim *s, struct sim_event *ev)
 {
 	struct sim_cpu *c = ev->arg;
 	struct sim_frame f;
+	bool may;
 
 	(void)s;
 	cpu_account(c);
 	f = c->stack[--c->depth];
+	may = f.ctx == SIM_CTX_HARDIRQ;
+	if (f.ctx == SIM_CTX_TASK && !f.ksoftirqd && c->raised_in_task) {
+		c->raised_in_task = false;
+		may = true;
+	}
 	if (f.ctx == SIM_CTX_HARDIRQ) {
 		f.irq->running = false;
 		f.irq->count++;
@@ -702,7 +716,7 @@ static void end_fn(struct sim *s, struct sim_event *ev)
 		f.task->state = SIM_TASK_SLEEPING;
 		c->curr = NULL;
 	}
-	cpu_resume(c);
+	cpu_resume(c, may);
 }
 
 static void irq_fn(struct sim *s, struct sim_event *ev)
@@ -727,7 +741,7 @@ static void kick_fn(struct sim *s, struct sim_event *ev)
 	if (c->depth)
 		return;
 	cpu_account(c);
-	cpu_resume(c);
+	cpu_resume(c, true);
 }
 
 /* ----- interrupts ----- */
@@ -819,6 +833,8 @@ void sim_softirq_raise(struct sim_host *h, unsigned cpu, unsigned nr)
 	c->softirq_pending |= 1u << nr;
 	if (h->exec_cpu < 0)
 		kick(c);
+	else if (h->exec_ctx == SIM_CTX_TASK && !h->exec_ksoftirqd)
+		c->raised_in_task = true;
 }
 
 bool sim_softirq_pending(const struct sim_host *h, unsigned cpu, unsigned nr)

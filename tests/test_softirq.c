@@ -1,0 +1,975 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_softirq.c - the simulated host's interrupt, softirq and NAPI rules,
+ * proven with a fake multi-queue device (a platform PCI function) and a
+ * fake NAPI driver written only against src/kern.
+ *
+ * The fake device: per queue a count of frames waiting, an interrupt
+ * enable register and a "consume" doorbell.  A frame arriving while the
+ * queue's interrupt is enabled sends MSI-X vector q; enabling it while
+ * frames wait sends it too (a latched status, as NIC ISR/IMR pairs do).
+ * Registers (BAR 0, 32-bit): 0x00+4q PENDING (RO), 0x40+4q CONSUME (WO),
+ * 0x80+4q IEN (RW).
+ *
+ * The fake driver: hardirq masks its queue (IEN=0) and schedules NAPI;
+ * poll reads PENDING, takes min(pending, budget) frames (an skb each,
+ * charged rx_desc), hands them to napi_gro_receive, writes CONSUME, and
+ * completes + unmasks when it did less than the budget.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+#include "kern/io.h"
+#include "kern/netdevice.h"
+#include "kern/pci.h"
+#include "sim/sim_pci.h"
+
+#define NQ 8
+
+struct fdev {
+	struct sim_pci_dev pci;
+	u32 pending[NQ];
+	u32 ien[NQ];
+	u64 arrived[NQ];
+	bool no_latch;          /* IEN write does not re-raise (for tests) */
+};
+
+static void fdev_intx(struct fdev *d);
+
+static u64 fdev_read(void *opaque, u64 off, unsigned size)
+{
+	struct fdev *d = opaque;
+	unsigned q = (unsigned)(off & 0x3f) / 4;
+
+	(void)size;
+	if (off < 0x40)
+		return d->pending[q];
+	if (off >= 0x80 && off < 0xc0)
+		return d->ien[q];
+	return 0;
+}
+
+static void fdev_write(void *opaque, u64 off, u64 val, unsigned size)
+{
+	struct fdev *d = opaque;
+	unsigned q = (unsigned)(off & 0x3f) / 4;
+
+	(void)size;
+	if (off >= 0x40 && off < 0x80) {
+		d->pending[q] -= (u32)val < d->pending[q] ? (u32)val : d->pending[q];
+	} else if (off >= 0x80 && off < 0xc0) {
+		bool rise = val && !d->ien[q];
+
+		d->ien[q] = (u32)val;
+		if (rise && d->pending[q] && !d->no_latch)
+			sim_pci_msix_notify(&d->pci, q);
+	}
+	fdev_intx(d);
+}
+
+/* In INTx mode the line is the OR of (frames waiting && enabled). */
+static void fdev_intx(struct fdev *d)
+{
+	bool level = false;
+
+	for (unsigned q = 0; q < NQ; q++)
+		level |= d->pending[q] && d->ien[q];
+	if (d->pci.irq_mode == SIM_PCI_IRQ_INTX)
+		sim_pci_intx_set(&d->pci, level);
+}
+
+static const struct sim_pci_bar_ops fdev_ops = { fdev_read, fdev_write };
+
+/* frame arrival at the device (engine event, outside any CPU) */
+static void fdev_rx(struct fdev *d, unsigned q, u32 n)
+{
+	d->pending[q] += n;
+	d->arrived[q] += n;
+	if (d->ien[q])
+		sim_pci_msix_notify(&d->pci, q);
+	fdev_intx(d);
+}
+
+struct arrival {
+	struct sim_event ev;
+	struct fdev *d;
+	unsigned q;
+	u32 n;
+	sim_time_t every;       /* re-arm period, 0 = once */
+	u32 times;
+};
+
+static void arrival_fn(struct sim *s, struct sim_event *ev)
+{
+	struct arrival *a = ev->arg;
+
+	fdev_rx(a->d, a->q, a->n);
+	if (a->every && --a->times)
+		sim_schedule_in(s, ev, a->every);
+}
+
+/* ----- the fake driver ----- */
+
+struct fq {
+	struct napi_struct napi;
+	struct fdrv *drv;
+	unsigned q;
+	int irq;
+	u64 delivered;
+	int log[256];           /* work of each poll */
+	int cpu_log[256];       /* CPU of each poll */
+	unsigned npolls;
+	/* misbehaviour switches for the contract tests */
+	bool bad_over, bad_nocomplete, bad_complete_at_budget, sched_in_poll;
+};
+
+struct fdrv {
+	struct net_device *dev;
+	struct pci_dev pdev;
+	void __iomem *bar;
+	struct fq q[NQ];
+	unsigned nq;
+	u64 hook_rx;
+	int irq_cpu_seen[NQ];
+	sim_time_t irq_time[NQ];
+};
+
+static irqreturn_t fdrv_irq(int irq, void *dev_id)
+{
+	struct fq *fq = dev_id;
+
+	(void)irq;
+	fq->drv->irq_cpu_seen[fq->q] = (int)smp_processor_id();
+	fq->drv->irq_time[fq->q] = ktime_get_ns();
+	writel(0, fq->drv->bar + 0x80 + 4 * fq->q);
+	napi_schedule(&fq->napi);
+	return IRQ_HANDLED;
+}
+
+static int fdrv_poll(struct napi_struct *napi, int budget)
+{
+	struct fq *fq = container_of(napi, struct fq, napi);
+	void __iomem *bar = fq->drv->bar;
+	u32 pending = budget ? readl(bar + 4 * fq->q) : 0;
+	int work = (int)pending < budget ? (int)pending : budget;
+
+	if (fq->bad_over && budget)
+		work = budget + 1;
+	for (int i = 0; i < work; i++) {
+		struct sk_buff *skb = napi_alloc_skb(napi, 64);
+
+		kern_charge(SIM_COST_rx_desc);
+		skb_put(skb, 60);
+		skb_record_rx_queue(skb, (u16)fq->q);
+		napi_gro_receive(napi, skb);
+	}
+	if (work)
+		writel((u32)work, bar + 0x40 + 4 * fq->q);
+	fq->delivered += (u64)work;
+	if (fq->npolls < 256) {
+		fq->cpu_log[fq->npolls] = (int)smp_processor_id();
+		fq->log[fq->npolls++] = work;
+	}
+	if (fq->sched_in_poll) {
+		fq->sched_in_poll = false;
+		napi_schedule(napi);    /* as an irq during the poll would */
+	}
+	if (fq->bad_complete_at_budget && work == budget)
+		napi_complete_done(napi, work);
+	if (work < budget && !fq->bad_nocomplete) {
+		if (napi_complete_done(napi, work))
+			writel(1, bar + 0x80 + 4 * fq->q);
+	}
+	return work;
+}
+
+static void hook_rx(struct sk_buff *skb, struct napi_struct *napi, void *data)
+{
+	struct fdrv *drv = data;
+
+	(void)napi;
+	drv->hook_rx++;
+	consume_skb(skb);
+}
+
+/* ----- fixture ----- */
+
+struct fx {
+	struct sim sim;
+	struct sim_cost cost;
+	struct sim_host *host;
+	struct kern k;
+	struct fdev dev;
+	struct fdrv drv;
+};
+
+static struct fx *fx_new(unsigned ncpus, unsigned nq, unsigned nvec_dev)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct sim_host_params p;
+
+	sim_init(&f->sim);
+	sim_cost_load_default(&f->cost);
+	sim_host_params_default(&p, ncpus);
+	f->host = sim_host_create(&f->sim, &f->cost, &p);
+	assert_non_null(f->host);
+	assert_int_equal(kern_init(&f->k, f->host, 1), 0);
+	assert_int_equal(sim_pci_dev_init(&f->dev.pci, f->host, &f->k.mem, "fake",
+					  0x10ec, 0xfa4e, nvec_dev), 0);
+	assert_int_equal(sim_pci_set_bar(&f->dev.pci, 0, 256, &fdev_ops, &f->dev), 0);
+	f->drv.nq = nq;
+	return f;
+}
+
+/* probe + open: vectors (MSI-X if possible), NAPI per queue, IEN on */
+static int fx_probe(struct fx *f)
+{
+	struct fdrv *drv = &f->drv;
+	int nvec, rc;
+
+	kern_pci_dev_init(&drv->pdev, &f->dev.pci, "0000:01:00.0");
+	drv->bar = pci_iomap(&drv->pdev, 0, 0);
+	drv->dev = alloc_etherdev_mqs(0, 1, drv->nq);
+	assert_non_null(drv->dev);
+	assert_int_equal(register_netdev(drv->dev), 0);
+	kern_netdev_set_rx_handler(drv->dev, hook_rx, NULL, drv);
+	nvec = pci_alloc_irq_vectors(&drv->pdev, 1, drv->nq, PCI_IRQ_ALL_TYPES);
+	if (nvec < 0)
+		return nvec;
+	if ((unsigned)nvec < drv->nq)
+		drv->nq = 1;    /* fall back to a single queue */
+	for (unsigned q = 0; q < drv->nq; q++) {
+		struct fq *fq = &drv->q[q];
+
+		fq->drv = drv;
+		fq->q = q;
+		netif_napi_add(drv->dev, &fq->napi, fdrv_poll);
+		napi_enable(&fq->napi);
+		fq->irq = pci_irq_vector(&drv->pdev, q);
+		rc = request_irq((unsigned)fq->irq, fdrv_irq, 0, "fake", fq);
+		if (rc)
+			return rc;
+		writel(1, drv->bar + 0x80 + 4 * q);
+	}
+	return 0;
+}
+
+static void fx_free(struct fx *f)
+{
+	struct fdrv *drv = &f->drv;
+
+	for (unsigned q = 0; q < drv->nq; q++) {
+		if (drv->q[q].irq > 0)
+			free_irq((unsigned)drv->q[q].irq, &drv->q[q]);
+		netif_napi_del(&drv->q[q].napi);
+	}
+	pci_free_irq_vectors(&drv->pdev);
+	if (drv->dev) {
+		unregister_netdev(drv->dev);
+		free_netdev(drv->dev);
+	}
+	sim_pci_dev_fini(&f->dev.pci);
+	kern_fini(&f->k);
+	sim_host_destroy(f->host);
+	sim_fini(&f->sim);
+	free(f);
+}
+
+static u64 C(struct fx *f, enum sim_cost_id id)
+{
+	return f->cost.ps[id] / 1000;   /* default preset: whole ns */
+}
+
+static struct sim_acct_sample acct(struct fx *f, unsigned cpu)
+{
+	struct sim_acct_sample s;
+
+	sim_host_sync(f->host);
+	sim_host_acct(f->host, cpu, &s);
+	return s;
+}
+
+/* ----- tests ----- */
+
+/* One burst: exact irq and softirq time from the cost table. */
+static void test_one_burst_exact(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct sim_acct_sample s;
+	u64 irq_ns, soft_ns;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	fdev_rx(&f->dev, 0, 10);
+	sim_run(&f->sim);
+	assert_int_equal(f->drv.hook_rx, 10);
+	assert_int_equal(f->drv.q[0].npolls, 1);
+	assert_int_equal(f->drv.q[0].log[0], 10);
+	assert_int_equal(f->dev.pending[0], 0);
+	assert_int_equal(f->dev.ien[0], 1);     /* unmasked after completion */
+	s = acct(f, 0);
+	irq_ns = C(f, SIM_COST_hardirq_entry) + C(f, SIM_COST_mmio_write) +
+		 C(f, SIM_COST_hardirq_exit);
+	soft_ns = C(f, SIM_COST_softirq_entry) + C(f, SIM_COST_napi_poll) +
+		  C(f, SIM_COST_mmio_read) +
+		  10 * (C(f, SIM_COST_skb_alloc) + C(f, SIM_COST_rx_desc) +
+			C(f, SIM_COST_skb_free)) +
+		  2 * C(f, SIM_COST_mmio_write);
+	assert_int_equal(s.ns[SIM_ACCT_IRQ], irq_ns);
+	assert_int_equal(s.ns[SIM_ACCT_SOFT], soft_ns);
+	assert_int_equal(s.hardirqs, 1);
+	assert_int_equal(s.softirq_passes, 1);
+	assert_int_equal(sim_now(&f->sim), irq_ns + soft_ns);
+	assert_int_equal(s.ns[SIM_ACCT_IDLE], 0);
+	assert_int_equal(f->k.skbs_live, 0);
+	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	fx_free(f);
+}
+
+/* Weight 64 per poll, each napi polled once per net_rx_action pass,
+ * netdev_budget 300 per pass (time_squeeze), re-raise of leftovers. */
+static void test_weight_budget_reraise(void **state)
+{
+	struct fx *f = fx_new(1, 5, 8);
+	struct softnet_data *sd;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	/* all five vectors on CPU 0; frames arrive before any irq runs */
+	for (unsigned q = 0; q < 5; q++)
+		fdev_rx(&f->dev, q, 200);
+	sim_run(&f->sim);
+	sd = &f->k.sd[0];
+	for (unsigned q = 0; q < 5; q++) {
+		assert_int_equal(f->drv.q[q].delivered, 200);
+		/* 64, 64, 64, 8 for each queue */
+		assert_int_equal(f->drv.q[q].npolls, 4);
+		assert_int_equal(f->drv.q[q].log[0], 64);
+		assert_int_equal(f->drv.q[q].log[3], 8);
+	}
+	/* Pass 1 polls q0..q4 (the napis were scheduled in irq order):
+	 * 5 x 64 = 320 >= 300 -> squeeze after the fifth poll.  Every pass
+	 * that uses the whole budget is squeezed: passes 1-3 (320 each);
+	 * pass 4 does 5 x 8. */
+	assert_int_equal(sd->time_squeeze, 3);
+	assert_int_equal(sd->processed, 1000);
+	assert_int_equal(sd->polls, 20);
+	assert_int_equal(acct(f, 0).softirq_passes, 4);
+	assert_int_equal(f->drv.hook_rx, 1000);
+	fx_free(f);
+}
+
+/* netdev_budget_usecs: a pass stops once 2 ms have gone by. */
+static void test_budget_usecs(void **state)
+{
+	struct fx *f = fx_new(1, 4, 8);
+
+	(void)state;
+	f->host->cost.ps[SIM_COST_rx_desc] = 20000 * 1000ull;   /* 20 us/frame */
+	assert_int_equal(fx_probe(f), 0);
+	for (unsigned q = 0; q < 4; q++)
+		fdev_rx(&f->dev, q, 64);
+	sim_run_until(&f->sim, SIM_US(2500));
+	/* q0 takes 1.28 ms, q1 ends past 2 ms: the pass is cut there, and as
+	 * 2 ms have gone by the rest is left to ksoftirqd (at 2.56 ms) */
+	assert_int_equal(f->k.sd[0].time_squeeze, 1);
+	assert_int_equal(f->drv.q[0].npolls, 1);
+	assert_int_equal(f->drv.q[1].npolls, 1);
+	assert_int_equal(f->drv.q[2].npolls, 0);
+	sim_run(&f->sim);
+	assert_int_equal(acct(f, 0).ksoftirqd_wakeups, 1);
+	for (unsigned q = 0; q < 4; q++)
+		assert_int_equal(f->drv.q[q].delivered, 64);
+	fx_free(f);
+}
+
+/* After 10 passes (MAX_SOFTIRQ_RESTART) the rest goes to ksoftirqd. */
+static void test_ksoftirqd_after_10_restarts(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct sim_acct_sample s;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	fdev_rx(&f->dev, 0, 64 * 15 + 5);
+	sim_run(&f->sim);
+	s = acct(f, 0);
+	assert_int_equal(f->drv.q[0].delivered, 64 * 15 + 5);
+	assert_int_equal(f->drv.q[0].npolls, 16);
+	/* 10 passes in irq context, then ksoftirqd: 6 more passes */
+	assert_int_equal(s.ksoftirqd_wakeups, 1);
+	assert_int_equal(s.softirq_passes, 16);
+	assert_true(s.ksoftirqd_ns > 0);
+	assert_true(s.ksoftirqd_ns < s.ns[SIM_ACCT_SOFT]);
+	/* ksoftirqd time is softirq time, and the task's own time */
+	assert_int_equal(sim_ksoftirqd(f->host, 0)->ns[SIM_ACCT_SOFT], s.ksoftirqd_ns);
+	assert_int_equal(s.ctx_switches, 1);
+	fx_free(f);
+}
+
+/* After MAX_SOFTIRQ_TIME (2 ms) the rest goes to ksoftirqd. */
+static void test_ksoftirqd_after_2ms(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct sim_acct_sample s;
+
+	(void)state;
+	f->host->cost.ps[SIM_COST_rx_desc] = 16000 * 1000ull;   /* >1 ms a poll */
+	assert_int_equal(fx_probe(f), 0);
+	fdev_rx(&f->dev, 0, 64 * 5);
+	sim_run(&f->sim);
+	s = acct(f, 0);
+	/* passes 1 and 2 end at ~1 ms and ~2 ms; after the 2nd, 2 ms have
+	 * passed: ksoftirqd does passes 3..5 (and a last empty one) */
+	assert_int_equal(s.ksoftirqd_wakeups, 1);
+	assert_int_equal(f->drv.q[0].npolls, 6);
+	assert_true(s.ksoftirqd_ns > SIM_MS(2));
+	assert_true(s.ns[SIM_ACCT_SOFT] - s.ksoftirqd_ns < SIM_US(2100));
+	assert_true(s.ns[SIM_ACCT_SOFT] - s.ksoftirqd_ns >= SIM_MS(2));
+	fx_free(f);
+}
+
+/* Hardirq preempts softirq; a second hardirq waits for the first. */
+static void test_priorities(void **state)
+{
+	struct fx *f = fx_new(1, 2, 4);
+	struct arrival a = { .d = &f->dev, .q = 1, .n = 1 };
+	u64 irq_ns;
+
+	(void)state;
+	f->host->cost.ps[SIM_COST_rx_desc] = 1000 * 1000ull;    /* 1 us */
+	assert_int_equal(fx_probe(f), 0);
+	/* q0: 50 frames -> its poll (softirq) runs ~50 us; q1's frame arrives
+	 * at 10 us, in the middle of it */
+	fdev_rx(&f->dev, 0, 50);
+	sim_event_init(&a.ev, arrival_fn, &a);
+	sim_schedule_at(&f->sim, &a.ev, SIM_US(10));
+	sim_run(&f->sim);
+	/* the q1 handler ran at the arrival, not after the softirq (its
+	 * clock reads arrival + entry cost) */
+	assert_int_equal(f->drv.irq_time[1], SIM_US(10) + C(f, SIM_COST_hardirq_entry));
+	irq_ns = C(f, SIM_COST_hardirq_entry) + C(f, SIM_COST_mmio_write) +
+		 C(f, SIM_COST_hardirq_exit);
+	assert_int_equal(acct(f, 0).ns[SIM_ACCT_IRQ], 2 * irq_ns);
+	assert_int_equal(f->drv.q[1].delivered, 1);
+	/* q0's poll was already running: q1 is polled in the next pass */
+	assert_int_equal(acct(f, 0).softirq_passes, 2);
+
+	/* two vectors raised together: the second handler starts when the
+	 * first one ends */
+	fdev_rx(&f->dev, 0, 1);
+	fdev_rx(&f->dev, 1, 1);
+	sim_time_t t0 = sim_now(&f->sim);
+
+	sim_run(&f->sim);
+	assert_int_equal(f->drv.irq_time[0], t0 + C(f, SIM_COST_hardirq_entry));
+	assert_int_equal(f->drv.irq_time[1], t0 + irq_ns + C(f, SIM_COST_hardirq_entry));
+	fx_free(f);
+}
+
+/* A user task is preempted by the interrupt and its softirq. */
+struct spin {
+	struct sim_task t;
+	u64 chunks;
+	sim_time_t chunk_ns;
+	sim_time_t starts[16];
+};
+
+static enum sim_task_ret spin_run(struct sim_task *t, void *arg)
+{
+	struct spin *s = arg;
+
+	if (s->chunks < 16)
+		s->starts[s->chunks] = sim_now(t->host->sim);
+	s->chunks++;
+	sim_charge_usr_ps(t->host, s->chunk_ns * 1000);
+	return s->chunks < 4 ? SIM_TASK_RUNNABLE : SIM_TASK_SLEEP;
+}
+
+static void test_task_preempted(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct spin sp = { .chunk_ns = SIM_US(100) };
+	struct sim_cpuset all;
+	struct arrival a = { .d = &f->dev, .q = 0, .n = 3 };
+	struct sim_acct_sample s;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	sim_cpuset_first_n(&all, 1);
+	sim_task_init(f->host, &sp.t, "spin", spin_run, &sp, &all);
+	sim_task_wake(&sp.t);
+	sim_event_init(&a.ev, arrival_fn, &a);
+	sim_schedule_at(&f->sim, &a.ev, SIM_US(150));
+	sim_run(&f->sim);
+	s = acct(f, 0);
+	u64 irq = s.ns[SIM_ACCT_IRQ], soft = s.ns[SIM_ACCT_SOFT];
+	u64 sw = C(f, SIM_COST_task_switch);
+
+	assert_int_equal(f->drv.irq_time[0], SIM_US(150) + C(f, SIM_COST_hardirq_entry));
+	assert_int_equal(sp.chunks, 4);
+	/* chunk 2 (started at 100 us + switch) was stretched by irq+softirq */
+	assert_int_equal(sp.starts[1], SIM_US(100) + sw);
+	assert_int_equal(sp.starts[2], SIM_US(200) + sw + irq + soft);
+	assert_int_equal(s.ns[SIM_ACCT_USR], SIM_US(400));
+	assert_int_equal(s.ns[SIM_ACCT_SYS], sw + C(f, SIM_COST_task_wakeup) * 0);
+	assert_int_equal(sp.t.ns[SIM_ACCT_USR], SIM_US(400));
+	assert_int_equal(sim_now(&f->sim), SIM_US(400) + sw + irq + soft);
+	assert_int_equal(s.ns[SIM_ACCT_IDLE], 0);
+	fx_free(f);
+}
+
+/* Vectors spread round-robin; restrictable; handlers run there. */
+static void test_affinity(void **state)
+{
+	struct fx *f = fx_new(4, 6, 8);
+	struct sim_cpuset set;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	for (unsigned q = 0; q < 6; q++)
+		assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[q].irq), q % 4);
+	assert_int_equal(sim_cpuset_parse(&set, "2-3", 4), 0);
+	assert_int_equal(kern_irq_restrict(&f->k, &set), 0);
+	for (unsigned q = 0; q < 6; q++)
+		assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[q].irq), 2 + q % 2);
+	/* a hint inside the set is honoured, outside it is ignored */
+	sim_cpuset_zero(&set);
+	sim_cpuset_set(&set, 3);
+	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[0].irq, &set), 0);
+	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[0].irq), 3);
+	sim_cpuset_zero(&set);
+	sim_cpuset_set(&set, 0);
+	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[1].irq, &set), 0);
+	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[1].irq), 3);
+	assert_int_equal(irq_set_affinity((unsigned)f->drv.q[1].irq, &set), 0);
+	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[1].irq), 0);
+	sim_cpuset_zero(&set);
+	assert_int_equal(kern_irq_restrict(&f->k, &set), -EINVAL);
+	assert_int_equal(sim_cpuset_parse(&set, "4", 4), -EINVAL);
+	assert_int_equal(sim_cpuset_parse(&set, "1-", 4), -EINVAL);
+	assert_int_equal(sim_cpuset_parse(&set, "3-1", 4), -EINVAL);
+	/* handlers and polls run on the vector's CPU */
+	for (unsigned q = 0; q < 6; q++)
+		fdev_rx(&f->dev, q, 3);
+	sim_run(&f->sim);
+	for (unsigned q = 0; q < 6; q++) {
+		int cpu = kern_irq_cpu((unsigned)f->drv.q[q].irq);
+
+		assert_int_equal(f->drv.irq_cpu_seen[q], cpu);
+		assert_int_equal(f->drv.q[q].cpu_log[0], cpu);
+		assert_int_equal(f->drv.q[q].delivered, 3);
+	}
+	assert_int_equal(acct(f, 1).hardirqs, 0);
+	fx_free(f);
+}
+
+/* MSI-X: a masked vector's message is held (PBA) and sent on unmask. */
+static void test_masked_pending_unmask(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	unsigned irq;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	irq = (unsigned)f->drv.q[0].irq;
+	disable_irq(irq);
+	disable_irq(irq);       /* nested */
+	fdev_rx(&f->dev, 0, 2);
+	sim_run(&f->sim);
+	assert_int_equal(kern_irq_count(irq), 0);
+	assert_true(f->dev.pci.msix[0].pending);
+	enable_irq(irq);
+	sim_run(&f->sim);
+	assert_int_equal(kern_irq_count(irq), 0);       /* still depth 1 */
+	enable_irq(irq);
+	assert_false(f->dev.pci.msix[0].pending);
+	sim_run(&f->sim);
+	assert_int_equal(kern_irq_count(irq), 1);
+	assert_int_equal(f->drv.q[0].delivered, 2);
+	assert_int_equal(f->dev.pci.msix[0].held, 1);
+	/* unbalanced enable is reported, not fatal */
+	enable_irq(irq);
+	assert_int_equal(f->k.warn.other, 1);
+	/* a raise while queued is collapsed (one IRR bit per vector) */
+	f->dev.no_latch = true;
+	sim_pci_msix_notify(&f->dev.pci, 0);
+	sim_pci_msix_notify(&f->dev.pci, 0);
+	sim_run(&f->sim);
+	assert_int_equal(kern_irq_count(irq), 2);
+	fx_free(f);
+}
+
+/* Vector allocation fallback: MSI-X -> MSI -> INTx, with fault knobs. */
+static void test_vector_fallback(void **state)
+{
+	struct fx *f = fx_new(2, 4, 4);
+
+	(void)state;
+	f->k.fault.msix_avail = 2;      /* fewer than the 4 wanted */
+	assert_int_equal(fx_probe(f), 0);
+	assert_true(f->drv.pdev.msix_enabled);
+	assert_int_equal(f->drv.pdev.nvec, 2);
+	assert_int_equal(f->drv.nq, 1);
+	fdev_rx(&f->dev, 0, 5);
+	sim_run(&f->sim);
+	assert_int_equal(f->drv.hook_rx, 5);
+	fx_free(f);
+
+	f = fx_new(2, 4, 4);
+	f->k.fault.msix_avail = 0;
+	assert_int_equal(fx_probe(f), 0);
+	assert_true(f->drv.pdev.msi_enabled);
+	assert_int_equal(f->drv.nq, 1);
+	fdev_rx(&f->dev, 0, 5);         /* MSI: one message, any vector */
+	sim_run(&f->sim);
+	assert_int_equal(f->drv.hook_rx, 5);
+	fx_free(f);
+
+	/* INTx is level-triggered: asserted while frames wait */
+	f = fx_new(1, 1, 4);
+	f->k.fault.msix_avail = 0;
+	f->k.fault.msi_fail = true;
+	assert_int_equal(fx_probe(f), 0);
+	assert_false(f->drv.pdev.msi_enabled || f->drv.pdev.msix_enabled);
+	assert_int_equal(f->dev.pci.irq_mode, SIM_PCI_IRQ_INTX);
+	fdev_rx(&f->dev, 0, 3);
+	assert_true(f->dev.pci.intx_level);
+	sim_run(&f->sim);
+	assert_int_equal(f->drv.hook_rx, 3);
+	assert_false(f->dev.pci.intx_level);
+	assert_int_equal(kern_irq_count(f->drv.pdev.irq), 1);
+	/* a line still asserted after the handler interrupts again: frames
+	 * that arrive while masked are seen once the driver unmasks */
+	f->dev.no_latch = true;
+	fdev_rx(&f->dev, 0, 2);
+	sim_run(&f->sim);
+	assert_int_equal(f->drv.hook_rx, 5);
+	fx_free(f);
+
+	/* nothing possible with min 2 -> -ENOSPC; bad args -> -EINVAL */
+	f = fx_new(1, 1, 4);
+	f->k.fault.msix_avail = 1;
+	kern_pci_dev_init(&f->drv.pdev, &f->dev.pci, "x");
+	assert_int_equal(pci_alloc_irq_vectors(&f->drv.pdev, 2, 4, PCI_IRQ_ALL_TYPES),
+			 -ENOSPC);
+	assert_int_equal(pci_alloc_irq_vectors(&f->drv.pdev, 0, 4, PCI_IRQ_MSIX), -EINVAL);
+	assert_int_equal(pci_alloc_irq_vectors(&f->drv.pdev, 3, 2, PCI_IRQ_MSIX), -EINVAL);
+	assert_int_equal(pci_alloc_irq_vectors(&f->drv.pdev, 1, 1, PCI_IRQ_MSIX), 1);
+	assert_int_equal(pci_alloc_irq_vectors(&f->drv.pdev, 1, 1, PCI_IRQ_MSIX), -EINVAL);
+	assert_int_equal(pci_irq_vector(&f->drv.pdev, 1), -EINVAL);
+	assert_int_equal(request_irq(999, fdrv_irq, 0, "x", NULL), -EINVAL);
+	unsigned irq = (unsigned)pci_irq_vector(&f->drv.pdev, 0);
+	assert_int_equal(request_irq(irq, NULL, 0, "x", NULL), -EINVAL);
+	assert_int_equal(request_irq(irq, fdrv_irq, 0, "x", &f->drv.q[0]), 0);
+	assert_int_equal(request_irq(irq, fdrv_irq, 0, "x", &f->drv.q[0]), -EBUSY);
+	assert_null(free_irq(irq, NULL));
+	assert_string_equal(free_irq(irq, &f->drv.q[0]), "x");
+	pci_free_irq_vectors(&f->drv.pdev);
+	sim_pci_dev_fini(&f->dev.pci);
+	kern_fini(&f->k);
+	sim_host_destroy(f->host);
+	sim_fini(&f->sim);
+	free(f);
+}
+
+/* The napi.rst contract: checked on misbehaving drivers. */
+static void test_napi_contract(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct fq *fq;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	fq = &f->drv.q[0];
+
+	/* budget 0 (netpoll): no RX, no completion, returns 0 */
+	fdev_rx(&f->dev, 0, 5);
+	napi_disable(&fq->napi);        /* keep the softirq out of it */
+	napi_enable(&fq->napi);
+	assert_true(napi_schedule_prep(&fq->napi));
+	assert_int_equal(kern_napi_poll_direct(&fq->napi, 0), 0);
+	assert_int_equal(f->dev.pending[0], 5);
+	/* budget-1, budget, budget+1 pending with budget 4 */
+	f->dev.pending[0] = 3;
+	assert_int_equal(kern_napi_poll_direct(&fq->napi, 4), 3);
+	assert_false(napi_is_scheduled(&fq->napi));     /* completed */
+	assert_int_equal(f->dev.ien[0], 1);
+	f->dev.ien[0] = 0;
+	assert_true(napi_schedule_prep(&fq->napi));
+	f->dev.pending[0] = 4;
+	assert_int_equal(kern_napi_poll_direct(&fq->napi, 4), 4);
+	assert_true(napi_is_scheduled(&fq->napi));      /* not completed */
+	assert_int_equal(f->dev.ien[0], 0);             /* still masked */
+	f->dev.pending[0] = 5;
+	assert_int_equal(kern_napi_poll_direct(&fq->napi, 4), 4);
+	assert_true(napi_is_scheduled(&fq->napi));
+	assert_int_equal(kern_napi_poll_direct(&fq->napi, 4), 1);
+	assert_false(napi_is_scheduled(&fq->napi));
+	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+
+	/* misbehaviour is caught */
+	assert_true(napi_schedule_prep(&fq->napi));
+	f->dev.pending[0] = 10;
+	fq->bad_over = true;
+	assert_int_equal(kern_napi_poll_direct(&fq->napi, 4), 4);
+	assert_int_equal(f->k.warn.napi_over_budget, 1);
+	fq->bad_over = false;
+	fq->bad_complete_at_budget = true;
+	kern_napi_poll_direct(&fq->napi, 4);
+	assert_int_equal(f->k.warn.napi_complete_at_budget, 1);
+	fq->bad_complete_at_budget = false;
+	assert_true(napi_schedule_prep(&fq->napi));
+	fq->bad_nocomplete = true;
+	f->dev.pending[0] = 1;
+	kern_napi_poll_direct(&fq->napi, 4);
+	assert_int_equal(f->k.warn.napi_not_completed, 1);
+	fq->bad_nocomplete = false;
+	/* budget 0 with a completion is caught */
+	napi_complete_done(&fq->napi, 0);
+	assert_true(napi_schedule_prep(&fq->napi));
+	fq->napi.in_poll = true;
+	fq->napi.poll_budget = 0;
+	napi_complete_done(&fq->napi, 0);
+	fq->napi.in_poll = false;
+	assert_int_equal(f->k.warn.napi_budget0_work, 1);
+	assert_non_null(strstr(f->k.last_log, "budget 0"));
+	fx_free(f);
+}
+
+/* MISSED: a schedule during the poll makes completion poll once more. */
+static void test_napi_missed(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct fq *fq;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	fq = &f->drv.q[0];
+	fq->sched_in_poll = true;
+	fdev_rx(&f->dev, 0, 3);
+	sim_run(&f->sim);
+	assert_int_equal(fq->npolls, 2);
+	assert_int_equal(fq->log[0], 3);
+	assert_int_equal(fq->log[1], 0);
+	assert_int_equal(f->dev.ien[0], 1);
+	assert_false(napi_is_scheduled(&fq->napi));
+	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	fx_free(f);
+}
+
+/* napi_defer_hard_irqs + gro_flush_timeout: the timer polls, the
+ * interrupt stays masked, arrivals in between cost no interrupt. */
+static void test_napi_defer(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct fq *fq;
+	struct arrival a = { .n = 4, .every = SIM_US(30), .times = 5 };
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	fq = &f->drv.q[0];
+	f->drv.dev->napi_defer_hard_irqs = 2;
+	f->drv.dev->gro_flush_timeout = SIM_US(50);
+	a.d = &f->dev;
+	sim_event_init(&a.ev, arrival_fn, &a);
+	sim_schedule_at(&f->sim, &a.ev, 0);
+	sim_run(&f->sim);
+	/* 5 bursts of 4 frames 30 us apart, all served with one interrupt:
+	 * polls at ~0, 50, 100, 150 us find work; then two empty timer polls
+	 * use up the defer count and the driver unmasks */
+	assert_int_equal(kern_irq_count((unsigned)fq->irq), 1);
+	assert_int_equal(fq->delivered, 20);
+	assert_int_equal(fq->napi.timer_fires, fq->npolls - 1);
+	assert_int_equal(fq->log[fq->npolls - 1], 0);
+	assert_int_equal(fq->log[fq->npolls - 2], 0);
+	assert_int_equal(f->dev.ien[0], 1);
+	/* without coalescing: one interrupt per burst */
+	fx_free(f);
+	f = fx_new(1, 1, 4);
+	assert_int_equal(fx_probe(f), 0);
+	a = (struct arrival){ .d = &f->dev, .n = 4, .every = SIM_US(30), .times = 5 };
+	sim_event_init(&a.ev, arrival_fn, &a);
+	sim_schedule_at(&f->sim, &a.ev, 0);
+	sim_run(&f->sim);
+	assert_int_equal(kern_irq_count((unsigned)f->drv.q[0].irq), 5);
+	fx_free(f);
+}
+
+/* mpstat accounting: every interval of every CPU adds up to 100 %. */
+struct load {
+	struct sim_task t;
+	struct sim_rng rng;
+};
+
+static enum sim_task_ret load_run(struct sim_task *t, void *arg)
+{
+	struct load *l = arg;
+	u64 r = sim_rng_u64(&l->rng);
+
+	sim_charge_ps(t->host, (r % 20000) * 1000);
+	sim_charge_usr_ps(t->host, ((r >> 20) % 50000) * 1000);
+	return (r >> 40) % 5 ? SIM_TASK_RUNNABLE : SIM_TASK_SLEEP;
+}
+
+struct waker {
+	struct sim_event ev;
+	struct load *l;
+	unsigned n;
+};
+
+static void waker_fn(struct sim *s, struct sim_event *ev)
+{
+	struct waker *w = ev->arg;
+
+	for (unsigned i = 0; i < w->n; i++)
+		sim_task_wake(&w->l[i].t);
+	sim_schedule_in(s, ev, SIM_US(700));
+}
+
+static u64 mpstat_run(u64 seed, bool check)
+{
+	struct fx *f = fx_new(4, 4, 8);
+	struct load l[3];
+	struct waker w = { .l = l, .n = 3 };
+	struct arrival a[4];
+	struct sim_acct_sample prev[4], cur;
+	struct sim_cpuset allowed;
+	u64 h, usr = 0;
+
+	assert_int_equal(fx_probe(f), 0);
+	sim_cpuset_first_n(&allowed, 4);
+	for (unsigned i = 0; i < 3; i++) {
+		sim_rng_init(&l[i].rng, seed, i);
+		sim_task_init(f->host, &l[i].t, "load", load_run, &l[i], &allowed);
+	}
+	sim_event_init(&w.ev, waker_fn, &w);
+	sim_schedule_at(&f->sim, &w.ev, 0);
+	for (unsigned q = 0; q < 4; q++) {
+		a[q] = (struct arrival){ .d = &f->dev, .q = q, .n = 7 + q,
+					 .every = SIM_US(13 + 4 * q) + seed % 5,
+					 .times = 100000 };
+		sim_event_init(&a[q].ev, arrival_fn, &a[q]);
+		sim_schedule_at(&f->sim, &a[q].ev, q);
+	}
+	for (unsigned c = 0; c < 4; c++)
+		prev[c] = acct(f, c);
+	for (int iv = 1; iv <= 5; iv++) {
+		sim_run_until(&f->sim, SIM_MS(10) * (u64)iv);
+		for (unsigned c = 0; c < 4; c++) {
+			u64 sum = 0;
+			double pct = 0;
+
+			cur = acct(f, c);
+			for (int k = 0; k < SIM_ACCT_NR; k++) {
+				sum += cur.ns[k] - prev[c].ns[k];
+				pct += 100.0 * (double)(cur.ns[k] - prev[c].ns[k]) /
+				       (double)SIM_MS(10);
+			}
+			if (check) {
+				assert_int_equal(sum, SIM_MS(10));
+				assert_true(pct > 100.0 - 1e-9 && pct < 100.0 + 1e-9);
+				assert_true(cur.ksoftirqd_ns - prev[c].ksoftirqd_ns <=
+					    cur.ns[SIM_ACCT_SOFT] - prev[c].ns[SIM_ACCT_SOFT]);
+				/* every CPU takes interrupts */
+				if (iv == 5) {
+					assert_true(cur.ns[SIM_ACCT_IRQ] > 0);
+					assert_true(cur.ns[SIM_ACCT_SOFT] > 0);
+					usr += cur.ns[SIM_ACCT_USR];
+				}
+			}
+			prev[c] = cur;
+		}
+	}
+	if (check)
+		assert_true(usr > SIM_MS(10));  /* the tasks really ran */
+	h = f->sim.trace;
+	sim_cancel(&f->sim, &w.ev);
+	for (unsigned q = 0; q < 4; q++)
+		sim_cancel(&f->sim, &a[q].ev);
+	for (unsigned i = 0; i < 3; i++)
+		sim_task_fini(&l[i].t);
+	fx_free(f);
+	return h;
+}
+
+static void test_mpstat_sums(void **state)
+{
+	(void)state;
+	mpstat_run(3, true);
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	assert_int_equal(mpstat_run(9, false), mpstat_run(9, false));
+	assert_int_not_equal(mpstat_run(9, false), mpstat_run(10, false));
+}
+
+static enum sim_task_ret spin_forever_run(struct sim_task *t, void *arg)
+{
+	(void)arg;
+	sim_charge_usr_ps(t->host, SIM_US(50) * 1000);
+	return SIM_TASK_RUNNABLE;
+}
+
+/* ksoftirqd competes with a user task on the same CPU. */
+static void test_ksoftirqd_vs_task(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct load l;
+	struct sim_cpuset one;
+	struct arrival a;
+	struct sim_acct_sample s;
+
+	(void)state;
+	f->host->cost.ps[SIM_COST_rx_desc] = 2000 * 1000ull;
+	assert_int_equal(fx_probe(f), 0);
+	sim_cpuset_first_n(&one, 1);
+	sim_rng_init(&l.rng, 1, 1);
+	sim_task_init(f->host, &l.t, "user", load_run, &l, &one);
+	/* the user task never sleeps: a CPU hog */
+	l.t.run = spin_forever_run;
+	sim_task_wake(&l.t);
+	a = (struct arrival){ .d = &f->dev, .q = 0, .n = 60, .every = SIM_US(100),
+			      .times = 400 };
+	sim_event_init(&a.ev, arrival_fn, &a);
+	sim_schedule_at(&f->sim, &a.ev, 0);
+	sim_run_until(&f->sim, SIM_MS(40));
+	s = acct(f, 0);
+	/* softirq load above what irq-exit processing may keep: ksoftirqd
+	 * takes over and shares the CPU with the task */
+	assert_true(s.ksoftirqd_wakeups > 0);
+	assert_true(s.ksoftirqd_ns > SIM_MS(1));
+	assert_true(s.ns[SIM_ACCT_USR] > SIM_MS(5));
+	assert_true(s.ctx_switches > 2);
+	sim_cancel(&f->sim, &a.ev);
+	sim_task_fini(&l.t);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_burst_exact),
+		cmocka_unit_test(test_weight_budget_reraise),
+		cmocka_unit_test(test_budget_usecs),
+		cmocka_unit_test(test_ksoftirqd_after_10_restarts),
+		cmocka_unit_test(test_ksoftirqd_after_2ms),
+		cmocka_unit_test(test_priorities),
+		cmocka_unit_test(test_task_preempted),
+		cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_masked_pending_unmask),
+		cmocka_unit_test(test_vector_fallback),
+		cmocka_unit_test(test_napi_contract),
+		cmocka_unit_test(test_napi_missed),
+		cmocka_unit_test(test_napi_defer),
+		cmocka_unit_test(test_mpstat_sums),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_ksoftirqd_vs_task),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
