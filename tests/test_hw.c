@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * test_hw.c - the datasheet layer (src/hw): register table invariants and
  * lookup, bit definitions against the research and against src/rss, chip

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * rtl_chips.c - the chip rows and interrupt message-id maps.
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * rtl_regs.c - the register table as an array, and the offset lookup.
  */
