@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rtl_chips.c - the chip rows and interrupt message-id maps.
+ *
+ * Sources (../shared/research/rtl8127-hw.md s0): K = kernel r8169_main.c
+ * rtl_chip_infos[]; V125/V126/V127 = Realtek r8125 9.016.01, r8126
+ * 10.015.00, r8127 11.015.00 (*_n.c probe setup of HwSuppNumRxQueues,
+ * HwSuppIsrVer, HwSuppRxDescType, HwSuppIntMitiVer, *_try_msi, and the
+ * R81xx_MAX/MIN_MSIX_VEC_* constants in *.h); D = DPDK r8169.
+ */
+#include "hw/rtl_chips.h"
+
+#include <stddef.h>
+
+#include "hw/rtl_defines.h"
+
+/*
+ * Message-id maps, s4.3 (V125 r8125.h and V127 r8127.h ISRIMR_* enums,
+ * *_vec_2_rx_q_num / *_vec_2_tx_q_num, *_get_linkchg_message_id).
+ */
+const struct rtl_irq_map rtl_irq_maps[8] = {
+	[1] = {
+		.isr_ver = 1, .legacy = true,
+		.l2_summary = -1, .misc = -1,
+		.src = "legacy: one vector, IntrStatus_8125 bits (K, V127)",
+	},
+	[2] = {	/* 8125B, 8126A XID 0x648: ids 0..15 reserved for RX */
+		.isr_ver = 2,
+		.rx = { 0, 1, 2, 3 }, .tx = { 16, 18 }, .link = 21,
+		.l2_summary = -1, .misc = -1,
+		.src = "V125 ISRIMR_V2_*; D ISRIMR_TOK_Q0/Q1, ISRIMR_V2_LINKCHG",
+	},
+	[3] = {	/* 8126A 0x649/0x64a: combined RX+TX "ring" vectors */
+		.isr_ver = 3, .ring_vectors = true,
+		.rx = { 0, 1, 2, 3 }, .tx = { 0, 1 }, .link = 21,
+		.l2_summary = -1, .misc = -1,
+		.src = "V126 ISRIMR_V3_*, rtl8126_poll_msix_ring",
+	},
+	[4] = {	/* 8125BP: as v3, link moved, layer-2 summary in bit 31 */
+		.isr_ver = 4, .ring_vectors = true,
+		.rx = { 0, 1, 2, 3 }, .tx = { 0, 1 }, .link = 29,
+		.l2_summary = 31, .misc = 32 + 17,	/* L2 IPC2, L2 bit 17 */
+		.src = "V125 ISRIMR_V4_*",
+	},
+	[5] = {	/* 8125D: ids 0..15 reserved for RX */
+		.isr_ver = 5,
+		.rx = { 0, 1, 2, 3 }, .tx = { 16, 17 }, .link = 18,
+		.l2_summary = -1, .misc = -1,
+		.src = "V125 ISRIMR_V5_*",
+	},
+	[6] = {	/* 8127A: ids 0..7 reserved for RX (R8127_MAX_RX_QUEUES_VEC_V4) */
+		.isr_ver = 6,
+		.rx = { 0, 1, 2, 3 }, .tx = { 8, 9 }, .link = 29,
+		.l2_summary = 31, .misc = 48,	/* MSIX_ID_V6_L2_MISC_INTR */
+		.src = "V127 ISRIMR_V6_*, rtl8127_setup_interrupt_mask",
+	},
+	[7] = {	/* 8125CP (no row below: no K MAC version in the research) */
+		.isr_ver = 7,
+		.rx = { 0, 1, 2, 3 }, .tx = { 27, 28 }, .link = 29,
+		.l2_summary = -1, .misc = -1,
+		.src = "V125 ISRIMR_V7_*",
+	},
+};
+
+/*
+ * Choices shared by every row:
+ *
+ * - XID mask 0x7cf and values exactly as K's rtl_chip_infos[] (one row
+ *   per K row).  [I] Vendor-only XIDs (0x608, 0x640, 0x680, 0x648, 0x6c8
+ *   early parts; 0x708 RTL8125CP; 0x68a/0x68b RTL8125K/RTL9151A, whose
+ *   queue and ISR parameters no source gives) have no row, so
+ *   rtl_chip_lookup_xid() refuses them rather than model them wrongly.
+ * - rx_desc_type is the type the vendor uses with RSS on; with RSS off
+ *   every chip uses type 1 (V127 12437-12455).
+ * - tx_desc_size 16: K's format (MAC OCP 0xEB58 bit 0 clear).
+ * - ring_default 256 is K's NUM_RX_DESC/NUM_TX_DESC; ring_max 1024 is
+ *   the vendor's maximum (V127 r8127.h).
+ * - int_miti_queues: the block the drivers clear, 0xA00-0xAFF (32
+ *   records) for IntMiti v3 and v6, 0xA00-0xA7F (16) for v4 and v5 (s5.1).
+ * - pci_device: K's PCI table lists 10ec:8125, 8126 and 8127.  [I] Every
+ *   8125 variant uses 0x8125.
+ * - No DMA latency default: no source gives one.
+ */
+const struct rtl_chip_info rtl_chips[] = {
+	{
+		/* V127 r8127.h MSI-X 32/30; 64/49 with DASH ("8127AP"),
+		 * not modelled.  Quirk: see RTL_QUIRK_OWNBIT_ERRATUM below. */
+		.xid_mask = 0x7cf, .xid = 0x6c9,
+		.mac_version = RTL_MAC_VER_80, .name = "RTL8127A",
+		.pci_device = 0x8127, .speed_mbps = 10000,
+		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 30,
+		.isr_ver = 6, .irq_map = &rtl_irq_maps[6],
+		.rx_desc_type = 4, .tx_desc_size = 16,
+		.int_miti_ver = 6, .int_miti_queues = 32,
+		.int_miti_tick_div = 0x200,
+		.rss_key_size = 40, .rss_indir_size = 128,
+		.ring_default = 256, .ring_max = 1024,
+		.quirks = RTL_QUIRK_OWNBIT_ERRATUM,
+	},
+	{
+		/* V126 r8126_n.c 12021-12122, r8126.h 722-728 */
+		.xid_mask = 0x7cf, .xid = 0x64a,
+		.mac_version = RTL_MAC_VER_70, .name = "RTL8126A",
+		.pci_device = 0x8126, .speed_mbps = 5000,
+		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
+		.isr_ver = 3, .irq_map = &rtl_irq_maps[3],
+		.rx_desc_type = 4, .tx_desc_size = 16,
+		.int_miti_ver = 5, .int_miti_queues = 16,
+		.int_miti_tick_div = 0x100,
+		.rss_key_size = 40, .rss_indir_size = 128,
+		.ring_default = 256, .ring_max = 1024,
+	},
+	{
+		.xid_mask = 0x7cf, .xid = 0x649,
+		.mac_version = RTL_MAC_VER_70, .name = "RTL8126A",
+		.pci_device = 0x8126, .speed_mbps = 5000,
+		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
+		.isr_ver = 3, .irq_map = &rtl_irq_maps[3],
+		.rx_desc_type = 4, .tx_desc_size = 16,
+		.int_miti_ver = 5, .int_miti_queues = 16,
+		.int_miti_tick_div = 0x100,
+		.rss_key_size = 40, .rss_indir_size = 128,
+		.ring_default = 256, .ring_max = 1024,
+	},
+	{
+		/* V125 CFG_9; MSI-X 32/32 per V125 (the V127 header says
+		 * min 31; V125 is the 8125BP's own driver). */
+		.xid_mask = 0x7cf, .xid = 0x681,
+		.mac_version = RTL_MAC_VER_66, .name = "RTL8125BP",
+		.pci_device = 0x8125, .speed_mbps = 2500,
+		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 32,
+		.isr_ver = 4, .irq_map = &rtl_irq_maps[4],
+		.rx_desc_type = 4, .tx_desc_size = 16,
+		.int_miti_ver = 6, .int_miti_queues = 32,
+		.int_miti_tick_div = 0x200,
+		.rss_key_size = 40, .rss_indir_size = 128,
+		.ring_default = 256, .ring_max = 1024,
+	},
+	{
+		/* V125 CFG_11 */
+		.xid_mask = 0x7cf, .xid = 0x689,
+		.mac_version = RTL_MAC_VER_64, .name = "RTL8125D",
+		.pci_device = 0x8125, .speed_mbps = 2500,
+		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 20,
+		.isr_ver = 5, .irq_map = &rtl_irq_maps[5],
+		.rx_desc_type = 4, .tx_desc_size = 16,
+		.int_miti_ver = 6, .int_miti_queues = 32,
+		.int_miti_tick_div = 0x200,
+		.rss_key_size = 40, .rss_indir_size = 128,
+		.ring_default = 256, .ring_max = 1024,
+	},
+	{
+		/* V125 CFG_10 */
+		.xid_mask = 0x7cf, .xid = 0x688,
+		.mac_version = RTL_MAC_VER_64, .name = "RTL8125D",
+		.pci_device = 0x8125, .speed_mbps = 2500,
+		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 20,
+		.isr_ver = 5, .irq_map = &rtl_irq_maps[5],
+		.rx_desc_type = 4, .tx_desc_size = 16,
+		.int_miti_ver = 6, .int_miti_queues = 32,
+		.int_miti_tick_div = 0x200,
+		.rss_key_size = 40, .rss_indir_size = 128,
+		.ring_default = 256, .ring_max = 1024,
+	},
+	{
+		/* V125 CFG_5 */
+		.xid_mask = 0x7cf, .xid = 0x641,
+		.mac_version = RTL_MAC_VER_63, .name = "RTL8125B",
+		.pci_device = 0x8125, .speed_mbps = 2500,
+		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
+		.isr_ver = 2, .irq_map = &rtl_irq_maps[2],
+		.rx_desc_type = 3, .tx_desc_size = 16,
+		.int_miti_ver = 4, .int_miti_queues = 16,
+		.int_miti_tick_div = 0x100,
+		.rss_key_size = 40, .rss_indir_size = 128,
+		.ring_default = 256, .ring_max = 1024,
+	},
+	{
+		/* V125 CFG_3.  One queue, no RSS (HwSuppRssVer not set for
+		 * 8125A), MSI-X max 4.  [I] msix_min 1: the vendor gives no
+		 * minimum because the chip only runs ISR v1 (one vector). */
+		.xid_mask = 0x7cf, .xid = 0x609,
+		.mac_version = RTL_MAC_VER_61, .name = "RTL8125A",
+		.pci_device = 0x8125, .speed_mbps = 2500,
+		.rx_queues = 1, .tx_queues = 1, .msix_max = 4, .msix_min = 1,
+		.isr_ver = 1, .irq_map = &rtl_irq_maps[1],
+		.rx_desc_type = 3, .tx_desc_size = 16,
+		.int_miti_ver = 3, .int_miti_queues = 32,
+		.int_miti_tick_div = 0x100,
+		.rss_key_size = 0, .rss_indir_size = 0,
+		.ring_default = 256, .ring_max = 1024,
+	},
+};
+
+const unsigned rtl_chips_count = sizeof(rtl_chips) / sizeof(rtl_chips[0]);
+
+/*
+ * RTL_QUIRK_OWNBIT_ERRATUM (s6): the interrupt may arrive before the
+ * descriptor write-back that clears OWN is visible in host memory; the
+ * driver re-checks OWN after a flushing MMIO read.  [I] Set on RTL8127A
+ * only: the kernel RFC scopes the workaround to the 8127 (per the brief),
+ * while the vendor re-check (since r8125 9.014.01) sits in code shared by
+ * every chip and so says nothing about which silicon needs it.  The
+ * model's fault injection can still enable the late write-back on any
+ * chip.
+ */
+
+const struct rtl_chip_info *rtl_chip_lookup_xid(uint32_t txconfig)
+{
+	uint32_t xid = RTL_TXCFG_XID(txconfig);
+
+	for (unsigned i = 0; i < rtl_chips_count; i++)
+		if ((xid & rtl_chips[i].xid_mask) == rtl_chips[i].xid)
+			return &rtl_chips[i];
+	return NULL;
+}
+
+/*
+ * USB rows: usb-and-coalescing.md s1.1-s1.6 (mainline r8152 with the
+ * RTL8157 series, Realtek r8152 2.22.1, the RTL8159 series).
+ * [I] RTL8159 at 10000 Mbit/s: it needs the rtl8159-1.fw PHY firmware
+ * for 10G (5G without); the model assumes the firmware is loaded.
+ */
+const struct rtl_usb_chip_info rtl_usb_chips[] = {
+	{
+		.vendor = RTL_USB_VENDOR_REALTEK, .product = 0x8157,
+		.hw_id = 0x1030, .version = RTL_VER_16, .name = "RTL8157",
+		.speed_mbps = 5000,
+		.rx_desc_size = 16, .rx_align = 16,
+		.rx_buf_size = 32768, .rx_urbs = 10,
+		.coalesce_ns = 15000, .coalesce_max_ns = 524280,
+		.coalesce_unit_ns = 8, .early_timeout_ns = 640,
+		.early_size_div = 16,
+	},
+	{
+		.vendor = RTL_USB_VENDOR_REALTEK, .product = 0x815a,
+		.hw_id = 0x2020, .version = RTL_VER_17, .name = "RTL8159",
+		.speed_mbps = 10000,
+		.rx_desc_size = 16, .rx_align = 16,
+		.rx_buf_size = 49152, .rx_urbs = 10,
+		.coalesce_ns = 15000, .coalesce_max_ns = 524280,
+		.coalesce_unit_ns = 8, .early_timeout_ns = 640,
+		.early_size_div = 16,
+	},
+};
+
+const unsigned rtl_usb_chips_count =
+	sizeof(rtl_usb_chips) / sizeof(rtl_usb_chips[0]);
+
+const struct rtl_usb_chip_info *rtl_usb_chip_lookup(uint16_t vendor,
+						     uint16_t product)
+{
+	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
+		if (rtl_usb_chips[i].vendor == vendor &&
+		    rtl_usb_chips[i].product == product)
+			return &rtl_usb_chips[i];
+	return NULL;
+}

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rtl_desc.h - DMA layouts shared by the device model and the driver:
+ * RX descriptors types 1, 3 and 4, the TX descriptor, the tally counter
+ * block, and the RTL8157/8159 USB RX descriptor.  Data only.
+ *
+ * Every field is little-endian in memory (the drivers use __le32/__le64);
+ * here they are uint32_t/uint64_t, converted by the user.  The driver
+ * writes opts1 last, after a write barrier, with OWN set; the device
+ * writes opts1 last on completion with OWN clear (s8 of
+ * ../shared/research/rtl8127-hw.md; V127 rtl8127_mark_to_asic_v1/v3/v4,
+ * K rtl8169_mark_to_asic).  Rings are 256-byte aligned and have no size
+ * register: EOR on the last descriptor wraps the device to the base (s3).
+ */
+#ifndef RXSCALE_HW_RTL_DESC_H
+#define RXSCALE_HW_RTL_DESC_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bits common to opts1 of every PCIe descriptor (RX and TX). */
+#define RTL_DESC_OWN		(1u << 31)	/* device owns it */
+#define RTL_DESC_EOR		(1u << 30)	/* last in ring: wrap */
+/* RX length, every type: bits 13:0, includes the 4-byte FCS on
+ * write-back; on refill the driver puts the buffer size there. */
+#define RTL_RX_LEN_MASK		0x3FFFu
+
+#define RTL_RING_ALIGN		256u		/* K, D RTL_RING_ALIGN */
+
+/* ---- RX type 1 (16 bytes): all chips; K always; vendor with RSS off. */
+struct rtl_rx_desc {
+	uint32_t opts1;
+	uint32_t opts2;
+	uint64_t addr;
+};
+
+/* opts1 write-back, type 1 (K rtl_rx_desc_bit, OpenBSD RGE_RDCMDSTS_*). */
+#define RTL_RX1_FS		(1u << 29)	/* first segment */
+#define RTL_RX1_LS		(1u << 28)	/* last segment */
+#define RTL_RX1_RWT		(1u << 22)	/* receive watchdog timer */
+#define RTL_RX1_RES		(1u << 21)	/* error summary */
+#define RTL_RX1_RUNT		(1u << 20)
+#define RTL_RX1_CRC		(1u << 19)
+#define RTL_RX1_UDPT		(1u << 18)	/* K PID1 */
+#define RTL_RX1_TCPT		(1u << 17)	/* K PID0 */
+#define RTL_RX1_PROTO_MASK	(RTL_RX1_UDPT | RTL_RX1_TCPT)	/* both = other IP */
+#define RTL_RX1_IPF		(1u << 16)	/* IP checksum failed */
+#define RTL_RX1_UDPF		(1u << 15)
+#define RTL_RX1_TCPF		(1u << 14)
+
+/* opts2 write-back, types 1 and 4 (V127 r8127.h, K). */
+#define RTL_RX_V6F		(1u << 31)	/* IPv6 frame */
+#define RTL_RX_V4F		(1u << 30)	/* IPv4 frame */
+#define RTL_RX_VLAN_TAG		(1u << 16)	/* VLAN stripped, TCI below */
+#define RTL_RX_VLAN_TCI_MASK	0xFFFFu		/* byte-swapped (driver swab16) */
+
+/* ---- RX type 3 (32 bytes): 8125A/B, 8126A XID 0x648. */
+struct rtl_rx_desc_v3 {
+	uint32_t rsvd0;
+	uint32_t rsvd1;
+	uint32_t rss_result;	/* Toeplitz hash (write-back) */
+	uint16_t hdr_buf_len;
+	uint16_t header_info;	/* RSS hash type, RTL_RX3_HI_* */
+	uint64_t addr;		/* buffer; PTP timestamp on write-back */
+	uint32_t opts2;
+	uint32_t opts1;
+};
+
+/* opts1 write-back, type 3: FS/LS moved down, checksum bits in opts2. */
+#define RTL_RX3_FS		(1u << 25)
+#define RTL_RX3_LS		(1u << 24)
+#define RTL_RX3_RES		(1u << 20)
+#define RTL_RX3_RUNT		(1u << 19)
+#define RTL_RX3_RWT		(1u << 18)
+#define RTL_RX3_CRC		(1u << 17)
+/* opts2 write-back, type 3 (V6F, V4F, VLAN as RTL_RX_* above). */
+#define RTL_RX3_UDPT		(1u << 29)
+#define RTL_RX3_TCPT		(1u << 28)
+#define RTL_RX3_SCTP		(1u << 27)
+#define RTL_RX3_IPF		(1u << 26)
+#define RTL_RX3_UDPF		(1u << 25)
+#define RTL_RX3_TCPF		(1u << 24)
+#define RTL_RX3_SCTPF		(1u << 23)
+/* header_info, hash type (V127 rtl8127_rx_hash_v3). */
+#define RTL_RX3_HI_UDP		(1u << 9)	/* RXS_8125B_RSS_UDP */
+#define RTL_RX3_HI_IPV4		(1u << 10)
+#define RTL_RX3_HI_IPV6		(1u << 12)
+#define RTL_RX3_HI_TCP		(1u << 13)
+#define RTL_RX3_HI_L3_MASK	(RTL_RX3_HI_IPV4 | RTL_RX3_HI_IPV6)
+#define RTL_RX3_HI_L4_MASK	(RTL_RX3_HI_TCP | RTL_RX3_HI_UDP)
+
+/* ---- RX type 4 (16 bytes): 8125BP/D/CP, 8126A 0x649/0x64a, 8127.
+ * The device overwrites the buffer address with the hash on write-back,
+ * so the driver must write addr again before every refill (V127 release
+ * path, D rtl_map_to_asic). */
+struct rtl_rx_desc_v4 {
+	union {
+		uint64_t addr;			/* driver -> device */
+		struct {
+			uint32_t rss_info;	/* hash type, RTL_RX4_RI_* */
+			uint32_t rss_result;	/* Toeplitz hash */
+		};				/* device -> driver */
+	};
+	uint32_t opts2;
+	uint32_t opts1;
+};
+
+/* opts1 write-back, type 4. */
+#define RTL_RX4_FS		(1u << 29)
+#define RTL_RX4_LS		(1u << 28)
+#define RTL_RX4_RES		(1u << 22)
+#define RTL_RX4_RUNT		(1u << 21)
+#define RTL_RX4_CRC		(1u << 20)
+/* [I] Bit 19: the vendor header names both UDPT and SCTP/SCTPF there.
+ * This project reads it as UDPT -- the type 1 layout, one bit above TCPT
+ * -- and does not report SCTP at all (no checksum-offload bits for SCTP). */
+#define RTL_RX4_UDPT		(1u << 19)
+#define RTL_RX4_TCPT		(1u << 18)
+#define RTL_RX4_IPF		(1u << 17)
+#define RTL_RX4_UDPF		(1u << 16)
+#define RTL_RX4_TCPF		(1u << 15)
+/* rss_info, hash type (V127 rtl8127_rx_hash_v4).  [gap] Other bits
+ * (queue number? hash valid?) unknown: the model writes them 0. */
+#define RTL_RX4_RI_UDP		(1u << 27)	/* RXS_8125B_RSS_UDP_V4 */
+#define RTL_RX4_RI_IPV4		(1u << 28)
+#define RTL_RX4_RI_IPV6		(1u << 29)
+#define RTL_RX4_RI_TCP		(1u << 30)
+#define RTL_RX4_RI_L3_MASK	(RTL_RX4_RI_IPV4 | RTL_RX4_RI_IPV6)
+#define RTL_RX4_RI_L4_MASK	(RTL_RX4_RI_TCP | RTL_RX4_RI_UDP)
+
+/* ---- TX (16 bytes): K's format, "new TX desc" off (MAC OCP 0xEB58 bit 0
+ * clear).  The vendor's 32-byte variant appends four reserved dwords. */
+struct rtl_tx_desc {
+	uint32_t opts1;
+	uint32_t opts2;
+	uint64_t addr;
+};
+
+struct rtl_tx_desc32 {
+	uint32_t opts1;
+	uint32_t opts2;
+	uint64_t addr;
+	uint32_t rsvd[4];
+};
+
+/* opts1 (K rtl_tx_desc_bit*; OWN and EOR as above). */
+#define RTL_TX_FS		(1u << 29)
+#define RTL_TX_LS		(1u << 28)
+#define RTL_TX_LSO		(1u << 27)	/* TSO */
+#define RTL_TX_GTSENV4		(1u << 26)
+#define RTL_TX_GTSENV6		(1u << 25)
+#define RTL_TX_GTTCPHO_SHIFT	18		/* TCP header offset, 24:18 */
+#define RTL_TX_GTTCPHO_MAX	0x7Fu
+/* [I] Length bits 15:0: no source states the width; the older TX format
+ * kept checksum flags at opts1 bits 16-18 (K TD0_*_CS), so the length
+ * field ends at bit 15. */
+#define RTL_TX_LEN_MASK		0xFFFFu
+/* opts2. */
+#define RTL_TX_UDP_CS		(1u << 31)
+#define RTL_TX_TCP_CS		(1u << 30)
+#define RTL_TX_IPV4_CS		(1u << 29)
+#define RTL_TX_IPV6_CS		(1u << 28)
+#define RTL_TX_MSS_SHIFT	18		/* TSO MSS, 28:18 */
+#define RTL_TX_MSS_MAX		0x7FFu
+#define RTL_TX_TCPHO_SHIFT	18		/* csum offload L4 offset, 27:18 */
+#define RTL_TX_TCPHO_MAX	0x3FFu
+#define RTL_TX_VLAN_TAG		(1u << 17)	/* insert TCI below */
+#define RTL_TX_VLAN_TCI_MASK	0xFFFFu		/* byte-swapped */
+
+/* ---- Tally counters: what a CounterDump DMAs (K struct
+ * rtl8169_counters, D struct rtl_counters). */
+struct rtl_tally {
+	uint64_t tx_packets;
+	uint64_t rx_packets;
+	uint64_t tx_errors;
+	uint32_t rx_errors;
+	uint16_t rx_missed;
+	uint16_t align_errors;
+	uint32_t tx_one_collision;
+	uint32_t tx_multi_collision;
+	uint64_t rx_unicast;
+	uint64_t rx_broadcast;
+	uint32_t rx_multicast;
+	uint16_t tx_aborted;
+	uint16_t tx_underrun;
+};
+
+/* ---- RTL8157/RTL8159 (USB) RX descriptor "v2": 16 bytes, each frame
+ * 16-byte aligned in the bulk-in transfer (usb-and-coalescing.md s1.2;
+ * mainline r8152 RTL8157 patch, Realtek r8152 2.22.1). */
+struct rtl_usb_rx_desc_v2 {
+	uint32_t opts1;
+	uint32_t opts2;
+	uint32_t opts3;
+	uint32_t opts4;
+};
+
+#define RTL_USB_RX_ALIGN	16u
+#define RTL_USB_RX2_LEN_SHIFT	17		/* opts1 31:17, includes FCS */
+#define RTL_USB_RX2_LEN_MASK	0xFFFE0000u
+#define RTL_USB_RX2_VLAN_TAG	(1u << 3)	/* opts1 */
+#define RTL_USB_RX2_VER_MASK	0x3u		/* opts1; meaning unknown */
+#define RTL_USB_RX2_TCI_SHIFT	16		/* opts2 31:16, byte-swapped */
+#define RTL_USB_RX2_TCP_CS	(1u << 10)	/* opts3 */
+#define RTL_USB_RX2_UDP_CS	(1u << 11)
+#define RTL_USB_RX2_IPV4_CS	(1u << 14)
+#define RTL_USB_RX2_IPV6_CS	(1u << 15)
+#define RTL_USB_RX2_TCPF	(1u << 24)
+#define RTL_USB_RX2_UDPF	(1u << 25)
+#define RTL_USB_RX2_IPF		(1u << 26)
+
+/* ---- Layout checks. */
+static_assert(sizeof(struct rtl_rx_desc) == 16, "RX type 1 is 16 bytes");
+static_assert(offsetof(struct rtl_rx_desc, opts2) == 4, "type 1 opts2 @4");
+static_assert(offsetof(struct rtl_rx_desc, addr) == 8, "type 1 addr @8");
+
+static_assert(sizeof(struct rtl_rx_desc_v3) == 32, "RX type 3 is 32 bytes");
+static_assert(offsetof(struct rtl_rx_desc_v3, rss_result) == 8, "v3 hash @8");
+static_assert(offsetof(struct rtl_rx_desc_v3, header_info) == 14, "v3 type @14");
+static_assert(offsetof(struct rtl_rx_desc_v3, addr) == 16, "v3 addr @16");
+static_assert(offsetof(struct rtl_rx_desc_v3, opts2) == 24, "v3 opts2 @24");
+static_assert(offsetof(struct rtl_rx_desc_v3, opts1) == 28, "v3 opts1 @28");
+
+static_assert(sizeof(struct rtl_rx_desc_v4) == 16, "RX type 4 is 16 bytes");
+static_assert(offsetof(struct rtl_rx_desc_v4, addr) == 0, "v4 addr @0");
+static_assert(offsetof(struct rtl_rx_desc_v4, rss_info) == 0, "v4 info @0");
+static_assert(offsetof(struct rtl_rx_desc_v4, rss_result) == 4, "v4 hash @4");
+static_assert(offsetof(struct rtl_rx_desc_v4, opts2) == 8, "v4 opts2 @8");
+static_assert(offsetof(struct rtl_rx_desc_v4, opts1) == 12, "v4 opts1 @12");
+
+static_assert(sizeof(struct rtl_tx_desc) == 16, "TX desc is 16 bytes");
+static_assert(offsetof(struct rtl_tx_desc, addr) == 8, "TX addr @8");
+static_assert(sizeof(struct rtl_tx_desc32) == 32, "vendor TX desc is 32 bytes");
+
+static_assert(sizeof(struct rtl_tally) == 64, "tally block is 64 bytes");
+static_assert(offsetof(struct rtl_tally, rx_errors) == 24, "tally rx_errors @24");
+static_assert(offsetof(struct rtl_tally, rx_unicast) == 40, "tally rx_unicast @40");
+static_assert(offsetof(struct rtl_tally, tx_underrun) == 62, "tally tx_underrun @62");
+
+static_assert(sizeof(struct rtl_usb_rx_desc_v2) == 16, "USB RX desc v2 is 16 bytes");
+
+/* RING_ALIGN keeps every descriptor size dividing it. */
+static_assert(RTL_RING_ALIGN % sizeof(struct rtl_rx_desc_v3) == 0, "ring alignment");
+
+#endif /* RXSCALE_HW_RTL_DESC_H */
