@@ -96,6 +96,12 @@ static void test_indir_equal_weight(void **state)
 	assert_int_equal(t.tbl[95], 3);
 	assert_int_equal(t.tbl[96], 4);
 	assert_int_equal(t.tbl[127], 4);
+	/* thresholds round down as ethtool's do: 1 2 -> 42 + 86 */
+	assert_int_equal(rss_indir_weight(&t, 128, (const uint32_t[]){ 1, 2 },
+					  2, 0), 0);
+	assert_int_equal(t.tbl[41], 0);
+	assert_int_equal(t.tbl[42], 1);
+	assert_int_equal(t.tbl[127], 1);
 	/* zero weights skip their queue */
 	assert_int_equal(rss_indir_weight(&t, 128, wz, 4, 0), 0);
 	for (i = 0; i < 128; i++)

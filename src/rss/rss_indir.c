@@ -42,11 +42,13 @@ int rss_indir_weight(struct rss_indir *t, unsigned size, const uint32_t *w,
 	if (n == 0 || sum == 0 || sum > size || set_size(t, size))
 		return -EINVAL;
 	/* Entry i belongs to the first queue j whose cumulative weight
-	 * share, scaled to the table, lies above i. */
+	 * share, scaled to the table and rounded down, lies above i (the
+	 * rounding of ethtool's fill_indir_table: weights 1 2 on 128
+	 * entries give 42 and 86). */
 	j = 0;
 	cum = w[0];
 	for (i = 0; i < size; i++) {
-		while ((uint64_t)i * sum >= cum * size) {
+		while (i >= cum * size / sum) {
 			j++;
 			cum += w[j];
 		}
