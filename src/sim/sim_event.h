@@ -63,6 +63,7 @@ struct sim {
 	uint64_t executed;      /* events run so far */
 	uint64_t trace;         /* running trace hash */
 	bool stop;              /* set by sim_stop(), cleared by sim_run_*() */
+	bool root_running;      /* heap[0] is the entry of the running event */
 };
 
 /* Initialise an engine at time 0.  Cannot fail. */
