@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim_event.h"
 
@@ -20,8 +21,8 @@ void sim_init(struct sim *s)
 
 void sim_fini(struct sim *s)
 {
-	free(s->heap);
-	s->heap = NULL;
+	free(s->heap_base);
+	s->heap = s->heap_base = NULL;
 	s->heap_len = s->heap_cap = s->live = 0;
 }
 
@@ -41,7 +42,9 @@ static inline bool ent_before(const struct sim_heap_ent *a,
 
 /* A 4-ary heap: half the depth of a binary one, and the four children of
  * a node share one or two cache lines. */
+#ifndef ARITY
 #define ARITY 4
+#endif
 
 static void sift_up(struct sim_heap_ent *h, size_t i)
 {
@@ -154,7 +157,7 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 		ev->time = t;
 		ev->seq = s->next_seq++;
 		replace_root(s->heap, s->heap_len,
-			     (struct sim_heap_ent){ t, ev->seq, ev });
+			     (struct sim_heap_ent){ t, ev->seq, ev, 0 });
 		return 0;
 	}
 	if (s->heap_len == s->heap_cap) {
@@ -162,14 +165,18 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 			compact(s);
 		if (s->heap_len == s->heap_cap) {
 			size_t cap = s->heap_cap ? 2 * s->heap_cap : 64;
-			struct sim_heap_ent *h;
+			struct sim_heap_ent *base;
 
-			h = realloc(s->heap, cap * sizeof(*h));
-			if (!h) {
+			base = aligned_alloc(128, (cap + 4) * sizeof(*base));
+			if (!base) {
 				sim_cancel(s, ev);
 				return -ENOMEM;
 			}
-			s->heap = h;
+			if (s->heap_len)
+				memcpy(base + 3, s->heap, s->heap_len * sizeof(*base));
+			free(s->heap_base);
+			s->heap_base = base;
+			s->heap = base + 3;
 			s->heap_cap = cap;
 		}
 	}
@@ -178,7 +185,7 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 	ev->pending = true;
 	ev->time = t;
 	ev->seq = s->next_seq++;
-	s->heap[s->heap_len] = (struct sim_heap_ent){ t, ev->seq, ev };
+	s->heap[s->heap_len] = (struct sim_heap_ent){ t, ev->seq, ev, 0 };
 	sift_up(s->heap, s->heap_len++);
 	return 0;
 }
