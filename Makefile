@@ -25,8 +25,9 @@ test:
 
 bench: all
 	scripts/deps.sh test
-	ninja -C $(BUILD) bench/bench-thash
+	ninja -C $(BUILD) bench/bench-thash bench/bench-sim
 	$(BUILD)/bench/bench-thash --json
+	$(BUILD)/bench/bench-sim --json
 
 clean:
 	rm -rf $(BUILD)
