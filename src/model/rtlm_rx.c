@@ -414,10 +414,15 @@ uint32_t rtlm_chipcmd_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 
 static void rx_drop_all(struct rtlm_dev *dev, bool count)
 {
-	while (dev->rx_head) {
-		struct rtlm_rx_frame *fr = dev->rx_head;
+	struct rtlm_rx_frame *fr;
 
+	if (!dev->rx_head)
+		return;
+	for (fr = dev->rx_head; fr; fr = fr->next)
 		sim_cancel(dev->sim, &fr->ev);
+	/* no heap entry may outlive the memory it points to */
+	sim_purge(dev->sim);
+	while ((fr = dev->rx_head)) {
 		frame_unlink(dev, fr);
 		if (count)
 			dev->st.rx_reset++;
