@@ -115,7 +115,9 @@ struct rtlm_stats {
 	uint64_t rx_too_long;		/* > RxMaxSize or > 16383 - FCS */
 	uint64_t rx_fifo_over;		/* pipeline full (RxFIFOOver) */
 	uint64_t rx_reset;		/* in the pipeline at a chip reset */
-	uint64_t rx_bad_indir;		/* entries >= enabled rings (-> q0) */
+	/* not a drop: frames whose indirection entry named a ring that is
+	 * not enabled, delivered to queue 0 (a guest error each) */
+	uint64_t rx_bad_indir;
 	/* TX */
 	uint64_t tx_ok[RTL_MAX_TX_QUEUES];
 	uint64_t tx_bytes[RTL_MAX_TX_QUEUES];
