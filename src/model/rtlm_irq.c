@@ -60,9 +60,9 @@ void rtlm_irq_send(struct rtlm_dev *dev, unsigned vec)
 		dev->st.msix_dropped++;
 		return;
 	}
-	if (vec < RTL_MSIX_MAX_VECTORS)
+	if (sim_pci_msix_notify(&dev->pci, vec) == 0 &&
+	    vec < RTL_MSIX_MAX_VECTORS)
 		dev->st.msix_sent[vec]++;
-	sim_pci_msix_notify(&dev->pci, vec);
 }
 
 static void legacy_set(struct rtlm_dev *dev, enum rtlm_irq_src src,
