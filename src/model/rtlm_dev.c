@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtlm_dev.c - one chip instance: creation, ChipCmd reset, the PHY's link
+ * state, guest-error reporting, and the public accessors.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/rtl_defines.h"
+#include "model/rtlm_priv.h"
+
+void rtlm_params_default(struct rtlm_params *p)
+{
+	static const uint8_t mac[6] = { 0x00, 0xe0, 0x4c, 0x68, 0x00, 0x01 };
+
+	memset(p, 0, sizeof(*p));
+	memcpy(p->mac, mac, sizeof(mac));
+	p->link_up = true;
+	p->rx_proc_ns = 300;
+	p->dma_write_ns = 400;
+	p->dma_read_ns = 800;
+	p->tx_proc_ns = 200;
+	p->rx_fifo_frames = 512;
+	p->faults.ownbit_delay_ns = 2000;
+}
+
+void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(dev->last_error, sizeof(dev->last_error), "%s: ",
+		     dev->pci.name);
+	if (n < 0 || (size_t)n >= sizeof(dev->last_error))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(dev->last_error + n, sizeof(dev->last_error) - (size_t)n,
+		  fmt, ap);
+	va_end(ap);
+	dev->st.guest_errors++;
+	if (dev->log)
+		dev->log(dev->log_arg, dev->last_error);
+}
+
+/* PHYstatus (0x6C) for the current link (D PHYstatus bit values). */
+static uint32_t phy_status(const struct rtlm_dev *dev)
+{
+	static const struct { uint32_t mbps, bit; } speeds[] = {
+		{ 10, RTL_PHY_10M }, { 100, RTL_PHY_100M },
+		{ 1000, RTL_PHY_1000MF }, { 2500, RTL_PHY_2500MF },
+		{ 5000, RTL_PHY_5000MF }, { 10000, RTL_PHY_10000MF },
+	};
+	uint32_t v;
+
+	if (!dev->link_up)
+		return 0;
+	v = RTL_PHY_LINK | RTL_PHY_FULL_DUP;
+	for (unsigned i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+		if (speeds[i].mbps == dev->link_mbps)
+			v |= speeds[i].bit;
+	return v;
+}
+
+/*
+ * ChipCmd RST (K rtl_hw_reset polls it low): registers back to reset
+ * (INT_CFG0 is sticky, rtl_regs.def), rings back to index 0, frames in the
+ * RX pipeline dropped (rx_reset), TX stopped, interrupt state and
+ * moderation timers cleared, a tally dump abandoned.  Held OwnBit
+ * write-backs land first: they were issued before the reset.  The reset
+ * completes at once, so RST reads 0 right after the write.
+ */
+void rtlm_reset(struct rtlm_dev *dev)
+{
+	rtlm_wb_flush(dev);
+	dev->st.resets++;
+	rtlm_rx_reset(dev);
+	rtlm_tx_reset(dev);
+	rtlm_moder_reset(dev);
+	rtlm_tally_reset(dev);
+	rtlm_regs_reset(dev);
+	*rtlm_reg(dev, RTL_RI_PHYstatus, 0) = phy_status(dev);
+	for (unsigned t = 0; t < 4; t++)
+		dev->tctr_base[t] = sim_now(dev->sim);
+	dev->ocp_n[0] = dev->ocp_n[1] = 0;
+	dev->rss_dirty = true;
+	rtlm_irq_reset(dev);
+}
+
+struct rtlm_dev *rtlm_create(struct sim_host *host, struct sim_mem *mem,
+			     const struct rtl_chip_info *chip,
+			     const struct rtlm_params *p)
+{
+	struct rtlm_dev *dev;
+	unsigned total = 0;
+	char name[32];
+
+	if (!host || !mem || !chip)
+		return NULL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return NULL;
+	if (p)
+		dev->p = *p;
+	else
+		rtlm_params_default(&dev->p);
+	dev->host = host;
+	dev->sim = host->sim;
+	dev->mem = mem;
+	dev->chip = chip;
+	for (unsigned ri = 0; ri < RTL_RI__COUNT; ri++) {
+		dev->reg_base[ri] = total;
+		total += rtl_regs[ri].n;
+	}
+	dev->regs = calloc(total, sizeof(*dev->regs));
+	dev->tx_buf = malloc(RTLM_TX_MAX + 4);
+	snprintf(name, sizeof(name), "%s", chip->name);
+	if (!dev->regs || !dev->tx_buf ||
+	    sim_pci_dev_init(&dev->pci, host, mem, name, RTL_PCI_VENDOR_REALTEK,
+			     chip->pci_device,
+			     chip->msix_max > SIM_PCI_MSIX_MAX ?
+			     SIM_PCI_MSIX_MAX : chip->msix_max)) {
+		free(dev->regs);
+		free(dev->tx_buf);
+		free(dev);
+		return NULL;
+	}
+	if (sim_pci_set_bar(&dev->pci, 0, RTL_BAR_SIZE, &rtlm_bar_ops, dev)) {
+		sim_pci_dev_fini(&dev->pci);
+		free(dev->regs);
+		free(dev->tx_buf);
+		free(dev);
+		return NULL;
+	}
+	dev->link_up = dev->p.link_up;
+	dev->link_mbps = dev->p.link_mbps && dev->p.link_mbps <= chip->speed_mbps ?
+			 dev->p.link_mbps : chip->speed_mbps;
+	rtlm_tx_init(dev);
+	rtlm_moder_init(dev);
+	rtlm_wb_init(dev);
+	rtlm_tally_init(dev);
+	/* power-on: every row, sticky ones included, to its reset value */
+	rtlm_regs_reset(dev);
+	rtlm_reset(dev);
+	dev->st.resets = 0;
+	return dev;
+}
+
+void rtlm_destroy(struct rtlm_dev *dev)
+{
+	if (!dev)
+		return;
+	rtlm_rx_fini(dev);
+	rtlm_tx_reset(dev);
+	rtlm_moder_reset(dev);
+	rtlm_tally_reset(dev);
+	rtlm_wb_fini(dev);
+	sim_purge(dev->sim);
+	rtlm_rss_fini(dev);
+	sim_pci_dev_fini(&dev->pci);
+	free(dev->regs);
+	free(dev->tx_buf);
+	free(dev);
+}
+
+struct sim_pci_dev *rtlm_pci(struct rtlm_dev *dev)
+{
+	return &dev->pci;
+}
+
+const struct rtl_chip_info *rtlm_chip(const struct rtlm_dev *dev)
+{
+	return dev->chip;
+}
+
+int rtlm_set_link(struct rtlm_dev *dev, bool up, uint32_t mbps)
+{
+	static const uint32_t ok[] = { 10, 100, 1000, 2500, 5000, 10000 };
+	bool valid = false, changed;
+
+	if (!mbps)
+		mbps = dev->chip->speed_mbps;
+	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		valid |= ok[i] == mbps;
+	if (!valid || mbps > dev->chip->speed_mbps)
+		return -EINVAL;
+	changed = up != dev->link_up || (up && mbps != dev->link_mbps);
+	dev->link_up = up;
+	dev->link_mbps = mbps;
+	*rtlm_reg(dev, RTL_RI_PHYstatus, 0) = phy_status(dev);
+	if (changed)
+		rtlm_irq_event(dev, RTLM_IRQ_LINK, 0);
+	return 0;
+}
+
+void rtlm_set_wire_tx(struct rtlm_dev *dev, rtlm_wire_tx_fn fn, void *arg)
+{
+	dev->wire_tx = fn;
+	dev->wire_arg = arg;
+}
+
+struct rtlm_faults *rtlm_faults(struct rtlm_dev *dev)
+{
+	return &dev->p.faults;
+}
+
+const struct rtlm_stats *rtlm_stats(const struct rtlm_dev *dev)
+{
+	return &dev->st;
+}
+
+uint64_t rtlm_rx_dropped(const struct rtlm_dev *dev)
+{
+	const struct rtlm_stats *s = &dev->st;
+	uint64_t n = s->rx_link_down + s->rx_disabled + s->rx_filtered +
+		     s->rx_too_long + s->rx_fifo_over + s->rx_reset;
+
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+		n += s->rx_missed[q] + s->rx_dma_err[q] + s->rx_buf_small[q];
+	return n;
+}
+
+const char *rtlm_last_error(const struct rtlm_dev *dev)
+{
+	return dev->last_error;
+}
+
+void rtlm_set_log(struct rtlm_dev *dev,
+		  void (*fn)(void *arg, const char *msg), void *arg)
+{
+	dev->log = fn;
+	dev->log_arg = arg;
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtlm_mmio.c - the register file and BAR 0 dispatch, driven by the
+ * rtl_regs[] table of src/hw (QEMU igb style: the table decides, handlers
+ * only add side effects).
+ *
+ * An access is split into byte lanes (rtl_regs.h "Access size rule"):
+ * each lane is looked up in the table, lanes of one register element are
+ * applied together with the row's access semantics, and the element's
+ * hook (below) runs after its value changed.  A lane no row covers is an
+ * unknown register: it reads 0, a write to it is dropped, and either is a
+ * guest error.  So is a write to a RO row, a misaligned access, or a size
+ * other than 1/2/4/8 (8 = two aligned dwords, low first).
+ */
+#include <stdio.h>
+
+#include "hw/rtl_defines.h"
+#include "model/rtlm_priv.h"
+
+static void chipcmd_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			  uint32_t old, uint32_t val)
+{
+	(void)ri;
+	(void)elem;
+	if (val & RTL_CMD_RST) {
+		rtlm_reset(dev);
+		return;
+	}
+	/* TE turned on: rings whose doorbell was rung while it was off
+	 * stay idle until rung again (the doorbell was a guest error). */
+	(void)old;
+}
+
+/* Side effects after a write, by row. */
+static const rtlm_wr_hook wr_hooks[RTL_RI__COUNT] = {
+	[RTL_RI_CounterAddrLow] = rtlm_tally_write,
+	[RTL_RI_TCTR3_8125] = rtlm_tctr_write,
+	[RTL_RI_TxDescStartAddrLow] = rtlm_tx_ring_base_write,
+	[RTL_RI_TxDescStartAddrHigh] = rtlm_tx_ring_base_write,
+	[RTL_RI_INT_CFG0_8125] = rtlm_irq_reg_write,
+	[RTL_RI_ChipCmd] = chipcmd_write,
+	[RTL_RI_IntrMask_8125] = rtlm_irq_reg_write,
+	[RTL_RI_IntrStatus_8125] = rtlm_irq_reg_write,
+	[RTL_RI_TCTR0_8125] = rtlm_tctr_write,
+	[RTL_RI_TCTR1_8125] = rtlm_tctr_write,
+	[RTL_RI_TCTR2_8125] = rtlm_tctr_write,
+	[RTL_RI_TxPoll_8125] = rtlm_tx_doorbell_write,
+	[RTL_RI_MACOCP] = rtlm_ocp_write,
+	[RTL_RI_GPHY_OCP] = rtlm_ocp_write,
+	[RTL_RI_RxDescAddrLow] = rtlm_rx_ring_base_write,
+	[RTL_RI_RxDescAddrHigh] = rtlm_rx_ring_base_write,
+	[RTL_RI_IMR1_8125] = rtlm_irq_reg_write,
+	[RTL_RI_ISR1_8125] = rtlm_irq_reg_write,
+	[RTL_RI_IMR2_8125] = rtlm_irq_reg_write,
+	[RTL_RI_ISR2_8125] = rtlm_irq_reg_write,
+	[RTL_RI_IMR3_8125] = rtlm_irq_reg_write,
+	[RTL_RI_ISR3_8125] = rtlm_irq_reg_write,
+	[RTL_RI_IMR_V2_CLEAR_REG_8125] = rtlm_irq_reg_write,
+	[RTL_RI_ISR_V2_8125] = rtlm_irq_reg_write,
+	[RTL_RI_IMR_V2_SET_REG_8125] = rtlm_irq_reg_write,
+	[RTL_RI_IMR_V4_L2_CLEAR_REG_8125] = rtlm_irq_reg_write,
+	[RTL_RI_ISR_V4_L2_8125] = rtlm_irq_reg_write,
+	[RTL_RI_IMR_V4_L2_SET_REG_8125] = rtlm_irq_reg_write,
+	[RTL_RI_SW_TAIL_PTR0_8125BP] = rtlm_tx_tail_write,
+	[RTL_RI_SW_TAIL_PTR1_8125BP] = rtlm_tx_tail_write,
+	[RTL_RI_TNPDS_Q1_LOW_8125] = rtlm_tx_ring_base_write,
+	[RTL_RI_RDSAR_Q1_LOW_8125] = rtlm_rx_ring_base_write,
+	[RTL_RI_RSS_CTRL_8125] = rtlm_rss_write,
+	[RTL_RI_RSS_KEY_8125] = rtlm_rss_write,
+	[RTL_RI_RSS_INDIRECTION_TBL_8125_V2] = rtlm_rss_write,
+	[RTL_RI_Q_NUM_CTRL_8125] = rtlm_rss_write,
+};
+
+/* Values computed at read time, by row. */
+static const rtlm_rd_hook rd_hooks[RTL_RI__COUNT] = {
+	[RTL_RI_TCTR3_8125] = rtlm_tctr_read,
+	[RTL_RI_ChipCmd] = rtlm_chipcmd_read,
+	[RTL_RI_TCTR0_8125] = rtlm_tctr_read,
+	[RTL_RI_TCTR1_8125] = rtlm_tctr_read,
+	[RTL_RI_TCTR2_8125] = rtlm_tctr_read,
+	[RTL_RI_HW_CLO_PTR0_8125BP] = rtlm_tx_clo_read,
+	[RTL_RI_HW_CLO_PTR1_8125BP] = rtlm_tx_clo_read,
+};
+
+static uint32_t chip_reset_value(struct rtlm_dev *dev, unsigned ri)
+{
+	const uint8_t *m = dev->p.mac;
+
+	switch (ri) {
+	case RTL_RI_MAC0:
+		return (uint32_t)m[0] | (uint32_t)m[1] << 8 |
+		       (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+	case RTL_RI_MAC4:
+		return (uint32_t)m[4] | (uint32_t)m[5] << 8;
+	case RTL_RI_TxConfig:
+		return (uint32_t)dev->chip->xid << RTL_TXCFG_XID_SHIFT;
+	default:
+		return rtl_regs[ri].reset;
+	}
+}
+
+/* Every row back to its reset value; sticky rows only at power-on
+ * (dev->regs freshly zeroed is not distinguishable, so the caller
+ * passes through rtlm_regs_reset() for both and power-on sets sticky
+ * rows first). */
+void rtlm_regs_reset(struct rtlm_dev *dev)
+{
+	for (unsigned ri = 0; ri < RTL_RI__COUNT; ri++) {
+		const struct rtl_reg_desc *d = &rtl_regs[ri];
+
+		if ((d->flags & RTL_RF_STICKY) && dev->st.resets)
+			continue;
+		for (unsigned e = 0; e < d->n; e++)
+			*rtlm_reg(dev, ri, e) = d->flags & RTL_RF_CHIP ?
+				chip_reset_value(dev, ri) : d->reset;
+	}
+}
+
+static uint32_t elem_read(struct rtlm_dev *dev, unsigned ri, unsigned e)
+{
+	const struct rtl_reg_desc *d = &rtl_regs[ri];
+	uint32_t v;
+
+	switch (d->access) {
+	case RTL_ACC_WO:
+		return 0;
+	case RTL_ACC_WTC:
+		return *rtlm_reg(dev, (unsigned)d->link, e);
+	default:
+		v = *rtlm_reg(dev, ri, e);
+		return rd_hooks[ri] ? rd_hooks[ri](dev, ri, e, v) : v;
+	}
+}
+
+/* Apply @val on the byte lanes @lanes (bit mask in element bit positions)
+ * of element @e of row @ri. */
+static void elem_write(struct rtlm_dev *dev, unsigned ri, unsigned e,
+		       uint32_t val, uint32_t lanes)
+{
+	const struct rtl_reg_desc *d = &rtl_regs[ri];
+	uint32_t *r = rtlm_reg(dev, ri, e), old = *r, nv;
+	unsigned hook_ri = ri;
+
+	val &= lanes;
+	switch (d->access) {
+	case RTL_ACC_RW:
+		nv = (old & ~(d->wmask & lanes)) | (val & d->wmask);
+		break;
+	case RTL_ACC_RO:
+		rtlm_guest_error(dev, "write 0x%x to read-only %s[%u]", val,
+				 d->name, e);
+		return;
+	case RTL_ACC_WO:
+		if (wr_hooks[ri])
+			wr_hooks[ri](dev, ri, e, 0, val);
+		return;
+	case RTL_ACC_W1C:
+		nv = old & ~val;
+		break;
+	case RTL_ACC_WTS:
+		nv = old | val;
+		break;
+	case RTL_ACC_WTC:
+		r = rtlm_reg(dev, (unsigned)d->link, e);
+		old = *r;
+		nv = old & ~val;
+		break;
+	default:
+		return;
+	}
+	*r = nv;
+	if (wr_hooks[hook_ri])
+		wr_hooks[hook_ri](dev, hook_ri, e, old, nv);
+}
+
+static bool access_ok(struct rtlm_dev *dev, uint64_t off, unsigned size,
+		      bool write)
+{
+	if ((size != 1 && size != 2 && size != 4) || off % size ||
+	    off + size > RTL_BAR_SIZE) {
+		rtlm_guest_error(dev, "%s of %u bytes at 0x%llx: bad size or alignment",
+				 write ? "write" : "read", size,
+				 (unsigned long long)off);
+		return false;
+	}
+	return true;
+}
+
+static uint32_t mmio_read32(struct rtlm_dev *dev, uint32_t off, unsigned size)
+{
+	uint32_t v = 0;
+	bool unknown = false;
+	unsigned i = 0;
+
+	while (i < size) {
+		const struct rtl_reg_desc *d = rtl_reg_lookup(off + i);
+		unsigned ri, e;
+		uint32_t eo, ev;
+
+		if (!d) {
+			unknown = true;
+			i++;
+			continue;
+		}
+		ri = (unsigned)(d - rtl_regs);
+		e = rtl_reg_elem(d, off + i);
+		eo = rtl_reg_elem_offset(d, e);
+		ev = elem_read(dev, ri, e);
+		for (; i < size && off + i < eo + d->width; i++)
+			v |= ((ev >> (8 * (off + i - eo))) & 0xffu) << (8 * i);
+	}
+	if (unknown)
+		rtlm_guest_error(dev, "read of %u bytes at 0x%x: unknown register",
+				 size, off);
+	return v;
+}
+
+static void mmio_write32(struct rtlm_dev *dev, uint32_t off, uint32_t val,
+			 unsigned size)
+{
+	bool unknown = false;
+	unsigned i = 0;
+
+	while (i < size) {
+		const struct rtl_reg_desc *d = rtl_reg_lookup(off + i);
+		uint32_t eo, ev = 0, lanes = 0;
+		unsigned ri, e;
+
+		if (!d) {
+			unknown = true;
+			i++;
+			continue;
+		}
+		ri = (unsigned)(d - rtl_regs);
+		e = rtl_reg_elem(d, off + i);
+		eo = rtl_reg_elem_offset(d, e);
+		for (; i < size && off + i < eo + d->width; i++) {
+			unsigned sh = 8 * (off + i - eo);
+
+			ev |= ((val >> (8 * i)) & 0xffu) << sh;
+			lanes |= 0xffu << sh;
+		}
+		elem_write(dev, ri, e, ev, lanes);
+	}
+	if (unknown)
+		rtlm_guest_error(dev, "write 0x%x of %u bytes at 0x%x: unknown register",
+				 val, size, off);
+}
+
+static uint64_t bar_read(void *opaque, uint64_t off, unsigned size)
+{
+	struct rtlm_dev *dev = opaque;
+
+	/* a read completion pushes the device's earlier posted writes (s6) */
+	rtlm_wb_flush(dev);
+	if (size == 8 && off % 8 == 0 && off + 8 <= RTL_BAR_SIZE)
+		return mmio_read32(dev, (uint32_t)off, 4) |
+		       (uint64_t)mmio_read32(dev, (uint32_t)off + 4, 4) << 32;
+	if (!access_ok(dev, off, size, false))
+		return 0;
+	return mmio_read32(dev, (uint32_t)off, size);
+}
+
+static void bar_write(void *opaque, uint64_t off, uint64_t val, unsigned size)
+{
+	struct rtlm_dev *dev = opaque;
+
+	if (size == 8 && off % 8 == 0 && off + 8 <= RTL_BAR_SIZE) {
+		mmio_write32(dev, (uint32_t)off, (uint32_t)val, 4);
+		mmio_write32(dev, (uint32_t)off + 4, (uint32_t)(val >> 32), 4);
+		return;
+	}
+	if (!access_ok(dev, off, size, true))
+		return;
+	mmio_write32(dev, (uint32_t)off, (uint32_t)val, size);
+}
+
+const struct sim_pci_bar_ops rtlm_bar_ops = {
+	.read = bar_read,
+	.write = bar_write,
+};

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rtlm_priv.h - the model's internal state, shared by its files:
+ *   rtlm_dev.c    instance, reset, link, guest errors
+ *   rtlm_mmio.c   register file and table-driven MMIO dispatch
+ *   rtlm_rx.c     RX pipeline, rings, descriptor write-back
+ *   rtlm_rss.c    RSS engine (src/rss over the RSS registers)
+ *   rtlm_tx.c     TX engine, doorbells
+ *   rtlm_irq.c    legacy and per-message-id interrupt models
+ *   rtlm_moder.c  INT_MITI_V2 per-queue moderation timers
+ *   rtlm_wb.c     posted write-backs: the OwnBit erratum hold queue
+ *   rtlm_tally.c  tally counter dump
+ *   rtlm_ocp.c    MAC/PHY OCP windows, TCTR timer counters
+ * Nothing here is part of the API (rtlm.h).
+ */
+#ifndef RXSCALE_MODEL_RTLM_PRIV_H
+#define RXSCALE_MODEL_RTLM_PRIV_H
+
+#include <stdarg.h>
+
+#include "hw/rtl_desc.h"
+#include "hw/rtl_regs.h"
+#include "model/rtlm.h"
+#include "rss/rss_hash.h"
+
+/* Bytes the MAC accepts at most: the 14-bit length field holds the frame
+ * plus its 4-byte FCS (s8). */
+#define RTLM_FCS_LEN		4u
+#define RTLM_RX_MAX		(RTL_RX_LEN_MASK - RTLM_FCS_LEN)
+#define RTLM_TX_MAX		16384u	/* [I] one frame's bytes, all segments */
+#define RTLM_MIN_FRAME		60u	/* Ethernet minimum without FCS */
+#define RTLM_RSS_KEY_MAX	40u	/* RSS_KEY_8125: 10 dwords */
+#define RTLM_OCP_SLOTS		64	/* distinct OCP addresses remembered */
+
+/* Interrupt sources: one per event kind and queue. */
+enum rtlm_irq_src {
+	RTLM_IRQ_RX_OK,		/* frame written back on RX queue q */
+	RTLM_IRQ_RX_DU,		/* RX queue q had no descriptor */
+	RTLM_IRQ_RX_FIFO,	/* RX pipeline overflow */
+	RTLM_IRQ_TX_OK,		/* TX queue q completed a frame */
+	RTLM_IRQ_TX_ERR,	/* TX queue q hit a bad descriptor/DMA */
+	RTLM_IRQ_TX_DU,		/* doorbell on TX queue q found nothing */
+	RTLM_IRQ_LINK,		/* link change */
+};
+
+/* One frame in the RX pipeline. */
+struct rtlm_rx_frame {
+	struct sim_event ev;
+	struct rtlm_dev *dev;
+	struct rtlm_rx_frame *prev, *next;	/* dev->rx_inflight list */
+	unsigned q;
+	uint32_t hash;
+	enum rss_type rss_type;
+	uint32_t opts1_bits;	/* type-independent status, see rtlm_rx.c */
+	bool vlan;		/* a tag was stripped */
+	uint16_t vlan_tci;
+	bool v4, v6;
+	uint8_t l4;		/* 0, 6 (TCP) or 17 (UDP) */
+	bool ipf, l4f;		/* checksum failures */
+	uint32_t len;		/* bytes in data[], FCS included */
+	uint8_t data[];
+};
+
+/* One write-back held by the OwnBit erratum. */
+struct rtlm_wb_ent {
+	uint64_t dma;
+	uint32_t val;
+	sim_time_t due;
+};
+
+struct rtlm_rx_ring {
+	uint32_t cur;		/* next descriptor the device fills */
+};
+
+struct rtlm_tx_ring {
+	uint32_t cur;		/* next descriptor the device fetches */
+	uint32_t closed;	/* descriptors completed (HW_CLO_PTR) */
+};
+
+struct rtlm_dev {
+	struct sim_pci_dev pci;
+	struct sim_host *host;
+	struct sim *sim;
+	struct sim_mem *mem;
+	const struct rtl_chip_info *chip;
+	struct rtlm_params p;
+	struct rtlm_stats st;
+	char last_error[192];
+	void (*log)(void *arg, const char *msg);
+	void *log_arg;
+
+	/* register file: element e of row r is regs[reg_base[r] + e] */
+	uint32_t *regs;
+	unsigned reg_base[RTL_RI__COUNT];
+
+	/* link */
+	bool link_up;
+	uint32_t link_mbps;
+
+	/* RX */
+	struct rtlm_rx_ring rx[RTL_MAX_RX_QUEUES];
+	struct rtlm_rx_frame *rx_head, *rx_tail;	/* in flight */
+
+	/* RSS: src/rss objects rebuilt from the registers when dirty */
+	bool rss_dirty;
+	bool rss_key_ok;
+	struct rss_thash rss_key;
+	struct rss_indir rss_indir;
+
+	/* TX */
+	struct rtlm_tx_ring tx[RTL_MAX_TX_QUEUES];
+	uint32_t tx_pending;	/* bit q: doorbell rung, work may remain */
+	unsigned tx_rr;		/* next queue to serve */
+	struct sim_event tx_ev;
+	rtlm_wire_tx_fn wire_tx;
+	void *wire_arg;
+	uint8_t *tx_buf;	/* RTLM_TX_MAX + VLAN tag */
+
+	/* interrupts */
+	uint64_t irq_sent;	/* V2: id's message sent, level not fallen */
+	bool legacy_sent;
+	uint64_t msix_count;	/* messages attempted (for drop_every) */
+	struct sim_event moder_ev[RTL_MSIX_MAX_VECTORS];
+	uint64_t moder_held;	/* id's timer running */
+
+	/* OwnBit erratum hold queue (FIFO ring) */
+	struct rtlm_wb_ent *wb;
+	unsigned wb_cap, wb_head, wb_len;
+	uint64_t wb_seq;
+	struct sim_event wb_ev;
+
+	/* tally dump in progress */
+	struct sim_event tally_ev;
+	struct rtl_tally tally;
+
+	/* OCP windows */
+	struct { uint16_t addr, val; } ocp[2][RTLM_OCP_SLOTS];
+	unsigned ocp_n[2];
+
+	/* TCTR0..3 restart times */
+	sim_time_t tctr_base[4];
+};
+
+/* ---- rtlm_dev.c */
+void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rtlm_reset(struct rtlm_dev *dev);
+
+/* ---- rtlm_mmio.c */
+extern const struct sim_pci_bar_ops rtlm_bar_ops;
+void rtlm_regs_reset(struct rtlm_dev *dev);
+
+static inline uint32_t *rtlm_reg(struct rtlm_dev *dev, unsigned ri,
+				 unsigned elem)
+{
+	return &dev->regs[dev->reg_base[ri] + elem];
+}
+
+static inline uint32_t rtlm_rd(struct rtlm_dev *dev, unsigned ri)
+{
+	return *rtlm_reg(dev, ri, 0);
+}
+
+/* Byte @off of an array row of 32-bit elements (RSS key, indir). */
+static inline uint8_t rtlm_reg_byte(struct rtlm_dev *dev, unsigned ri,
+				    unsigned off)
+{
+	return (uint8_t)(*rtlm_reg(dev, ri, off / 4) >> (8 * (off % 4)));
+}
+
+/* Write hooks run after the register value changed: @old and the new
+ * value (for WO rows: the written bits). */
+typedef void (*rtlm_wr_hook)(struct rtlm_dev *dev, unsigned ri,
+			     unsigned elem, uint32_t old, uint32_t val);
+/* Read hooks return the value a read sees instead of the stored one. */
+typedef uint32_t (*rtlm_rd_hook)(struct rtlm_dev *dev, unsigned ri,
+				 unsigned elem, uint32_t stored);
+
+/* ---- rtlm_rx.c */
+void rtlm_rx_ring_base_write(struct rtlm_dev *dev, unsigned ri,
+			     unsigned elem, uint32_t old, uint32_t val);
+uint32_t rtlm_chipcmd_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			   uint32_t stored);
+void rtlm_rx_reset(struct rtlm_dev *dev);
+void rtlm_rx_fini(struct rtlm_dev *dev);
+
+/* ---- rtlm_rss.c */
+void rtlm_rss_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		    uint32_t old, uint32_t val);
+void rtlm_rss_classify(struct rtlm_dev *dev, const struct net_flow *f,
+		       struct rss_result *r);
+unsigned rtlm_rx_rings(struct rtlm_dev *dev);
+void rtlm_rss_fini(struct rtlm_dev *dev);
+
+/* ---- rtlm_tx.c */
+void rtlm_tx_doorbell_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			    uint32_t old, uint32_t val);
+void rtlm_tx_tail_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			uint32_t old, uint32_t val);
+void rtlm_tx_ring_base_write(struct rtlm_dev *dev, unsigned ri,
+			     unsigned elem, uint32_t old, uint32_t val);
+uint32_t rtlm_tx_clo_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			  uint32_t stored);
+void rtlm_tx_reset(struct rtlm_dev *dev);
+void rtlm_tx_init(struct rtlm_dev *dev);
+
+/* ---- rtlm_irq.c */
+void rtlm_irq_event(struct rtlm_dev *dev, enum rtlm_irq_src src, unsigned q);
+void rtlm_irq_update(struct rtlm_dev *dev);
+void rtlm_irq_reg_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			uint32_t old, uint32_t val);
+void rtlm_irq_send(struct rtlm_dev *dev, unsigned vec);
+void rtlm_irq_reset(struct rtlm_dev *dev);
+bool rtlm_irq_v2(struct rtlm_dev *dev);
+
+/* ---- rtlm_moder.c */
+void rtlm_moder_init(struct rtlm_dev *dev);
+/* An event for message id @id from queue @q (RX if !tx); returns true
+ * if the id's message must wait for its timer. */
+bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx);
+void rtlm_moder_reset(struct rtlm_dev *dev);
+
+/* ---- rtlm_wb.c */
+void rtlm_wb_init(struct rtlm_dev *dev);
+/* Write the 32-bit descriptor word @val at @dma: now, or held when the
+ * erratum applies (@may_hold) or earlier writes are held. */
+void rtlm_wb_opts1(struct rtlm_dev *dev, uint64_t dma, uint32_t val,
+		   bool may_hold);
+void rtlm_wb_flush(struct rtlm_dev *dev);	/* an MMIO read */
+void rtlm_wb_fini(struct rtlm_dev *dev);
+
+/* ---- rtlm_tally.c */
+void rtlm_tally_init(struct rtlm_dev *dev);
+void rtlm_tally_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		      uint32_t old, uint32_t val);
+void rtlm_tally_reset(struct rtlm_dev *dev);
+
+/* ---- rtlm_ocp.c */
+void rtlm_ocp_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		    uint32_t old, uint32_t val);
+uint16_t rtlm_mac_ocp(struct rtlm_dev *dev, uint16_t addr);
+void rtlm_tctr_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		     uint32_t old, uint32_t val);
+uint32_t rtlm_tctr_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			uint32_t stored);
+
+/* little-endian helpers for descriptor words in host memory */
+static inline uint32_t rtlm_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline void rtlm_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint64_t rtlm_le64(const uint8_t *p)
+{
+	return rtlm_le32(p) | (uint64_t)rtlm_le32(p + 4) << 32;
+}
+
+#endif /* RXSCALE_MODEL_RTLM_PRIV_H */

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtlm_rx.c - the receive path: MAC checks and RSS at arrival, then, after
+ * the pipeline latency, the descriptor of the chosen queue's ring, the
+ * frame DMA and the write-back (s3, s8).
+ *
+ * Rings (s3): queue 0 at RxDescAddrLow/High (0xE4), queue n at
+ * 0x4000 + (n-1)*8; no size register: the descriptor with EOR wraps the
+ * device back to the base.  The ring index returns to 0 when the ring's
+ * base-address low register is written and at reset [I: drivers program
+ * the base after every reset, K rtl_set_rx_tx_desc_registers].
+ *
+ * Descriptor type (s8 "Enabling the descriptor type"): RxConfig bit 24
+ * selects type 3; CFG_D8 bit 1 with RxConfig bit 24 clear selects type 4;
+ * otherwise type 1.  [I] A type the chip row does not have
+ * (rtl_chip_info.rx_desc_type) is a guest error and type 1 is used.
+ *
+ * Write-back: the frame goes to the buffer, then every descriptor word
+ * but opts1, then opts1 with OWN clear (the device writes opts1 last, as
+ * the driver does, s8).  Type 4 overwrites the buffer address with
+ * RSSInfo/RSSResult (s2.4).  The length includes the 4-byte FCS, which
+ * the model computes (IEEE 802.3 CRC-32).  [I] A frame larger than the
+ * buffer (opts1 length field at refill) is dropped (rx_buf_small) and the
+ * descriptor left to the device: the model does not split frames over
+ * descriptors (FS/LS are always both set).
+ *
+ * No descriptor with OWN set at the ring index => rx_missed, the tally's
+ * rx_missed, RDU status; the ring and memory are left untouched.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/rtl_defines.h"
+#include "model/rtlm_priv.h"
+#include "net/net_build.h"
+
+/* IEEE 802.3 CRC-32 (reflected, poly 0xEDB88320), bit-serial. */
+static uint32_t fcs32(const uint8_t *p, size_t len)
+{
+	uint32_t c = 0xffffffffu;
+
+	for (size_t i = 0; i < len; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+	}
+	return ~c;
+}
+
+static void rx_done(struct sim *s, struct sim_event *ev);
+
+static void frame_unlink(struct rtlm_dev *dev, struct rtlm_rx_frame *fr)
+{
+	if (fr->prev)
+		fr->prev->next = fr->next;
+	else
+		dev->rx_head = fr->next;
+	if (fr->next)
+		fr->next->prev = fr->prev;
+	else
+		dev->rx_tail = fr->prev;
+	dev->st.rx_inflight--;
+}
+
+/* ---- arrival: MAC checks, classification ---- */
+
+static bool addr_filter(struct rtlm_dev *dev, const uint8_t *p)
+{
+	uint32_t rcr = rtlm_rd(dev, RTL_RI_RxConfig);
+	uint32_t m0 = rtlm_rd(dev, RTL_RI_MAC0), m4 = rtlm_rd(dev, RTL_RI_MAC4);
+	uint8_t mac[6] = { (uint8_t)m0, (uint8_t)(m0 >> 8), (uint8_t)(m0 >> 16),
+			   (uint8_t)(m0 >> 24), (uint8_t)m4, (uint8_t)(m4 >> 8) };
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+	if (rcr & RTL_RXCFG_AAP)
+		return true;
+	if (!memcmp(p, bcast, 6))
+		return rcr & RTL_RXCFG_AB;
+	/* [I] no MAR hash filter: AM accepts every multicast */
+	if (p[0] & 1)
+		return rcr & RTL_RXCFG_AM;
+	return (rcr & RTL_RXCFG_APM) && !memcmp(p, mac, 6);
+}
+
+static uint32_t sum16(const uint8_t *p, size_t n, uint32_t s)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+/* Checksum status of a dissected frame (s8 opts1/opts2 IPF/TCPF/UDPF). */
+static void rx_csum(struct rtlm_rx_frame *fr, const uint8_t *p, size_t len,
+		    const struct net_flow *f)
+{
+	if (f->l3 == NET_L3_IPV4 && f->l3_ok) {
+		unsigned ihl = (p[f->l3_off] & 0x0fu) * 4u;
+
+		fr->ipf = f->l3_off + ihl > len ||
+			  net_csum_fold(p + f->l3_off, ihl, 0) != 0;
+	}
+	if (!f->l4_ok || (f->l4 != NET_L4_TCP && f->l4 != NET_L4_UDP))
+		return;
+	{
+		uint32_t end = f->l3_off + f->l3_len, l4len, s;
+		const uint8_t *l4 = p + f->l4_off;
+
+		if (end > len || end < f->l4_off)
+			return;
+		l4len = end - f->l4_off;
+		/* UDP over IPv4 with checksum 0: not computed by the sender */
+		if (f->l4 == NET_L4_UDP && f->l3 == NET_L3_IPV4 &&
+		    l4len >= 8 && !l4[6] && !l4[7])
+			return;
+		s = sum16(f->src, f->addr_len, 0);
+		s = sum16(f->dst, f->addr_len, s);
+		s += f->ip_proto + (l4len & 0xffffu) + (l4len >> 16);
+		fr->l4f = net_csum_fold(l4, l4len, s) != 0;
+	}
+}
+
+static int rx_drop_now(uint64_t *ctr, int err)
+{
+	(*ctr)++;
+	return err;
+}
+
+int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
+{
+	const uint8_t *in = frame;
+	uint8_t pad[RTLM_MIN_FRAME];
+	struct rtlm_rx_frame *fr;
+	struct rss_result rr;
+	struct net_flow f;
+	uint32_t maxsz, rcr, out;
+	size_t strip = 0;
+
+	if (!dev || !frame || !len)
+		return -EINVAL;
+	dev->st.rx_offered++;
+	if (len < RTLM_MIN_FRAME) {
+		memset(pad, 0, sizeof(pad));
+		memcpy(pad, in, len);
+		in = pad;
+		len = RTLM_MIN_FRAME;
+	}
+	if (!dev->link_up)
+		return rx_drop_now(&dev->st.rx_link_down, -ENETDOWN);
+	if (!(rtlm_rd(dev, RTL_RI_ChipCmd) & RTL_CMD_RE))
+		return rx_drop_now(&dev->st.rx_disabled, -EAGAIN);
+	/* [I] RxMaxSize counts the FCS; 0 (never programmed) = no limit
+	 * below the 14-bit length field */
+	maxsz = rtlm_rd(dev, RTL_RI_RxMaxSize);
+	if (len > RTLM_RX_MAX || (maxsz && len + RTLM_FCS_LEN > maxsz))
+		return rx_drop_now(&dev->st.rx_too_long, -EMSGSIZE);
+	if (!addr_filter(dev, in))
+		return rx_drop_now(&dev->st.rx_filtered, -EPERM);
+	net_dissect(in, len, NET_LINK_ETH, &f);
+	rtlm_rss_classify(dev, &f, &rr);
+	if (dev->st.rx_inflight >= dev->p.rx_fifo_frames) {
+		dev->st.rx_fifo_over++;
+		rtlm_irq_event(dev, RTLM_IRQ_RX_FIFO, rr.queue);
+		return -ENOBUFS;
+	}
+	rcr = rtlm_rd(dev, RTL_RI_RxConfig);
+	/* [I] VLAN strip (K RX_VLAN_8125 = RxConfig bits 22|23): the outer
+	 * 802.1Q or 802.1ad tag leaves the frame for opts2 */
+	if ((rcr & (RTL_RXCFG_VLAN_INNER | RTL_RXCFG_VLAN_OUTER)) &&
+	    f.n_vlan && (f.vlan_tpid[0] == 0x8100 || f.vlan_tpid[0] == 0x88A8))
+		strip = 4;
+	out = (uint32_t)(len - strip);
+	fr = calloc(1, sizeof(*fr) + out + RTLM_FCS_LEN);
+	if (!fr) {
+		dev->st.rx_fifo_over++;
+		return -ENOBUFS;
+	}
+	fr->dev = dev;
+	fr->q = rr.queue;
+	fr->hash = rr.hash;
+	fr->rss_type = rr.in.type;
+	if (strip) {
+		fr->vlan = true;
+		fr->vlan_tci = f.vlan_tci[0];
+		memcpy(fr->data, in, 12);
+		memcpy(fr->data + 12, in + 16, len - 16);
+	} else {
+		memcpy(fr->data, in, len);
+	}
+	rtlm_put_le32(fr->data + out, fcs32(fr->data, out));
+	fr->len = out + RTLM_FCS_LEN;
+	fr->v4 = f.l3 == NET_L3_IPV4;
+	fr->v6 = f.l3 == NET_L3_IPV6;
+	if (f.l4_ok && f.l4 == NET_L4_TCP)
+		fr->l4 = 6;
+	else if (f.l4_ok && f.l4 == NET_L4_UDP)
+		fr->l4 = 17;
+	if (rtlm_rd(dev, RTL_RI_CPlusCmd) & RTL_CPCMD_RX_CSUM)
+		rx_csum(fr, in, len, &f);
+
+	fr->prev = dev->rx_tail;
+	if (dev->rx_tail)
+		dev->rx_tail->next = fr;
+	else
+		dev->rx_head = fr;
+	dev->rx_tail = fr;
+	dev->st.rx_inflight++;
+	sim_event_init(&fr->ev, rx_done, fr);
+	sim_schedule_in(dev->sim, &fr->ev, dev->p.rx_proc_ns +
+			dev->p.dma_write_ns + dev->p.faults.dma_write_delay_ns);
+	return 0;
+}
+
+/* ---- completion: ring, DMA, write-back ---- */
+
+static unsigned rx_desc_type(struct rtlm_dev *dev)
+{
+	bool v3 = rtlm_rd(dev, RTL_RI_RxConfig) & RTL_RXCFG_DESC_V3;
+	bool v4 = !v3 && (rtlm_rd(dev, RTL_RI_CFG_D8) & RTL_CFG_D8_DESC_V4);
+	unsigned t = v3 ? 3 : v4 ? 4 : 1;
+
+	if (t != 1 && t != dev->chip->rx_desc_type) {
+		rtlm_guest_error(dev, "RX descriptor type %u enabled, %s has type %u: using type 1",
+				 t, dev->chip->name, dev->chip->rx_desc_type);
+		t = 1;
+	}
+	return t;
+}
+
+static uint64_t rx_ring_base(struct rtlm_dev *dev, unsigned q)
+{
+	if (!q)
+		return rtlm_rd(dev, RTL_RI_RxDescAddrLow) |
+		       (uint64_t)rtlm_rd(dev, RTL_RI_RxDescAddrHigh) << 32;
+	return *rtlm_reg(dev, RTL_RI_RDSAR_Q1_LOW_8125, 2 * (q - 1)) |
+	       (uint64_t)*rtlm_reg(dev, RTL_RI_RDSAR_Q1_LOW_8125,
+				   2 * (q - 1) + 1) << 32;
+}
+
+static uint32_t vlan_opts2(const struct rtlm_rx_frame *fr)
+{
+	uint16_t t = fr->vlan_tci;
+
+	if (!fr->vlan)
+		return 0;
+	/* TCI byte-swapped: the driver applies swab16 (s8 opts2) */
+	return RTL_RX_VLAN_TAG | (uint32_t)(uint16_t)(t << 8 | t >> 8);
+}
+
+/* Build the write-back of @fr in @d (descriptor bytes as read); returns
+ * opts1 and the offset of opts1. */
+static uint32_t rx_writeback(const struct rtlm_rx_frame *fr, unsigned type,
+			     uint8_t *d, unsigned *opts1_off)
+{
+	uint32_t eor = rtlm_le32(d + (type == 1 ? 0 : type == 3 ? 28 : 12)) &
+		       RTL_DESC_EOR;
+	uint32_t ip = (fr->v4 ? RTL_RX_V4F : 0) | (fr->v6 ? RTL_RX_V6F : 0);
+	uint32_t o1 = eor | fr->len, o2 = ip | vlan_opts2(fr), info = 0;
+	bool tcp = fr->l4 == 6, udp = fr->l4 == 17;
+
+	switch (type) {
+	case 1:
+		o1 |= RTL_RX1_FS | RTL_RX1_LS |
+		      (tcp ? RTL_RX1_TCPT : 0) | (udp ? RTL_RX1_UDPT : 0) |
+		      (fr->ipf ? RTL_RX1_IPF : 0) |
+		      (fr->l4f && tcp ? RTL_RX1_TCPF : 0) |
+		      (fr->l4f && udp ? RTL_RX1_UDPF : 0);
+		rtlm_put_le32(d + 4, o2);
+		*opts1_off = 0;
+		break;
+	case 3:
+		o1 |= RTL_RX3_FS | RTL_RX3_LS;
+		o2 |= (tcp ? RTL_RX3_TCPT : 0) | (udp ? RTL_RX3_UDPT : 0) |
+		      (fr->ipf ? RTL_RX3_IPF : 0) |
+		      (fr->l4f && tcp ? RTL_RX3_TCPF : 0) |
+		      (fr->l4f && udp ? RTL_RX3_UDPF : 0);
+		switch (fr->rss_type) {
+		case RSS_TYPE_IPV4: info = RTL_RX3_HI_IPV4; break;
+		case RSS_TYPE_TCP4: info = RTL_RX3_HI_IPV4 | RTL_RX3_HI_TCP; break;
+		case RSS_TYPE_UDP4: info = RTL_RX3_HI_IPV4 | RTL_RX3_HI_UDP; break;
+		case RSS_TYPE_IPV6: info = RTL_RX3_HI_IPV6; break;
+		case RSS_TYPE_TCP6: info = RTL_RX3_HI_IPV6 | RTL_RX3_HI_TCP; break;
+		case RSS_TYPE_UDP6: info = RTL_RX3_HI_IPV6 | RTL_RX3_HI_UDP; break;
+		default: break;
+		}
+		rtlm_put_le32(d + 8, fr->hash);
+		d[14] = (uint8_t)info;
+		d[15] = (uint8_t)(info >> 8);
+		rtlm_put_le32(d + 24, o2);
+		*opts1_off = 28;
+		break;
+	default:
+		o1 |= RTL_RX4_FS | RTL_RX4_LS |
+		      (tcp ? RTL_RX4_TCPT : 0) | (udp ? RTL_RX4_UDPT : 0) |
+		      (fr->ipf ? RTL_RX4_IPF : 0) |
+		      (fr->l4f && tcp ? RTL_RX4_TCPF : 0) |
+		      (fr->l4f && udp ? RTL_RX4_UDPF : 0);
+		switch (fr->rss_type) {
+		case RSS_TYPE_IPV4: info = RTL_RX4_RI_IPV4; break;
+		case RSS_TYPE_TCP4: info = RTL_RX4_RI_IPV4 | RTL_RX4_RI_TCP; break;
+		case RSS_TYPE_UDP4: info = RTL_RX4_RI_IPV4 | RTL_RX4_RI_UDP; break;
+		case RSS_TYPE_IPV6: info = RTL_RX4_RI_IPV6; break;
+		case RSS_TYPE_TCP6: info = RTL_RX4_RI_IPV6 | RTL_RX4_RI_TCP; break;
+		case RSS_TYPE_UDP6: info = RTL_RX4_RI_IPV6 | RTL_RX4_RI_UDP; break;
+		default: break;
+		}
+		rtlm_put_le32(d + 0, info);
+		rtlm_put_le32(d + 4, fr->hash);
+		rtlm_put_le32(d + 8, o2);
+		*opts1_off = 12;
+		break;
+	}
+	return o1;
+}
+
+static void rx_tally(struct rtlm_dev *dev, const uint8_t *p)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+	dev->tally.rx_packets++;
+	if (!memcmp(p, bcast, 6))
+		dev->tally.rx_broadcast++;
+	else if (p[0] & 1)
+		dev->tally.rx_multicast++;
+	else
+		dev->tally.rx_unicast++;
+}
+
+static void rx_done(struct sim *s, struct sim_event *ev)
+{
+	struct rtlm_rx_frame *fr = ev->arg;
+	struct rtlm_dev *dev = fr->dev;
+	unsigned q = fr->q, type = rx_desc_type(dev);
+	unsigned dsz = type == 3 ? 32 : 16, o1off;
+	uint64_t base = rx_ring_base(dev, q), at, buf;
+	uint8_t d[32];
+	uint32_t o1;
+
+	(void)s;
+	frame_unlink(dev, fr);
+	at = base + (uint64_t)dev->rx[q].cur * dsz;
+	if ((dev->p.faults.rx_ring_full >> q) & 1)
+		goto missed;
+	if (sim_pci_dma_read(&dev->pci, at, d, dsz)) {
+		rtlm_guest_error(dev, "RX queue %u descriptor %u at 0x%llx is not DMA-visible",
+				 q, dev->rx[q].cur, (unsigned long long)at);
+		dev->st.rx_dma_err[q]++;
+		goto out;
+	}
+	o1 = rtlm_le32(d + (type == 1 ? 0 : type == 3 ? 28 : 12));
+	if (!(o1 & RTL_DESC_OWN))
+		goto missed;
+	if ((o1 & RTL_RX_LEN_MASK) < fr->len) {
+		dev->st.rx_buf_small[q]++;
+		goto out;
+	}
+	buf = rtlm_le64(d + (type == 1 ? 8 : type == 3 ? 16 : 0));
+	if (sim_pci_dma_write(&dev->pci, buf, fr->data, fr->len)) {
+		rtlm_guest_error(dev, "RX queue %u buffer 0x%llx (%u bytes) is not DMA-visible",
+				 q, (unsigned long long)buf, fr->len);
+		dev->st.rx_dma_err[q]++;
+		goto out;
+	}
+	o1 = rx_writeback(fr, type, d, &o1off);
+	/* every word but opts1, then opts1 last */
+	if (o1off)
+		sim_pci_dma_write(&dev->pci, at, d, o1off);
+	else
+		sim_pci_dma_write(&dev->pci, at + 4, d + 4, dsz - 4);
+	rtlm_wb_opts1(dev, at + o1off, o1, true);
+	dev->rx[q].cur = (o1 & RTL_DESC_EOR) ? 0 : dev->rx[q].cur + 1;
+	dev->st.rx_ok[q]++;
+	dev->st.rx_bytes[q] += fr->len;
+	rx_tally(dev, fr->data);
+	rtlm_irq_event(dev, RTLM_IRQ_RX_OK, q);
+	goto out;
+missed:
+	dev->st.rx_missed[q]++;
+	dev->tally.rx_missed++;
+	rtlm_irq_event(dev, RTLM_IRQ_RX_DU, q);
+out:
+	free(fr);
+}
+
+/* ---- registers ---- */
+
+void rtlm_rx_ring_base_write(struct rtlm_dev *dev, unsigned ri,
+			     unsigned elem, uint32_t old, uint32_t val)
+{
+	unsigned q = ri == RTL_RI_RDSAR_Q1_LOW_8125 ? elem / 2 + 1 : 0;
+	bool low = ri == RTL_RI_RxDescAddrLow ||
+		   (ri == RTL_RI_RDSAR_Q1_LOW_8125 && !(elem & 1));
+
+	(void)old;
+	if (!low)
+		return;
+	if (val % RTL_RING_ALIGN)
+		rtlm_guest_error(dev, "RX ring %u base 0x%x not %u-byte aligned",
+				 q, val, RTL_RING_ALIGN);
+	dev->rx[q].cur = 0;
+}
+
+/* ChipCmd bit 0 RxBufEmpty [I]: 1 while no frame is in the RX pipeline. */
+uint32_t rtlm_chipcmd_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			   uint32_t stored)
+{
+	(void)ri;
+	(void)elem;
+	stored &= ~RTL_CMD_RX_BUF_EMPTY;
+	return stored | (dev->st.rx_inflight ? 0 : RTL_CMD_RX_BUF_EMPTY);
+}
+
+static void rx_drop_all(struct rtlm_dev *dev, bool count)
+{
+	struct rtlm_rx_frame *fr;
+
+	if (!dev->rx_head)
+		return;
+	for (fr = dev->rx_head; fr; fr = fr->next)
+		sim_cancel(dev->sim, &fr->ev);
+	/* no heap entry may outlive the memory it points to */
+	sim_purge(dev->sim);
+	while ((fr = dev->rx_head)) {
+		frame_unlink(dev, fr);
+		if (count)
+			dev->st.rx_reset++;
+		free(fr);
+	}
+}
+
+void rtlm_rx_reset(struct rtlm_dev *dev)
+{
+	rx_drop_all(dev, true);
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+		dev->rx[q].cur = 0;
+}
+
+void rtlm_rx_fini(struct rtlm_dev *dev)
+{
+	rx_drop_all(dev, false);
+}
