@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "kern/kern_types.h"
 #include "sim/sim_host.h"
@@ -121,6 +122,18 @@ void kern_printk(int level, const char *fmt, ...)
 #define pr_info(...) kern_printk(KERN_INFO_LVL, __VA_ARGS__)
 #define pr_debug(...) kern_printk(KERN_DEBUG_LVL, __VA_ARGS__)
 
+#define dev_err(dev, fmt, ...) pr_err("%s: " fmt, (dev)->name, ##__VA_ARGS__)
+#define dev_warn(dev, fmt, ...) pr_warn("%s: " fmt, (dev)->name, ##__VA_ARGS__)
+#define dev_info(dev, fmt, ...) pr_info("%s: " fmt, (dev)->name, ##__VA_ARGS__)
+#define netdev_err(ndev, fmt, ...) pr_err("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
+#define netdev_warn(ndev, fmt, ...) pr_warn("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
+#define netdev_info(ndev, fmt, ...) pr_info("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
+
+/* Heap allocations of driver structures (kzalloc/kcalloc/kfree). */
+#define kzalloc(size, gfp) calloc(1, (size))
+#define kcalloc(n, size, gfp) calloc((n), (size))
+#define kfree(p) free(p)
+
 /* ----- time and CPUs ----- */
 
 /* Monotonic time in ns (ktime_get_ns). */
@@ -148,6 +161,12 @@ static inline unsigned num_online_cpus(void)
 /* The @i-th CPU to spread per-queue work on (cpumask_local_spread): the
  * interrupt CPU set, round-robin. */
 unsigned cpumask_local_spread(unsigned i, int node);
+
+/* Busy-wait @us microseconds: the CPU is charged for it (udelay). */
+static inline void udelay(unsigned long us)
+{
+	sim_charge_ps(kern->host, (u64)us * 1000000u);
+}
 
 /* Charge named cost @id once to the running CPU (no-op outside a CPU). */
 static inline void kern_charge(enum sim_cost_id id)

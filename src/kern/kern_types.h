@@ -67,4 +67,34 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 
 #define IFNAMSIZ 16
 
+#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+
+static inline u16 swab16(u16 x)
+{
+	return (u16)(x << 8 | x >> 8);
+}
+
+/* floor(log2(n)), n > 0 */
+static inline unsigned int ilog2(unsigned long n)
+{
+	return 63u - (unsigned int)__builtin_clzl(n);
+}
+
+/* ceil(log2(n)); 0 for n <= 1 */
+static inline unsigned int order_base_2(unsigned long n)
+{
+	return n <= 1 ? 0 : ilog2(n - 1) + 1;
+}
+
+static inline unsigned long roundup_pow_of_two(unsigned long n)
+{
+	return 1UL << order_base_2(n);
+}
+
+static inline bool is_power_of_2(unsigned long n)
+{
+	return n && !(n & (n - 1));
+}
+
 #endif /* RXSCALE_KERN_TYPES_H */

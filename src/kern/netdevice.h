@@ -178,6 +178,15 @@ static inline bool netif_running(const struct net_device *dev)
 int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int rxq);
 int netif_set_real_num_tx_queues(struct net_device *dev, unsigned int txq);
 
+/* Software interrupt coalescing on by default (Linux
+ * netdev_sw_irq_coalesce_default_on, used by r8169): gro_flush_timeout
+ * 20000 ns, napi_defer_hard_irqs 1 (net/core/dev.c). */
+static inline void netdev_sw_irq_coalesce_default_on(struct net_device *dev)
+{
+	dev->gro_flush_timeout = 20000;
+	dev->napi_defer_hard_irqs = 1;
+}
+
 /* ----- carrier ----- */
 
 void netif_carrier_on(struct net_device *dev);

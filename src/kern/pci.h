@@ -36,6 +36,32 @@ struct pci_dev {
 	void *drvdata;
 };
 
+struct pci_device_id {
+	unsigned short vendor, device;
+	unsigned long driver_data;
+};
+
+#define PCI_DEVICE(v, d) .vendor = (v), .device = (d)
+
+/* A PCI driver: probe is called for a matching function (Linux struct
+ * pci_driver subset). */
+struct pci_driver {
+	const char *name;
+	const struct pci_device_id *id_table;   /* ends with a zero vendor */
+	int (*probe)(struct pci_dev *pdev, const struct pci_device_id *id);
+	void (*remove)(struct pci_dev *pdev);
+};
+
+/*
+ * Bind @drv to @pdev as the PCI core would: find @pdev's vendor:device in
+ * the id table and call probe.  Returns probe's result, or -ENODEV if no
+ * entry matches.
+ */
+int kern_pci_probe(struct pci_driver *drv, struct pci_dev *pdev);
+
+/* Unbind: call remove. */
+void kern_pci_remove(struct pci_driver *drv, struct pci_dev *pdev);
+
 /* Wrap platform function @sim as a pci_dev named @name ("0000:01:00.0"). */
 void kern_pci_dev_init(struct pci_dev *pdev, struct sim_pci_dev *sim,
 		       const char *name);
