@@ -103,8 +103,10 @@ int dev_open(struct net_device *dev)
 		return 0;
 	if (dev->netdev_ops && dev->netdev_ops->ndo_open)
 		rc = dev->netdev_ops->ndo_open(dev);
-	if (!rc)
+	if (!rc) {
 		dev->running = true;
+		dev->flags |= IFF_UP;
+	}
 	return rc;
 }
 
@@ -117,9 +119,26 @@ int dev_close(struct net_device *dev)
 	if (dev->netdev_ops && dev->netdev_ops->ndo_stop)
 		rc = dev->netdev_ops->ndo_stop(dev);
 	dev->running = false;
+	dev->flags &= ~IFF_UP;
 	for (unsigned i = 0; i < dev->num_tx_queues; i++)
 		qdisc_purge(&dev->_tx[i]);
 	return rc;
+}
+
+void dev_set_promiscuity(struct net_device *dev, int inc)
+{
+	unsigned int old = dev->flags;
+
+	dev->promiscuity += inc;
+	if (dev->promiscuity < 0)
+		dev->promiscuity = 0;
+	if (dev->promiscuity)
+		dev->flags |= IFF_PROMISC;
+	else
+		dev->flags &= ~IFF_PROMISC;
+	if (old != dev->flags && dev->running && dev->netdev_ops &&
+	    dev->netdev_ops->ndo_set_rx_mode)
+		dev->netdev_ops->ndo_set_rx_mode(dev);
 }
 
 int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int rxq)

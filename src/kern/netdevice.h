@@ -36,6 +36,10 @@
  * the driver must keep it across channel changes (Linux IFF_RXFH_CONFIGURED). */
 #define IFF_RXFH_CONFIGURED BIT(0)
 
+/* dev->flags (uapi IFF_*) */
+#define IFF_UP BIT(0)
+#define IFF_PROMISC BIT(8)
+
 #define NAPI_POLL_WEIGHT 64
 
 /* napi->state bits */
@@ -92,6 +96,7 @@ struct net_device_ops {
 	int (*ndo_open)(struct net_device *dev);
 	int (*ndo_stop)(struct net_device *dev);
 	netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
+	void (*ndo_set_rx_mode)(struct net_device *dev);
 };
 
 /* The stack's receive hook: gets every skb napi_gro_receive() hands up
@@ -114,7 +119,8 @@ struct net_device {
 	int ifindex;
 	const struct ethtool_ops *ethtool_ops;
 	const struct net_device_ops *netdev_ops;
-	unsigned int priv_flags;        /* IFF_* above */
+	unsigned int priv_flags;        /* IFF_RXFH_CONFIGURED */
+	unsigned int flags;             /* IFF_UP, IFF_PROMISC */
 	unsigned int num_rx_queues;     /* allocated RX queues (maximum) */
 	unsigned int real_num_rx_queues;/* RX queues in use */
 	unsigned int num_tx_queues;
@@ -134,6 +140,7 @@ struct net_device {
 	netdev_rx_flush_t rx_flush;
 	void *rx_handler_data;
 	struct net_device_core_stats core_stats;
+	int promiscuity;
 	void *priv;                     /* driver private area (netdev_priv) */
 };
 
@@ -167,6 +174,10 @@ void unregister_netdev(struct net_device *dev);
  * Returns the driver's result; 0 if already in that state. */
 int dev_open(struct net_device *dev);
 int dev_close(struct net_device *dev);
+
+/* Add @inc (+1/-1) to the promiscuity count (dev_set_promiscuity):
+ * IFF_PROMISC follows it and the driver's ndo_set_rx_mode is told. */
+void dev_set_promiscuity(struct net_device *dev, int inc);
 
 static inline bool netif_running(const struct net_device *dev)
 {

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * r8169.h - the r8169-style driver for the RTL8125/8126/8127 family with
+ * multi-queue RX, one NAPI and one MSI-X vector per queue, RSS, ethtool
+ * and the RTL8127 descriptor-OwnBit erratum workaround.
+ *
+ * The driver sees only the datasheet (src/hw) and the kernel-like API
+ * (src/kern): registers through readl/writel on its BAR, rings in
+ * dma_alloc_coherent memory, interrupts through request_irq.  It never
+ * calls the device model.
+ *
+ * What differs between chips is read from the chip row (struct
+ * rtl_chip_info) once at probe and turned into two ops tables: the RX
+ * descriptor format (types 1, 3, 4) and the interrupt register model
+ * (legacy IMR/ISR or per-message-id "V2").  No version switches below.
+ */
+#ifndef RXSCALE_DRV_R8169_H
+#define RXSCALE_DRV_R8169_H
+
+#include "hw/rtl_chips.h"
+#include "hw/rtl_defines.h"
+#include "hw/rtl_desc.h"
+#include "hw/rtl_regs.h"
+#include "kern/io.h"
+#include "kern/netdevice.h"
+#include "kern/pci.h"
+
+#define R8169_DRV_NAME		"r8169"
+#define R8169_MAX_RX_QUEUES	RTL_MAX_RX_QUEUES
+/* One TX queue: v2 of the RFC series dropped multi-TX ("remove multi tx
+ * queue patch", seeds/000). */
+#define R8169_MAX_TX_QUEUES	1
+/* RX buffer: a 1500-byte MTU frame with two VLAN tags and the FCS fits
+ * (vendor RX_BUF_SIZE 0x5F6 = 1526, rounded to 2 KiB). */
+#define R8169_RX_BUF_SIZE	2048
+#define R8169_RING_MIN		64
+#define R8169_TX_STOP_THRS	2	/* stop the queue below this many free */
+#define R8169_RSS_KEY_SIZE	40
+#define R8169_RSS_INDIR_SIZE	128
+/* Kernel-default hash types of the RTL8127 RFC: TCP and IP, v4 and v6 with
+ * extension headers; UDP hashes the IP pair until -N asks (vendor
+ * r8127_rss.c, research s2.2). */
+#define R8169_RSS_HT_DEFAULT	(RTL_RSS_CTRL_TCP_IPV4 | RTL_RSS_CTRL_IPV4 | \
+				 RTL_RSS_CTRL_TCP_IPV6 | RTL_RSS_CTRL_IPV6 | \
+				 RTL_RSS_CTRL_IPV6_EXT | RTL_RSS_CTRL_TCP_IPV6_EXT)
+
+struct rtl8169_private;
+
+/* Per-queue counters (ethtool -S rx_queue_N_*, tx_queue_N_*). */
+struct rtl_rx_stats {
+	u64 packets, bytes;
+	u64 drops;		/* every frame the driver could not deliver */
+	u64 errors;		/* of which: error bits in the descriptor */
+	u64 alloc_fail;		/* of which: no skb */
+	u64 length;		/* of which: multi-descriptor or bad length */
+	u64 csum_ok;		/* CHECKSUM_UNNECESSARY given */
+	u64 ownbit_rechecks;	/* OWN seen, MMIO flush, OWN clear */
+};
+
+struct rtl_tx_stats {
+	u64 packets, bytes;
+	u64 drops;		/* dma mapping failures */
+	u64 stops;		/* queue stopped for lack of descriptors */
+};
+
+struct rtl_rx_ring {
+	struct rtl8169_private *tp;
+	unsigned int index;
+	void *desc;			/* num_desc descriptors of rx_ops->size */
+	dma_addr_t desc_dma;
+	unsigned int num_desc;
+	unsigned int cur_rx;		/* next descriptor to look at (free-running) */
+	void **buf;			/* num_desc RX buffers */
+	dma_addr_t *buf_dma;
+	struct rtl_rx_stats stats;
+};
+
+struct rtl_tx_ring {
+	struct rtl8169_private *tp;
+	unsigned int index;
+	struct rtl_tx_desc *desc;
+	dma_addr_t desc_dma;
+	unsigned int num_desc;
+	unsigned int cur_tx;		/* next free descriptor (free-running) */
+	unsigned int dirty_tx;		/* next to reclaim (free-running) */
+	struct sk_buff **skb;
+	dma_addr_t *skb_dma;
+	struct rtl_tx_stats stats;
+};
+
+enum rtl_vec_kind {
+	RTL_VEC_RX,		/* one RX queue */
+	RTL_VEC_TX,		/* one TX queue */
+	RTL_VEC_LINK,		/* link change only, no NAPI */
+	RTL_VEC_ALL,		/* legacy single vector: RX 0, TX 0, link */
+};
+
+/* One interrupt vector and the NAPI instance it schedules. */
+struct rtl_q_vector {
+	struct rtl8169_private *tp;
+	enum rtl_vec_kind kind;
+	unsigned int id;		/* message id = MSI-X entry (V2), 0 legacy */
+	int irq;			/* Linux irq number, < 0 if none */
+	bool irq_requested;
+	struct napi_struct napi;
+	bool napi_added;
+	struct rtl_rx_ring *rx;
+	struct rtl_tx_ring *tx;
+	char name[IFNAMSIZ + 16];	/* "eth0-rx-0" */
+	u64 irqs;
+};
+
+/* RX descriptor format: size and field access for one descriptor type. */
+struct rtl_rx_desc_ops {
+	unsigned int type;		/* 1, 3 or 4 */
+	unsigned int size;		/* bytes */
+	u32 (*opts1)(const void *desc);
+	u32 fs_ls;			/* both must be set: a whole frame */
+	u32 err_mask;			/* any set: receive error */
+	/* checksum verdict: true if the device verified TCP/UDP */
+	bool (*csum_ok)(const void *desc);
+	/* VLAN stripped: true and the TCI (host order) */
+	bool (*vlan)(const void *desc, u16 *tci);
+	/* RSS hash and whether it covered L4 ports; false if none */
+	bool (*hash)(const void *desc, u32 *hash, bool *l4);
+	/* give the descriptor to the device with buffer @dma of @size */
+	void (*refill)(void *desc, dma_addr_t dma, u32 size, bool eor);
+};
+
+/* Interrupt register model: legacy IMR/ISR or per-message-id. */
+struct rtl_irq_ops {
+	const char *name;
+	irq_handler_t handler;
+	void (*enable_all)(struct rtl8169_private *tp);
+	void (*disable_all)(struct rtl8169_private *tp);
+	void (*unmask)(struct rtl_q_vector *qv);	/* after napi completes */
+};
+
+/* Driver knobs (module parameters in Linux terms). */
+struct r8169_params {
+	/* -1 = per chip quirk (RTL_QUIRK_OWNBIT_ERRATUM), 0 off, 1 on */
+	int ownbit_workaround;
+	/* RX queues wanted; 0 = min(chip queues, online CPUs) */
+	unsigned int rx_queues;
+	/* force the single-vector legacy interrupt model */
+	bool no_msix;
+};
+
+extern struct r8169_params r8169_params;
+
+struct rtl8169_private {
+	struct pci_dev *pdev;
+	struct net_device *dev;
+	void __iomem *mmio_addr;
+	const struct rtl_chip_info *chip;
+	const struct rtl_irq_map *map;
+	const struct rtl_irq_ops *irq_ops;
+	const struct rtl_rx_desc_ops *rx_ops;
+	bool v2_irq;			/* per-message-id model in use */
+	unsigned int nvec;		/* vectors allocated */
+	unsigned int max_rx_queues;	/* what the vectors allow */
+	unsigned int num_rx_queues;
+	unsigned int num_tx_queues;
+	unsigned int rx_ring_size, tx_ring_size;
+	struct rtl_rx_ring rx_ring[R8169_MAX_RX_QUEUES];
+	struct rtl_tx_ring tx_ring[R8169_MAX_TX_QUEUES];
+	struct rtl_q_vector qv[R8169_MAX_RX_QUEUES + R8169_MAX_TX_QUEUES + 1];
+	unsigned int nqv;
+	u32 legacy_mask;		/* IntrMask_8125 value when enabled */
+	/* RSS shadow state */
+	bool rss_on;
+	u8 rss_key[R8169_RSS_KEY_SIZE];
+	u8 rss_indir[R8169_RSS_INDIR_SIZE];
+	u32 rss_ht;			/* RTL_RSS_CTRL_* hash-type bits */
+	/* moderation: INT_MITI_V2 units per queue, as set by ethtool -C */
+	u32 rx_usecs, tx_usecs;
+	bool recheck_ownbit;
+	u8 mac[ETH_ALEN];
+	u64 link_changes;
+};
+
+/* ---- r8169_main.c ---- */
+extern struct pci_driver rtl8169_pci_driver;
+void rtl_hw_start(struct rtl8169_private *tp);
+int rtl_open(struct net_device *dev);
+int rtl_close(struct net_device *dev);
+
+/* ---- r8169_irq.c ---- */
+int rtl_alloc_vectors(struct rtl8169_private *tp);
+void rtl_free_vectors(struct rtl8169_private *tp);
+int rtl_setup_q_vectors(struct rtl8169_private *tp);
+void rtl_teardown_q_vectors(struct rtl8169_private *tp);
+int rtl_request_irqs(struct rtl8169_private *tp);
+void rtl_free_irqs(struct rtl8169_private *tp);
+void rtl_link_check(struct rtl8169_private *tp);
+
+/* ---- r8169_rx.c ---- */
+extern const struct rtl_rx_desc_ops rtl_rx_desc_ops_v1, rtl_rx_desc_ops_v3,
+	rtl_rx_desc_ops_v4;
+int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
+void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
+int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget);
+
+/* ---- r8169_tx.c ---- */
+int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring);
+void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring);
+netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev);
+void rtl_tx_clean(struct rtl_tx_ring *ring, int budget);
+
+/* ---- r8169_rss.c ---- */
+void rtl_rss_init(struct rtl8169_private *tp);
+void rtl_rss_write(struct rtl8169_private *tp);
+
+/* ---- r8169_ethtool.c ---- */
+extern const struct ethtool_ops rtl8169_ethtool_ops;
+void rtl_coalesce_write(struct rtl8169_private *tp);
+
+/* Register helpers. */
+static inline u8 rtl_r8(struct rtl8169_private *tp, unsigned int reg)
+{
+	return readb(tp->mmio_addr + reg);
+}
+
+static inline u16 rtl_r16(struct rtl8169_private *tp, unsigned int reg)
+{
+	return readw(tp->mmio_addr + reg);
+}
+
+static inline u32 rtl_r32(struct rtl8169_private *tp, unsigned int reg)
+{
+	return readl(tp->mmio_addr + reg);
+}
+
+static inline void rtl_w8(struct rtl8169_private *tp, unsigned int reg, u8 v)
+{
+	writeb(v, tp->mmio_addr + reg);
+}
+
+static inline void rtl_w16(struct rtl8169_private *tp, unsigned int reg, u16 v)
+{
+	writew(v, tp->mmio_addr + reg);
+}
+
+static inline void rtl_w32(struct rtl8169_private *tp, unsigned int reg, u32 v)
+{
+	writel(v, tp->mmio_addr + reg);
+}
+
+#endif /* RXSCALE_DRV_R8169_H */

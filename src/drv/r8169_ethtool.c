@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+/*
+ * r8169_ethtool.c - ethtool_ops: channels (RX queue count at run time),
+ * RSS key/table/fields, ring sizes, per-queue moderation timers and
+ * statistics.  The kernel core (src/kern/ethtool_core.c) has already
+ * checked what it checks before any of these run.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "drv/r8169.h"
+
+/* Re-plan the datapath with the device down; bring it back if it was up.
+ * Vectors were allocated at probe for the most queues; only IRQs, NAPI
+ * instances and rings change. */
+static int rtl_reconfigure(struct rtl8169_private *tp,
+			   void (*apply)(struct rtl8169_private *, const void *),
+			   const void *arg)
+{
+	struct net_device *dev = tp->dev;
+	bool running = netif_running(dev);
+	int rc = 0;
+
+	if (running)
+		dev_close(dev);
+	apply(tp, arg);
+	if (running) {
+		rc = dev_open(dev);
+		if (rc)
+			netdev_err(dev, "cannot reopen after reconfiguration: %d\n", rc);
+	}
+	return rc;
+}
+
+/* ---- channels: RX queues each have a vector; one TX queue ---- */
+
+static void rtl_get_channels(struct net_device *dev, struct ethtool_channels *ch)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	memset(ch, 0, sizeof(*ch));
+	ch->max_rx = tp->max_rx_queues;
+	ch->max_tx = tp->num_tx_queues;
+	ch->rx_count = tp->num_rx_queues;
+	ch->tx_count = tp->num_tx_queues;
+}
+
+static void apply_channels(struct rtl8169_private *tp, const void *arg)
+{
+	unsigned int n = *(const unsigned int *)arg;
+
+	tp->num_rx_queues = n;
+	/* the kernel core refused a count below the user's table; keep a
+	 * user table, re-spread the default one */
+	if (!netif_is_rxfh_configured(tp->dev))
+		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, n);
+}
+
+static int rtl_set_channels(struct net_device *dev, struct ethtool_channels *ch)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	unsigned int n = ch->rx_count + ch->combined_count;
+
+	if (!n || n > tp->max_rx_queues || ch->tx_count != tp->num_tx_queues ||
+	    ch->other_count)
+		return -EINVAL;
+	if (n == tp->num_rx_queues)
+		return 0;
+	return rtl_reconfigure(tp, apply_channels, &n);
+}
+
+static u32 rtl_get_rx_ring_count(struct net_device *dev)
+{
+	return ((struct rtl8169_private *)netdev_priv(dev))->num_rx_queues;
+}
+
+/* ---- RSS ---- */
+
+static u32 rtl_get_rxfh_key_size(struct net_device *dev)
+{
+	(void)dev;
+	return R8169_RSS_KEY_SIZE;
+}
+
+static u32 rtl_get_rxfh_indir_size(struct net_device *dev)
+{
+	(void)dev;
+	return R8169_RSS_INDIR_SIZE;
+}
+
+static int rtl_get_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	p->hfunc = ETH_RSS_HASH_TOP;
+	p->input_xfrm = 0;
+	if (p->indir)
+		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+			p->indir[i] = tp->rss_indir[i];
+	if (p->key)
+		memcpy(p->key, tp->rss_key, R8169_RSS_KEY_SIZE);
+	return 0;
+}
+
+static int rtl_set_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p,
+			struct netlink_ext_ack *extack)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	/* the hardware computes Toeplitz only, with no input transform */
+	if (p->hfunc != ETH_RSS_HASH_NO_CHANGE && p->hfunc != ETH_RSS_HASH_TOP) {
+		NL_SET_ERR_MSG(extack, "only the Toeplitz hash function is supported");
+		return -EOPNOTSUPP;
+	}
+	if (p->input_xfrm != RXH_XFRM_NO_CHANGE && p->input_xfrm) {
+		NL_SET_ERR_MSG(extack, "no input transformation is supported");
+		return -EOPNOTSUPP;
+	}
+	if (p->indir)
+		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++) {
+			if (p->indir[i] >= tp->num_rx_queues)
+				return -EINVAL;
+		}
+	if (p->indir)
+		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+			tp->rss_indir[i] = (u8)p->indir[i];
+	if (p->key)
+		memcpy(tp->rss_key, p->key, R8169_RSS_KEY_SIZE);
+	/* rewriting key and table needs no reset: "hitless" (rss_ctx.py) */
+	if (netif_running(dev))
+		rtl_rss_write(tp);
+	return 0;
+}
+
+/* Which RSS_CTRL bits a flow type is about (vendor r8127_rss.c rules). */
+static int flow_bits(u32 flow, u32 *l4bits, bool *tcp, bool *ip_only)
+{
+	*tcp = *ip_only = false;
+	*l4bits = 0;
+	switch (flow) {
+	case TCP_V4_FLOW:
+	case TCP_V6_FLOW:
+		*tcp = true;
+		return 0;
+	case UDP_V4_FLOW:
+		*l4bits = RTL_RSS_CTRL_UDP_IPV4;
+		return 0;
+	case UDP_V6_FLOW:
+		*l4bits = RTL_RSS_CTRL_UDP_IPV6 | RTL_RSS_CTRL_UDP_IPV6_EXT;
+		return 0;
+	case IPV4_FLOW:
+	case IPV6_FLOW:
+		*ip_only = true;
+		return 0;
+	case SCTP_V4_FLOW: case SCTP_V6_FLOW: case AH_ESP_V4_FLOW:
+	case AH_ESP_V6_FLOW: case AH_V4_FLOW: case AH_V6_FLOW:
+	case ESP_V4_FLOW: case ESP_V6_FLOW:
+		return 1;       /* not hashed by ports: nothing configurable */
+	default:
+		return -EINVAL;
+	}
+}
+
+#define RXH_2TUPLE (RXH_IP_SRC | RXH_IP_DST)
+#define RXH_4TUPLE (RXH_2TUPLE | RXH_L4_B_0_1 | RXH_L4_B_2_3)
+
+static int rtl_get_rxfh_fields(struct net_device *dev,
+			       struct ethtool_rxfh_fields *f)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	u32 l4bits;
+	bool tcp, ip_only;
+	int rc = flow_bits(f->flow_type, &l4bits, &tcp, &ip_only);
+
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		f->data = 0;
+	else if (tcp)
+		f->data = RXH_4TUPLE;
+	else if (ip_only)
+		f->data = RXH_2TUPLE;
+	else
+		f->data = (tp->rss_ht & l4bits) ? RXH_4TUPLE : RXH_2TUPLE;
+	return 0;
+}
+
+static int rtl_set_rxfh_fields(struct net_device *dev,
+			       const struct ethtool_rxfh_fields *f,
+			       struct netlink_ext_ack *extack)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	u32 l4bits;
+	bool tcp, ip_only;
+	int rc = flow_bits(f->flow_type, &l4bits, &tcp, &ip_only);
+
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		return f->data ? -EINVAL : 0;
+	if (tcp) {
+		if (f->data != RXH_4TUPLE) {
+			NL_SET_ERR_MSG(extack, "TCP always hashes the 4-tuple");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (ip_only)
+		return f->data == RXH_2TUPLE ? 0 : -EINVAL;
+	if (f->data == RXH_4TUPLE)
+		tp->rss_ht |= l4bits;
+	else if (f->data == RXH_2TUPLE)
+		tp->rss_ht &= ~l4bits;
+	else
+		return -EINVAL;
+	if (netif_running(dev))
+		rtl_rss_write(tp);
+	return 0;
+}
+
+/* ---- rings ---- */
+
+static void rtl_get_ringparam(struct net_device *dev, struct ethtool_ringparam *r,
+			      struct kernel_ethtool_ringparam *kr,
+			      struct netlink_ext_ack *extack)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	(void)kr;
+	(void)extack;
+	r->rx_max_pending = tp->chip->ring_max;
+	r->tx_max_pending = tp->chip->ring_max;
+	r->rx_pending = tp->rx_ring_size;
+	r->tx_pending = tp->tx_ring_size;
+}
+
+struct ring_sizes {
+	u32 rx, tx;
+};
+
+static void apply_rings(struct rtl8169_private *tp, const void *arg)
+{
+	const struct ring_sizes *s = arg;
+
+	tp->rx_ring_size = s->rx;
+	tp->tx_ring_size = s->tx;
+}
+
+static int rtl_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r,
+			     struct kernel_ethtool_ringparam *kr,
+			     struct netlink_ext_ack *extack)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	struct ring_sizes s = { r->rx_pending, r->tx_pending };
+
+	(void)kr;
+	if (s.rx < R8169_RING_MIN || s.tx < R8169_RING_MIN) {
+		NL_SET_ERR_MSG(extack, "rings need at least 64 descriptors");
+		return -EINVAL;
+	}
+	if (s.rx == tp->rx_ring_size && s.tx == tp->tx_ring_size)
+		return 0;
+	return rtl_reconfigure(tp, apply_rings, &s);
+}
+
+/* ---- moderation: INT_MITI_V2 per-queue timers (research s5.1) ---- */
+
+static u32 miti_unit_ns(const struct rtl8169_private *tp)
+{
+	return RTL_INT_MITI_UNIT_NS(tp->chip->int_miti_tick_div);
+}
+
+/* Write every queue's RX and TX timer (in units); 0 = an interrupt per
+ * event, what upstream programs. */
+void rtl_coalesce_write(struct rtl8169_private *tp)
+{
+	for (unsigned int q = 0; q < tp->chip->int_miti_queues; q++) {
+		u32 v = 0;
+
+		if (q < tp->num_rx_queues)
+			v |= tp->rx_usecs << (8 * RTL_INT_MITI_RX_BYTE);
+		if (q < tp->num_tx_queues)
+			v |= tp->tx_usecs << (8 * RTL_INT_MITI_TX_BYTE);
+		rtl_w32(tp, RTL_INT_MITI_V2_RX(q), v);
+		rtl_w32(tp, RTL_INT_MITI_V2_RX(q) + 4, 0);
+	}
+}
+
+static u32 units_to_usecs(const struct rtl8169_private *tp, u32 units)
+{
+	return (u32)(((u64)units * miti_unit_ns(tp) + 500) / 1000);
+}
+
+static int usecs_to_units(const struct rtl8169_private *tp, u32 usecs, u32 *units,
+			  const char *what, struct netlink_ext_ack *extack)
+{
+	u64 u = ((u64)usecs * 1000 + miti_unit_ns(tp) / 2) / miti_unit_ns(tp);
+
+	if (u > RTL_INT_MITI_MAX) {
+		NL_SET_ERR_MSG_FMT(extack, "%s above the maximum of %u", what,
+				   units_to_usecs(tp, RTL_INT_MITI_MAX));
+		return -ERANGE;
+	}
+	*units = (u32)u;
+	return 0;
+}
+
+static int rtl_get_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
+			    struct kernel_ethtool_coalesce *kc,
+			    struct netlink_ext_ack *extack)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	(void)kc;
+	(void)extack;
+	memset(c, 0, sizeof(*c));
+	c->rx_coalesce_usecs = units_to_usecs(tp, tp->rx_usecs);
+	c->tx_coalesce_usecs = units_to_usecs(tp, tp->tx_usecs);
+	return 0;
+}
+
+static int rtl_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
+			    struct kernel_ethtool_coalesce *kc,
+			    struct netlink_ext_ack *extack)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	u32 rx, tx;
+	int rc;
+
+	(void)kc;
+	/* hardware moderation exists only in the per-vector model */
+	if (!tp->v2_irq && (c->rx_coalesce_usecs || c->tx_coalesce_usecs)) {
+		NL_SET_ERR_MSG(extack, "interrupt moderation needs MSI-X");
+		return -EOPNOTSUPP;
+	}
+	rc = usecs_to_units(tp, c->rx_coalesce_usecs, &rx, "rx-usecs", extack);
+	if (!rc)
+		rc = usecs_to_units(tp, c->tx_coalesce_usecs, &tx, "tx-usecs", extack);
+	if (rc)
+		return rc;
+	tp->rx_usecs = rx;
+	tp->tx_usecs = tx;
+	if (netif_running(dev))
+		rtl_coalesce_write(tp);
+	return 0;
+}
+
+/* ---- statistics ---- */
+
+static const char *const rtl_rxq_stat_names[] = {
+	"packets", "bytes", "drops", "errors", "alloc_fail", "length",
+	"csum_ok", "ownbit_rechecks",
+};
+
+static const char *const rtl_txq_stat_names[] = {
+	"packets", "bytes", "drops", "stops",
+};
+
+#define RXQ_NSTATS ARRAY_SIZE(rtl_rxq_stat_names)
+#define TXQ_NSTATS ARRAY_SIZE(rtl_txq_stat_names)
+
+static int rtl_get_sset_count(struct net_device *dev, int sset)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	if (sset != ETH_SS_STATS)
+		return -EOPNOTSUPP;
+	return (int)(tp->num_rx_queues * RXQ_NSTATS + tp->num_tx_queues * TXQ_NSTATS +
+		     tp->nqv + 1);
+}
+
+/* Copy @s into the next ETH_GSTRING_LEN slot, cut and NUL-terminated. */
+static void put_name(u8 **p, const char *s)
+{
+	size_t n = strnlen(s, ETH_GSTRING_LEN - 1);
+
+	memcpy(*p, s, n);
+	memset(*p + n, 0, ETH_GSTRING_LEN - n);
+	*p += ETH_GSTRING_LEN;
+}
+
+static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	char name[ETH_GSTRING_LEN + 16];
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (unsigned int q = 0; q < tp->num_rx_queues; q++)
+		for (unsigned int i = 0; i < RXQ_NSTATS; i++) {
+			snprintf(name, sizeof(name), "rx_queue_%u_%s", q, rtl_rxq_stat_names[i]);
+			put_name(&data, name);
+		}
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
+		for (unsigned int i = 0; i < TXQ_NSTATS; i++) {
+			snprintf(name, sizeof(name), "tx_queue_%u_%s", q, rtl_txq_stat_names[i]);
+			put_name(&data, name);
+		}
+	for (unsigned int i = 0; i < tp->nqv; i++) {
+		snprintf(name, sizeof(name), "irq_%s", tp->qv[i].name);
+		put_name(&data, name);
+	}
+	put_name(&data, "link_changes");
+}
+
+static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *st,
+				  u64 *d)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	(void)st;
+	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
+		const struct rtl_rx_stats *s = &tp->rx_ring[q].stats;
+
+		*d++ = s->packets;
+		*d++ = s->bytes;
+		*d++ = s->drops;
+		*d++ = s->errors;
+		*d++ = s->alloc_fail;
+		*d++ = s->length;
+		*d++ = s->csum_ok;
+		*d++ = s->ownbit_rechecks;
+	}
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
+		const struct rtl_tx_stats *s = &tp->tx_ring[q].stats;
+
+		*d++ = s->packets;
+		*d++ = s->bytes;
+		*d++ = s->drops;
+		*d++ = s->stops;
+	}
+	for (unsigned int i = 0; i < tp->nqv; i++)
+		*d++ = tp->qv[i].irqs;
+	*d++ = tp->link_changes;
+}
+
+static void rtl_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	snprintf(info->driver, sizeof(info->driver), "%s", R8169_DRV_NAME);
+	snprintf(info->bus_info, sizeof(info->bus_info), "%s", tp->pdev->dev.name);
+}
+
+const struct ethtool_ops rtl8169_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS,
+	.get_drvinfo = rtl_get_drvinfo,
+	.get_channels = rtl_get_channels,
+	.set_channels = rtl_set_channels,
+	.get_rx_ring_count = rtl_get_rx_ring_count,
+	.get_rxfh_key_size = rtl_get_rxfh_key_size,
+	.get_rxfh_indir_size = rtl_get_rxfh_indir_size,
+	.get_rxfh = rtl_get_rxfh,
+	.set_rxfh = rtl_set_rxfh,
+	.get_rxfh_fields = rtl_get_rxfh_fields,
+	.set_rxfh_fields = rtl_set_rxfh_fields,
+	.get_ringparam = rtl_get_ringparam,
+	.set_ringparam = rtl_set_ringparam,
+	.get_coalesce = rtl_get_coalesce,
+	.set_coalesce = rtl_set_coalesce,
+	.get_sset_count = rtl_get_sset_count,
+	.get_strings = rtl_get_strings,
+	.get_ethtool_stats = rtl_get_ethtool_stats,
+};

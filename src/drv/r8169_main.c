@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * r8169_main.c - probe by chip table, open/close, hardware start.
+ *
+ * Where the upstream driver and Realtek's differ, this follows what keeps
+ * the driver correct and small:
+ *  - the chip is identified from TxConfig's XID through one table row
+ *    (upstream's approach) and unknown chips are refused, instead of the
+ *    vendor's "guess the closest version" fallback;
+ *  - the RX queue count can change at run time (ethtool -L), re-planning
+ *    NAPI, IRQs and rings through close/open; the vendor fixes it at
+ *    probe;
+ *  - RX buffers are copied into fresh skbs and recycled in place, as
+ *    upstream does, so a ring never runs dry because of allocation
+ *    failure (the frame is dropped and counted instead).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "drv/r8169.h"
+
+struct r8169_params r8169_params = { .ownbit_workaround = -1 };
+
+/* ---- hardware start ---- */
+
+static void rtl_hw_reset(struct rtl8169_private *tp)
+{
+	rtl_w8(tp, RTL_ChipCmd, RTL_CMD_RST);
+	/* K rtl_chipcmd_cond: poll until RST self-clears (bounded) */
+	for (int i = 0; i < 100; i++) {
+		if (!(rtl_r8(tp, RTL_ChipCmd) & RTL_CMD_RST))
+			return;
+		udelay(100);
+	}
+	netdev_err(tp->dev, "chip reset did not complete\n");
+}
+
+/* Program rings, RX configuration, RSS, moderation and interrupts, and
+ * start the receiver and transmitter. */
+void rtl_hw_start(struct rtl8169_private *tp)
+{
+	u32 rxcfg;
+	u8 d8;
+
+	rtl_hw_reset(tp);
+	rtl_w8(tp, RTL_Cfg9346, RTL_CFG9346_UNLOCK);
+	rtl_w8(tp, RTL_INT_CFG0_8125, tp->v2_irq ? RTL_INT_CFG0_ENABLE : 0);
+	rtl_w16(tp, RTL_INT_CFG1_8125, 0);
+	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
+		rtl_w32(tp, RTL_RX_DESC_HIGH(q), upper_32_bits(tp->rx_ring[q].desc_dma));
+		rtl_w32(tp, RTL_RX_DESC_LOW(q), lower_32_bits(tp->rx_ring[q].desc_dma));
+	}
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
+		rtl_w32(tp, RTL_TX_DESC_HIGH(q), upper_32_bits(tp->tx_ring[q].desc_dma));
+		rtl_w32(tp, RTL_TX_DESC_LOW(q), lower_32_bits(tp->tx_ring[q].desc_dma));
+	}
+	rtl_w16(tp, RTL_RxMaxSize, R8169_RX_BUF_SIZE);
+	rtl_w16(tp, RTL_CPlusCmd, RTL_CPCMD_RX_CSUM | RTL_CPCMD_RX_VLAN);
+	/* K rtl_init_rxcfg for VER_63+: fetch 8, DMA burst 7, pause slot;
+	 * VLAN strip; accept mine, broadcast, multicast (+ all if promisc) */
+	rxcfg = (8u << RTL_RXCFG_FETCH_SHIFT) | (7u << RTL_RXCFG_DMA_SHIFT) |
+		RTL_RXCFG_PAUSE_SLOT | RTL_RXCFG_VLAN_INNER | RTL_RXCFG_VLAN_OUTER |
+		RTL_RXCFG_APM | RTL_RXCFG_AB | RTL_RXCFG_AM;
+	if (tp->dev->flags & IFF_PROMISC)
+		rxcfg |= RTL_RXCFG_AAP;
+	if (tp->rx_ops->type == 3)
+		rxcfg |= RTL_RXCFG_DESC_V3;
+	rtl_w32(tp, RTL_RxConfig, rxcfg);
+	d8 = rtl_r8(tp, RTL_CFG_D8);
+	if (tp->rx_ops->type == 4)
+		d8 |= RTL_CFG_D8_DESC_V4;
+	else
+		d8 &= (u8)~RTL_CFG_D8_DESC_V4;
+	rtl_w8(tp, RTL_CFG_D8, d8);
+	rtl_w32(tp, RTL_TxConfig, (7u << RTL_TXCFG_DMA_SHIFT) | (3u << RTL_TXCFG_IFG_SHIFT));
+	rtl_rss_write(tp);
+	rtl_coalesce_write(tp);
+	rtl_w8(tp, RTL_ChipCmd, RTL_CMD_RE | RTL_CMD_TE);
+	rtl_w8(tp, RTL_Cfg9346, RTL_CFG9346_LOCK);
+	tp->irq_ops->enable_all(tp);
+}
+
+/* ---- open / close ---- */
+
+static void rtl_free_rings(struct rtl8169_private *tp)
+{
+	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++)
+		rtl_rx_ring_free(tp, &tp->rx_ring[q]);
+	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++)
+		rtl_tx_ring_free(tp, &tp->tx_ring[q]);
+}
+
+int rtl_open(struct net_device *dev)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	unsigned int q;
+	int rc;
+
+	tp->rss_on = tp->num_rx_queues >= 2;
+	tp->rx_ops = !tp->rss_on ? &rtl_rx_desc_ops_v1 :
+		     tp->chip->rx_desc_type == 3 ? &rtl_rx_desc_ops_v3 :
+		     tp->chip->rx_desc_type == 4 ? &rtl_rx_desc_ops_v4 :
+						   &rtl_rx_desc_ops_v1;
+	for (q = 0; q < tp->num_rx_queues; q++) {
+		tp->rx_ring[q].index = q;
+		rc = rtl_rx_ring_alloc(tp, &tp->rx_ring[q]);
+		if (rc)
+			goto err_free_rings;
+	}
+	for (q = 0; q < tp->num_tx_queues; q++) {
+		tp->tx_ring[q].index = q;
+		rc = rtl_tx_ring_alloc(tp, &tp->tx_ring[q]);
+		if (rc)
+			goto err_free_rings;
+	}
+	rc = rtl_setup_q_vectors(tp);
+	if (rc)
+		goto err_free_rings;
+	rc = rtl_request_irqs(tp);
+	if (rc)
+		goto err_teardown;
+	netif_set_real_num_rx_queues(dev, tp->num_rx_queues);
+	netif_set_real_num_tx_queues(dev, tp->num_tx_queues);
+	rtl_hw_start(tp);
+	for (unsigned int i = 0; i < tp->nqv; i++)
+		if (tp->qv[i].napi_added)
+			napi_enable(&tp->qv[i].napi);
+	netif_tx_start_all_queues(dev);
+	rtl_link_check(tp);
+	return 0;
+
+err_teardown:
+	rtl_teardown_q_vectors(tp);
+err_free_rings:
+	rtl_free_rings(tp);
+	return rc;
+}
+
+int rtl_close(struct net_device *dev)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	netif_tx_stop_all_queues(dev);
+	tp->irq_ops->disable_all(tp);
+	for (unsigned int i = 0; i < tp->nqv; i++)
+		if (tp->qv[i].napi_added)
+			napi_disable(&tp->qv[i].napi);
+	/* stop the DMA engines before the rings go away */
+	rtl_w8(tp, RTL_ChipCmd, 0);
+	rtl_hw_reset(tp);
+	rtl_free_irqs(tp);
+	rtl_teardown_q_vectors(tp);
+	/* reclaim what the device completed, then drop the rest */
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
+		rtl_tx_clean(&tp->tx_ring[q], 0);
+	rtl_free_rings(tp);
+	netif_carrier_off(dev);
+	return 0;
+}
+
+static void rtl_set_rx_mode(struct net_device *dev)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	u32 rxcfg = rtl_r32(tp, RTL_RxConfig);
+
+	if (dev->flags & IFF_PROMISC)
+		rxcfg |= RTL_RXCFG_AAP;
+	else
+		rxcfg &= ~RTL_RXCFG_AAP;
+	rtl_w32(tp, RTL_RxConfig, rxcfg);
+}
+
+static const struct net_device_ops rtl_netdev_ops = {
+	.ndo_open = rtl_open,
+	.ndo_stop = rtl_close,
+	.ndo_start_xmit = rtl_start_xmit,
+	.ndo_set_rx_mode = rtl_set_rx_mode,
+};
+
+/* ---- probe / remove ---- */
+
+static void __iomem *rtl_map_bar(struct pci_dev *pdev)
+{
+	/* the first memory BAR holds the registers (K picks it by type) */
+	for (int bar = 0; bar < SIM_PCI_BARS; bar++) {
+		void __iomem *p = pci_iomap(pdev, bar, 0);
+
+		if (p)
+			return p;
+	}
+	return NULL;
+}
+
+static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	const struct rtl_chip_info *chip;
+	struct rtl8169_private *tp;
+	struct net_device *dev;
+	void __iomem *mmio;
+	u32 txcfg, mac0, mac4;
+	int rc;
+
+	(void)id;
+	rc = pci_enable_device(pdev);
+	if (rc)
+		return rc;
+	pci_set_master(pdev);
+	mmio = rtl_map_bar(pdev);
+	if (!mmio) {
+		dev_err(&pdev->dev, "no MMIO BAR\n");
+		rc = -ENODEV;
+		goto err_disable;
+	}
+	txcfg = readl(mmio + RTL_TxConfig);
+	chip = rtl_chip_lookup_xid(txcfg);
+	if (!chip) {
+		dev_err(&pdev->dev, "unknown chip XID %03x, contact Realtek\n",
+			RTL_TXCFG_XID(txcfg));
+		rc = -ENODEV;
+		goto err_unmap;
+	}
+	dev = alloc_etherdev_mqs(sizeof(*tp), R8169_MAX_TX_QUEUES, chip->rx_queues);
+	if (!dev) {
+		rc = -ENOMEM;
+		goto err_unmap;
+	}
+	tp = netdev_priv(dev);
+	tp->pdev = pdev;
+	tp->dev = dev;
+	tp->mmio_addr = mmio;
+	tp->chip = chip;
+	tp->map = chip->irq_map;
+	tp->num_tx_queues = 1;
+	tp->rx_ring_size = chip->ring_default;
+	tp->tx_ring_size = chip->ring_default;
+	tp->recheck_ownbit = r8169_params.ownbit_workaround < 0 ?
+			     !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM) :
+			     r8169_params.ownbit_workaround > 0;
+	dev->netdev_ops = &rtl_netdev_ops;
+	dev->ethtool_ops = &rtl8169_ethtool_ops;
+	dev->parent = &pdev->dev;
+	mac0 = readl(mmio + RTL_MAC0);
+	mac4 = readl(mmio + RTL_MAC4);
+	for (int i = 0; i < 4; i++)
+		tp->mac[i] = (u8)(mac0 >> (8 * i));
+	tp->mac[4] = (u8)mac4;
+	tp->mac[5] = (u8)(mac4 >> 8);
+	memcpy(dev->dev_addr, tp->mac, ETH_ALEN);
+
+	rc = rtl_alloc_vectors(tp);
+	if (rc)
+		goto err_free_netdev;
+	tp->num_rx_queues = tp->max_rx_queues;
+	rtl_rss_init(tp);
+	/* what current r8169 does for the 8125 family: hardware moderation
+	 * off, software coalescing on (research s5.3) */
+	netdev_sw_irq_coalesce_default_on(dev);
+	rc = register_netdev(dev);
+	if (rc)
+		goto err_free_vectors;
+	pci_set_drvdata(pdev, dev);
+	netdev_info(dev, "%s, XID %03x, %s interrupts, %u RX queue%s, %u vector%s\n",
+		    chip->name, RTL_TXCFG_XID(txcfg), tp->irq_ops->name,
+		    tp->num_rx_queues, tp->num_rx_queues == 1 ? "" : "s",
+		    tp->nvec, tp->nvec == 1 ? "" : "s");
+	return 0;
+
+err_free_vectors:
+	rtl_free_vectors(tp);
+err_free_netdev:
+	free_netdev(dev);
+err_unmap:
+	pci_iounmap(pdev, mmio);
+err_disable:
+	pci_disable_device(pdev);
+	return rc;
+}
+
+static void rtl_remove_one(struct pci_dev *pdev)
+{
+	struct net_device *dev = pci_get_drvdata(pdev);
+	struct rtl8169_private *tp;
+
+	if (!dev)
+		return;
+	tp = netdev_priv(dev);
+	unregister_netdev(dev);         /* closes it if open */
+	rtl_free_vectors(tp);
+	pci_iounmap(pdev, tp->mmio_addr);
+	pci_disable_device(pdev);
+	pci_set_drvdata(pdev, NULL);
+	free_netdev(dev);
+}
+
+static const struct pci_device_id rtl8169_pci_tbl[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_REALTEK, 0x8125) },
+	{ PCI_DEVICE(PCI_VENDOR_ID_REALTEK, 0x8126) },
+	{ PCI_DEVICE(PCI_VENDOR_ID_REALTEK, 0x8127) },
+	{ 0 }
+};
+
+struct pci_driver rtl8169_pci_driver = {
+	.name = R8169_DRV_NAME,
+	.id_table = rtl8169_pci_tbl,
+	.probe = rtl_init_one,
+	.remove = rtl_remove_one,
+};

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * r8169_rx.c - RX rings, the three RX descriptor formats, and the RX half
+ * of the NAPI poll, with the RTL8127 OwnBit re-check.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "drv/r8169.h"
+
+/* ---- descriptor formats (rtl_desc.h; research s8) ---- */
+
+static u32 v1_opts1(const void *d)
+{
+	return le32_to_cpu(READ_ONCE(((const struct rtl_rx_desc *)d)->opts1));
+}
+
+static bool v1_csum_ok(const void *d)
+{
+	u32 o1 = le32_to_cpu(((const struct rtl_rx_desc *)d)->opts1);
+	u32 proto = o1 & RTL_RX1_PROTO_MASK;
+
+	/* TCP or UDP (not "other IP", which sets both) and no failure */
+	if (proto == RTL_RX1_TCPT)
+		return !(o1 & (RTL_RX1_IPF | RTL_RX1_TCPF));
+	if (proto == RTL_RX1_UDPT)
+		return !(o1 & (RTL_RX1_IPF | RTL_RX1_UDPF));
+	return false;
+}
+
+static bool vlan_from_opts2(u32 o2, u16 *tci)
+{
+	if (!(o2 & RTL_RX_VLAN_TAG))
+		return false;
+	*tci = swab16((u16)(o2 & RTL_RX_VLAN_TCI_MASK));  /* big-endian in desc */
+	return true;
+}
+
+static bool v1_vlan(const void *d, u16 *tci)
+{
+	return vlan_from_opts2(le32_to_cpu(((const struct rtl_rx_desc *)d)->opts2), tci);
+}
+
+static bool no_hash(const void *d, u32 *hash, bool *l4)
+{
+	(void)d; (void)hash; (void)l4;
+	return false;
+}
+
+static void v1_refill(void *desc, dma_addr_t dma, u32 size, bool eor)
+{
+	struct rtl_rx_desc *d = desc;
+
+	d->addr = cpu_to_le64(dma);
+	d->opts2 = 0;
+	dma_wmb();      /* address before ownership */
+	WRITE_ONCE(d->opts1, cpu_to_le32(RTL_DESC_OWN | (eor ? RTL_DESC_EOR : 0) |
+					 (size & RTL_RX_LEN_MASK)));
+}
+
+const struct rtl_rx_desc_ops rtl_rx_desc_ops_v1 = {
+	.type = 1,
+	.size = sizeof(struct rtl_rx_desc),
+	.opts1 = v1_opts1,
+	.fs_ls = RTL_RX1_FS | RTL_RX1_LS,
+	.err_mask = RTL_RX1_RES | RTL_RX1_RUNT | RTL_RX1_CRC | RTL_RX1_RWT,
+	.csum_ok = v1_csum_ok,
+	.vlan = v1_vlan,
+	.hash = no_hash,
+	.refill = v1_refill,
+};
+
+static u32 v3_opts1(const void *d)
+{
+	return le32_to_cpu(READ_ONCE(((const struct rtl_rx_desc_v3 *)d)->opts1));
+}
+
+static bool v3_csum_ok(const void *d)
+{
+	u32 o2 = le32_to_cpu(((const struct rtl_rx_desc_v3 *)d)->opts2);
+
+	if (o2 & RTL_RX3_TCPT)
+		return !(o2 & (RTL_RX3_IPF | RTL_RX3_TCPF));
+	if (o2 & RTL_RX3_UDPT)
+		return !(o2 & (RTL_RX3_IPF | RTL_RX3_UDPF));
+	return false;
+}
+
+static bool v3_vlan(const void *d, u16 *tci)
+{
+	return vlan_from_opts2(le32_to_cpu(((const struct rtl_rx_desc_v3 *)d)->opts2), tci);
+}
+
+static bool v3_hash(const void *desc, u32 *hash, bool *l4)
+{
+	const struct rtl_rx_desc_v3 *d = desc;
+	u16 hi = le16_to_cpu(d->header_info);
+
+	if (!(hi & RTL_RX3_HI_L3_MASK))
+		return false;
+	*hash = le32_to_cpu(d->rss_result);
+	*l4 = hi & RTL_RX3_HI_L4_MASK;
+	return true;
+}
+
+static void v3_refill(void *desc, dma_addr_t dma, u32 size, bool eor)
+{
+	struct rtl_rx_desc_v3 *d = desc;
+
+	d->addr = cpu_to_le64(dma);
+	d->opts2 = 0;
+	d->rss_result = 0;
+	d->header_info = 0;
+	dma_wmb();
+	WRITE_ONCE(d->opts1, cpu_to_le32(RTL_DESC_OWN | (eor ? RTL_DESC_EOR : 0) |
+					 (size & RTL_RX_LEN_MASK)));
+}
+
+const struct rtl_rx_desc_ops rtl_rx_desc_ops_v3 = {
+	.type = 3,
+	.size = sizeof(struct rtl_rx_desc_v3),
+	.opts1 = v3_opts1,
+	.fs_ls = RTL_RX3_FS | RTL_RX3_LS,
+	.err_mask = RTL_RX3_RES | RTL_RX3_RUNT | RTL_RX3_CRC | RTL_RX3_RWT,
+	.csum_ok = v3_csum_ok,
+	.vlan = v3_vlan,
+	.hash = v3_hash,
+	.refill = v3_refill,
+};
+
+static u32 v4_opts1(const void *d)
+{
+	return le32_to_cpu(READ_ONCE(((const struct rtl_rx_desc_v4 *)d)->opts1));
+}
+
+static bool v4_csum_ok(const void *d)
+{
+	u32 o1 = le32_to_cpu(((const struct rtl_rx_desc_v4 *)d)->opts1);
+
+	if (o1 & RTL_RX4_TCPT)
+		return !(o1 & (RTL_RX4_IPF | RTL_RX4_TCPF));
+	if (o1 & RTL_RX4_UDPT)
+		return !(o1 & (RTL_RX4_IPF | RTL_RX4_UDPF));
+	return false;
+}
+
+static bool v4_vlan(const void *d, u16 *tci)
+{
+	return vlan_from_opts2(le32_to_cpu(((const struct rtl_rx_desc_v4 *)d)->opts2), tci);
+}
+
+static bool v4_hash(const void *desc, u32 *hash, bool *l4)
+{
+	const struct rtl_rx_desc_v4 *d = desc;
+	u32 ri = le32_to_cpu(d->rss_info);
+
+	if (!(ri & RTL_RX4_RI_L3_MASK))
+		return false;
+	*hash = le32_to_cpu(d->rss_result);
+	*l4 = ri & RTL_RX4_RI_L4_MASK;
+	return true;
+}
+
+/* Type 4 write-back replaced the buffer address with the hash, so the
+ * address is written again on every refill (research s8; the vendor and
+ * DPDK do the same). */
+static void v4_refill(void *desc, dma_addr_t dma, u32 size, bool eor)
+{
+	struct rtl_rx_desc_v4 *d = desc;
+
+	d->addr = cpu_to_le64(dma);
+	d->opts2 = 0;
+	dma_wmb();
+	WRITE_ONCE(d->opts1, cpu_to_le32(RTL_DESC_OWN | (eor ? RTL_DESC_EOR : 0) |
+					 (size & RTL_RX_LEN_MASK)));
+}
+
+const struct rtl_rx_desc_ops rtl_rx_desc_ops_v4 = {
+	.type = 4,
+	.size = sizeof(struct rtl_rx_desc_v4),
+	.opts1 = v4_opts1,
+	.fs_ls = RTL_RX4_FS | RTL_RX4_LS,
+	.err_mask = RTL_RX4_RES | RTL_RX4_RUNT | RTL_RX4_CRC,
+	.csum_ok = v4_csum_ok,
+	.vlan = v4_vlan,
+	.hash = v4_hash,
+	.refill = v4_refill,
+};
+
+/* ---- rings ---- */
+
+static void *rx_desc(struct rtl_rx_ring *ring, unsigned int i)
+{
+	return (u8 *)ring->desc + (size_t)i * ring->tp->rx_ops->size;
+}
+
+int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
+{
+	struct device *d = &tp->pdev->dev;
+	unsigned int n = tp->rx_ring_size, i;
+	size_t bytes = (size_t)n * tp->rx_ops->size;
+
+	ring->tp = tp;
+	ring->num_desc = n;
+	ring->cur_rx = 0;
+	/* dma_alloc_coherent memory is page aligned: 256-byte alignment of
+	 * the ring base (K "Rx and Tx descriptors needs 256 bytes
+	 * alignment") holds. */
+	ring->desc = dma_alloc_coherent(d, bytes, &ring->desc_dma, GFP_KERNEL);
+	if (!ring->desc)
+		return -ENOMEM;
+	ring->buf = kcalloc(n, sizeof(*ring->buf), GFP_KERNEL);
+	ring->buf_dma = kcalloc(n, sizeof(*ring->buf_dma), GFP_KERNEL);
+	if (!ring->buf || !ring->buf_dma)
+		goto err_free;
+	for (i = 0; i < n; i++) {
+		ring->buf[i] = kzalloc(R8169_RX_BUF_SIZE, GFP_KERNEL);
+		if (!ring->buf[i])
+			goto err_free;
+		ring->buf_dma[i] = dma_map_single(d, ring->buf[i], R8169_RX_BUF_SIZE,
+						  DMA_FROM_DEVICE);
+		if (dma_mapping_error(d, ring->buf_dma[i])) {
+			kfree(ring->buf[i]);
+			ring->buf[i] = NULL;
+			goto err_free;
+		}
+		tp->rx_ops->refill(rx_desc(ring, i), ring->buf_dma[i],
+				   R8169_RX_BUF_SIZE, i == n - 1);
+	}
+	return 0;
+
+err_free:
+	rtl_rx_ring_free(tp, ring);
+	return -ENOMEM;
+}
+
+void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
+{
+	struct device *d = &tp->pdev->dev;
+
+	if (ring->buf) {
+		for (unsigned int i = 0; i < ring->num_desc; i++) {
+			if (!ring->buf[i])
+				continue;
+			dma_unmap_single(d, ring->buf_dma[i], R8169_RX_BUF_SIZE,
+					 DMA_FROM_DEVICE);
+			kfree(ring->buf[i]);
+		}
+	}
+	kfree(ring->buf);
+	kfree(ring->buf_dma);
+	ring->buf = NULL;
+	ring->buf_dma = NULL;
+	if (ring->desc)
+		dma_free_coherent(d, (size_t)ring->num_desc * tp->rx_ops->size,
+				  ring->desc, ring->desc_dma);
+	ring->desc = NULL;
+}
+
+/*
+ * OWN still set: is the descriptor really the device's?  The RTL8127 may
+ * raise the interrupt before its descriptor write-back reaches memory
+ * (seeds/000, the RFC's rtl8127_desc_quirk).  A read from the device
+ * cannot pass the device's earlier posted writes (PCIe ordering), so one
+ * MMIO read flushes them; then OWN is read again (research s6; the
+ * vendor drivers read IMR0 with an 8-bit access).
+ */
+static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
+{
+	struct rtl8169_private *tp = ring->tp;
+
+	if (!tp->recheck_ownbit)
+		return st;
+	(void)rtl_r8(tp, RTL_IntrMask_8125);
+	st = tp->rx_ops->opts1(desc);
+	if (!(st & RTL_DESC_OWN))
+		ring->stats.ownbit_rechecks++;
+	return st;
+}
+
+/* Deliver up to @budget frames from @ring; returns the number of
+ * descriptors consumed (frames delivered or dropped). */
+int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	struct rtl8169_private *tp = ring->tp;
+	const struct rtl_rx_desc_ops *ops = tp->rx_ops;
+	struct device *d = &tp->pdev->dev;
+	int count;
+
+	for (count = 0; count < budget; count++) {
+		unsigned int entry = ring->cur_rx % ring->num_desc;
+		void *desc = rx_desc(ring, entry);
+		u32 status = ops->opts1(desc);
+		unsigned int len;
+		struct sk_buff *skb;
+		u32 hash;
+		bool l4;
+		u16 tci;
+
+		if (status & RTL_DESC_OWN) {
+			status = rtl_recheck_own(ring, desc, status);
+			if (status & RTL_DESC_OWN)
+				break;
+		}
+		/* read the rest of the descriptor only after OWN */
+		dma_rmb();
+		kern_charge(SIM_COST_rx_desc);
+		len = status & RTL_RX_LEN_MASK;
+		if (unlikely(status & ops->err_mask)) {
+			ring->stats.errors++;
+			ring->stats.drops++;
+			goto release;
+		}
+		/* A frame spanning descriptors (longer than the buffer) is not
+		 * supported: RxMaxSize keeps the device from making one. */
+		if (unlikely((status & ops->fs_ls) != ops->fs_ls ||
+			     len < ETH_HLEN + ETH_FCS_LEN || len > R8169_RX_BUF_SIZE)) {
+			ring->stats.length++;
+			ring->stats.drops++;
+			goto release;
+		}
+		len -= ETH_FCS_LEN;
+		skb = napi_alloc_skb(napi, len);
+		if (unlikely(!skb)) {
+			ring->stats.alloc_fail++;
+			ring->stats.drops++;
+			goto release;
+		}
+		dma_sync_single_for_cpu(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
+		/* copy out and recycle the buffer at once, as r8169 does */
+		skb_put_data(skb, ring->buf[entry], len);
+		sim_charge(kern->host, SIM_COST_copy_byte, len);
+		if (ops->hash(desc, &hash, &l4))
+			skb_set_hash(skb, hash, l4 ? PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
+		if (ops->csum_ok(desc)) {
+			skb->ip_summed = CHECKSUM_UNNECESSARY;
+			ring->stats.csum_ok++;
+		} else {
+			skb->ip_summed = CHECKSUM_NONE;
+		}
+		if (ops->vlan(desc, &tci))
+			__vlan_hwaccel_put_tag(skb, ETH_P_8021Q, tci);
+		skb->protocol = eth_type_trans(skb, tp->dev);
+		skb_record_rx_queue(skb, (u16)ring->index);
+		ring->stats.packets++;
+		ring->stats.bytes += len;
+		napi_gro_receive(napi, skb);
+release:
+		kern_charge(SIM_COST_rx_refill);
+		ops->refill(desc, ring->buf_dma[entry], R8169_RX_BUF_SIZE,
+			    entry == ring->num_desc - 1);
+		ring->cur_rx++;
+	}
+	return count;
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/* r8169_tx.c - the TX ring: transmit, doorbell, completion. */
+#include <errno.h>
+#include <string.h>
+
+#include "drv/r8169.h"
+
+int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
+{
+	struct device *d = &tp->pdev->dev;
+	unsigned int n = tp->tx_ring_size;
+
+	ring->tp = tp;
+	ring->num_desc = n;
+	ring->cur_tx = ring->dirty_tx = 0;
+	ring->desc = dma_alloc_coherent(d, (size_t)n * sizeof(*ring->desc),
+					&ring->desc_dma, GFP_KERNEL);
+	if (!ring->desc)
+		return -ENOMEM;
+	ring->skb = kcalloc(n, sizeof(*ring->skb), GFP_KERNEL);
+	ring->skb_dma = kcalloc(n, sizeof(*ring->skb_dma), GFP_KERNEL);
+	if (!ring->skb || !ring->skb_dma) {
+		rtl_tx_ring_free(tp, ring);
+		return -ENOMEM;
+	}
+	/* the device wraps at EOR; every other descriptor starts empty */
+	ring->desc[n - 1].opts1 = cpu_to_le32(RTL_DESC_EOR);
+	return 0;
+}
+
+void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
+{
+	struct device *d = &tp->pdev->dev;
+
+	if (ring->skb) {
+		for (unsigned int i = 0; i < ring->num_desc; i++) {
+			if (!ring->skb[i])
+				continue;
+			dma_unmap_single(d, ring->skb_dma[i], ring->skb[i]->len,
+					 DMA_TO_DEVICE);
+			dev_kfree_skb_any(ring->skb[i]);
+		}
+	}
+	kfree(ring->skb);
+	kfree(ring->skb_dma);
+	ring->skb = NULL;
+	ring->skb_dma = NULL;
+	if (ring->desc)
+		dma_free_coherent(d, (size_t)ring->num_desc * sizeof(*ring->desc),
+				  ring->desc, ring->desc_dma);
+	ring->desc = NULL;
+}
+
+static unsigned int tx_free(const struct rtl_tx_ring *ring)
+{
+	return ring->num_desc - (ring->cur_tx - ring->dirty_tx);
+}
+
+netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	unsigned int q = skb->queue_mapping % tp->num_tx_queues;
+	struct rtl_tx_ring *ring = &tp->tx_ring[q];
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, q);
+	struct device *d = &tp->pdev->dev;
+	unsigned int entry;
+	dma_addr_t mapping;
+	u32 opts1;
+
+	if (unlikely(!tx_free(ring))) {
+		/* the queue should have been stopped: a driver bug */
+		netif_tx_stop_queue(txq);
+		netdev_err(dev, "BUG! TX ring full when queue awake\n");
+		return NETDEV_TX_BUSY;
+	}
+	entry = ring->cur_tx % ring->num_desc;
+	mapping = dma_map_single(d, skb->data, skb->len, DMA_TO_DEVICE);
+	if (unlikely(dma_mapping_error(d, mapping))) {
+		ring->stats.drops++;
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	kern_charge(SIM_COST_tx_desc);
+	ring->skb[entry] = skb;
+	ring->skb_dma[entry] = mapping;
+	ring->desc[entry].addr = cpu_to_le64(mapping);
+	ring->desc[entry].opts2 = 0;
+	opts1 = RTL_DESC_OWN | RTL_TX_FS | RTL_TX_LS | (skb->len & RTL_TX_LEN_MASK);
+	if (entry == ring->num_desc - 1)
+		opts1 |= RTL_DESC_EOR;
+	dma_wmb();      /* descriptor body before OWN */
+	WRITE_ONCE(ring->desc[entry].opts1, cpu_to_le32(opts1));
+	ring->cur_tx++;
+	if (tx_free(ring) < R8169_TX_STOP_THRS) {
+		netif_tx_stop_queue(txq);
+		ring->stats.stops++;
+	}
+	/* the doorbell: the device fetches ring q (K writes 16 bits) */
+	rtl_w16(tp, RTL_TxPoll_8125, (u16)RTL_TXPOLL_Q(q));
+	return NETDEV_TX_OK;
+}
+
+/* Reclaim completed descriptors; TX work ignores the NAPI budget
+ * (napi.rst), but @budget 0 means netpoll: free with that in mind. */
+void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
+{
+	struct rtl8169_private *tp = ring->tp;
+	struct device *d = &tp->pdev->dev;
+	struct netdev_queue *txq = netdev_get_tx_queue(tp->dev, ring->index);
+	unsigned int done = 0;
+
+	while (ring->dirty_tx != ring->cur_tx) {
+		unsigned int entry = ring->dirty_tx % ring->num_desc;
+		u32 status = le32_to_cpu(READ_ONCE(ring->desc[entry].opts1));
+		struct sk_buff *skb;
+
+		if (status & RTL_DESC_OWN)
+			break;
+		dma_rmb();
+		kern_charge(SIM_COST_tx_clean);
+		skb = ring->skb[entry];
+		ring->skb[entry] = NULL;
+		if (skb) {
+			dma_unmap_single(d, ring->skb_dma[entry], skb->len, DMA_TO_DEVICE);
+			ring->stats.packets++;
+			ring->stats.bytes += skb->len;
+			napi_consume_skb(skb, budget);
+		}
+		ring->dirty_tx++;
+		done++;
+	}
+	if (done && netif_tx_queue_stopped(txq) &&
+	    tx_free(ring) >= R8169_TX_STOP_THRS)
+		netif_tx_wake_queue(txq);
+}
