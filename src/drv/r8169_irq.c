@@ -227,7 +227,13 @@ void rtl_free_vectors(struct rtl8169_private *tp)
 static int rtl_poll_rx(struct napi_struct *napi, int budget)
 {
 	struct rtl_q_vector *qv = container_of(napi, struct rtl_q_vector, napi);
-	int work = rtl_rx(qv->rx, napi, budget);
+	int work;
+
+	/* ISR v3/v4 "ring" vectors also serve the TX ring of the same
+	 * number (research s4.3) */
+	if (qv->tx)
+		rtl_tx_clean(qv->tx, budget);
+	work = rtl_rx(qv->rx, napi, budget);
 
 	if (work < budget && napi_complete_done(napi, work))
 		qv->tp->irq_ops->unmask(qv);
@@ -315,8 +321,19 @@ int rtl_setup_q_vectors(struct rtl8169_private *tp)
 	}
 	for (unsigned int q = 0; q < tp->num_rx_queues; q++)
 		qv_add(tp, RTL_VEC_RX, m->rx[q], q);
-	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
-		qv_add(tp, RTL_VEC_TX, m->tx[q], q);
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
+		struct rtl_q_vector *shared = NULL;
+
+		/* a TX ring whose message id is an RX queue's (ring vectors)
+		 * is served by that vector's poll */
+		for (unsigned int i = 0; i < tp->nqv; i++)
+			if (tp->qv[i].id == m->tx[q])
+				shared = &tp->qv[i];
+		if (shared)
+			shared->tx = &tp->tx_ring[q];
+		else
+			qv_add(tp, RTL_VEC_TX, m->tx[q], q);
+	}
 	qv_add(tp, RTL_VEC_LINK, m->link, 0);
 	return 0;
 }
