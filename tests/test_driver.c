@@ -861,13 +861,15 @@ static void test_pcaps(void **state)
 {
 	const char *dir = getenv("RXSCALE_PCAPS");
 	struct dfx *f;
-	DIR *d;
+	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *e;
 	unsigned files = 0, frames = 0, hashed = 0, dropped = 0;
 
 	(void)state;
-	if (!dir || !(d = opendir(dir)))
+	if (!d) {
 		skip();
+		return;
+	}
 	f = dfx_new(4);
 	dev_set_promiscuity(f->dev, 1);
 	while ((e = readdir(d))) {
