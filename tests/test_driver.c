@@ -669,6 +669,46 @@ static void test_close_reopen(void **state)
 	dfx_free(f);
 }
 
+/* Allocation failures: open unwinds to nothing at every failing DMA
+ * allocation; a failed skb allocation drops one frame, counted. */
+static void test_alloc_failures(void **state)
+{
+	struct dfx *f = dfx_new(4);
+	u64 base;
+	struct flow fl;
+
+	(void)state;
+	assert_int_equal(dev_close(f->dev), 0);
+	base = f->k.dma_live;
+	for (unsigned nth = 1; nth < 2200; nth += 97) {
+		f->k.fault.dma_fail_nth = nth;
+		int rc = dev_open(f->dev);
+
+		f->k.fault.dma_fail_nth = 0;
+		if (rc == 0) {
+			assert_int_equal(dev_close(f->dev), 0);
+			continue;
+		}
+		assert_int_equal(rc, -ENOMEM);
+		assert_false(netif_running(f->dev));
+		assert_int_equal(f->k.dma_live, base);
+		assert_int_equal(f->k.skbs_live, 0);
+	}
+	assert_int_equal(dev_open(f->dev), 0);
+	f->k.fault.skb_fail_nth = 3;
+	flow_make(&fl, 1, 6);
+	for (u32 i = 0; i < 10; i++)
+		send_frame(f, &fl, i);
+	sim_run(&f->sim);
+	assert_int_equal(f->nrec, 9);
+	u64 af = 0;
+	for (unsigned q = 0; q < 4; q++)
+		af += f->tp->rx_ring[q].stats.alloc_fail;
+	assert_int_equal(af, 1);
+	check_conservation(f);
+	dfx_free(f);
+}
+
 /* The OwnBit erratum: without the workaround a frame waits for the next
  * interrupt; with it (MMIO flush + re-check) none waits. */
 static sim_time_t erratum_latency(bool workaround, u64 *rechecks)
@@ -946,6 +986,7 @@ int main(void)
 		cmocka_unit_test(test_overload_counted),
 		cmocka_unit_test(test_vector_fallback),
 		cmocka_unit_test(test_close_reopen),
+		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_ownbit_erratum),
 		cmocka_unit_test(test_coalesce),
 		cmocka_unit_test(test_rings_stats),
