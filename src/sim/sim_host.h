@@ -226,7 +226,7 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 				 const struct sim_host_params *p);
 void sim_host_destroy(struct sim_host *h);
 
-/* ----- charging CPU time (inside frame code) ----- */
+/* ----- charging CPU time, from inside frame code ----- */
 
 /* Charge @ps picoseconds to the running frame in its own class (irq for
  * hardirq, soft for softirq and ksoftirqd, sys for tasks); sim_now()
@@ -241,8 +241,8 @@ static inline void sim_charge(struct sim_host *h, enum sim_cost_id id,
 	sim_charge_ps(h, h->cost.ps[id] * count);
 }
 
-/* Charge @ps picoseconds of user time (tasks only; in irq context it is
- * charged as the frame's own class). */
+/* Charge @ps picoseconds of user time: tasks only; in irq context it is
+ * charged as the frame's own class. */
 void sim_charge_usr_ps(struct sim_host *h, uint64_t ps);
 
 /* The CPU whose code is running, or -1 (smp_processor_id()). */

@@ -5,8 +5,8 @@
  * Each component or flow draws from its own stream, derived from the run's
  * seed and a stream id, so adding a flow never shifts another flow's
  * numbers.  The generator is xoshiro256** (Blackman & Vigna, public
- * domain algorithm), seeded through splitmix64.  Never rand(), never the
- * wall clock.
+ * domain algorithm), seeded through splitmix64.  Never libc randomness,
+ * never the wall clock.
  */
 #ifndef RXSCALE_SIM_RNG_H
 #define RXSCALE_SIM_RNG_H
