@@ -7,7 +7,7 @@
  *  - the chip is identified from TxConfig's XID through one table row
  *    (upstream's approach) and unknown chips are refused, instead of the
  *    vendor's "guess the closest version" fallback;
- *  - the RX queue count can change at run time (ethtool -L), re-planning
+ *  - the RX queue count can change while running (ethtool -L), re-planning
  *    NAPI, IRQs and rings through close/open; the vendor fixes it at
  *    probe;
  *  - RX buffers are copied into fresh skbs and recycled in place, as

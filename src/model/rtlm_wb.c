@@ -83,7 +83,7 @@ void rtlm_wb_opts1(struct rtlm_dev *dev, uint64_t dma, uint32_t val,
 		return;
 	}
 	e.due = sim_now(dev->sim) + f->ownbit_delay_ns;
-	/* keep the FIFO ordered by due time (a knob change mid-run) */
+	/* keep the FIFO ordered by due time: a knob may change mid-run */
 	if (dev->wb_len) {
 		sim_time_t last = dev->wb[(dev->wb_head + dev->wb_len - 1) %
 					  dev->wb_cap].due;
