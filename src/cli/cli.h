@@ -14,6 +14,7 @@
 /* Subcommands: argv[0] is the subcommand name. Return: exit status. */
 int cli_hash(int argc, char **argv);
 int cli_mkpcap(int argc, char **argv);
+int cli_run(int argc, char **argv);
 
 /** cli_err() - print "rxscale: " + message + newline on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -42,6 +43,9 @@ struct cli_pcap *cli_pcap_open(const char *path);
  * (a truncated or corrupt file).
  */
 int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen);
+
+/** cli_pcap_ts_ns() - capture time of the last frame returned, ns. */
+uint64_t cli_pcap_ts_ns(const struct cli_pcap *c);
 
 /** cli_pcap_link() - the dissector's link type for this capture. */
 enum net_link cli_pcap_link(const struct cli_pcap *c);

@@ -14,6 +14,7 @@ struct cli_pcap {
 	pcap_t *p;
 	const char *path;
 	enum net_link link;
+	uint64_t ts_ns;
 };
 
 struct cli_pcap *cli_pcap_open(const char *path)
@@ -71,6 +72,8 @@ int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen)
 	if (rc == 1) {
 		*data = d;
 		*caplen = h->caplen;
+		c->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000u +
+			   (uint64_t)h->ts.tv_usec * 1000u;
 		return 1;
 	}
 	if (rc == PCAP_ERROR_BREAK)
@@ -91,4 +94,9 @@ void cli_pcap_close(struct cli_pcap *c)
 		return;
 	pcap_close(c->p);
 	free(c);
+}
+
+uint64_t cli_pcap_ts_ns(const struct cli_pcap *c)
+{
+	return c->ts_ns;
 }

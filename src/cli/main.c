@@ -13,6 +13,7 @@ static void usage(FILE *out)
 	      "  hash    Toeplitz RSS hash and RX queue of a tuple or of every\n"
 	      "          frame of a capture, as an RTL8125/8126/8127 computes them\n"
 	      "  mkpcap  write the built-in multi-flow demo capture\n"
+	      "  run     simulate the NIC, driver and host; replay a capture\n"
 	      "\n"
 	      "'rxscale <command> --help' describes each command.\n", out);
 }
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
 		return cli_hash(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "mkpcap"))
 		return cli_mkpcap(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cli_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);

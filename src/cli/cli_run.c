@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_run.c - `rxscale run`: build the simulated system (host CPUs, the
+ * kernel API, the device model, the r8169-style driver), apply ethtool
+ * commands, run the workload, and report as iperf3/mpstat/ethtool do.
+ *
+ * The workload available so far is capture replay (--pcap): each frame
+ * enters the NIC at its recorded time (or back to back at line rate), the
+ * driver delivers it through NAPI, and a sink counts frames, bytes and
+ * flows per RX queue, checking each frame's hash and queue against an
+ * independent rss_classify() of the configuration ethtool reports.  The
+ * iperf3/ping workloads and the TCP stack are the rest of issue 6.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+#include "cli/scenario.h"
+#include "drv/r8169.h"
+#include "kern/ethtool_cmd.h"
+#include "model/rtlm.h"
+#include "rss/rss_hash.h"
+#include "rss/rss_indir.h"
+#include "rss/rss_toeplitz.h"
+
+#ifndef RXSCALE_PRESETS_DIR
+#define RXSCALE_PRESETS_DIR "presets"
+#endif
+
+#define FLOWSET_BITS 16
+
+/* Distinct flows per queue: an open-addressing set of 64-bit flow keys. */
+struct flowset {
+	uint64_t *slot;
+	size_t cap, n;
+};
+
+static void flowset_add(struct flowset *fs, uint64_t key)
+{
+	size_t i;
+
+	key |= 1;       /* 0 marks an empty slot */
+	if (2 * (fs->n + 1) > fs->cap) {
+		struct flowset big = { calloc(fs->cap ? 2 * fs->cap : 1024, 8),
+				       fs->cap ? 2 * fs->cap : 1024, 0 };
+
+		if (!big.slot)
+			return;
+		for (size_t j = 0; j < fs->cap; j++)
+			if (fs->slot[j])
+				flowset_add(&big, fs->slot[j]);
+		free(fs->slot);
+		*fs = big;
+	}
+	for (i = (key * 0x9E3779B97F4A7C15ull) >> 40; ; i++) {
+		i &= fs->cap - 1;
+		if (fs->slot[i] == key)
+			return;
+		if (!fs->slot[i]) {
+			fs->slot[i] = key;
+			fs->n++;
+			return;
+		}
+	}
+}
+
+struct world {
+	struct scenario scn;
+	struct sim sim;
+	struct sim_cost cost;
+	struct sim_host *host;
+	struct kern k;
+	struct rtlm_dev *m;
+	struct pci_dev pdev;
+	struct net_device *dev;
+	struct rtl8169_private *tp;
+	/* replay sink */
+	u64 q_frames[RTL_MAX_RX_QUEUES], q_bytes[RTL_MAX_RX_QUEUES];
+	struct flowset q_flows[RTL_MAX_RX_QUEUES];
+	u64 delivered, mismatches, hashed;
+	struct rss_thash key;
+	struct rss_indir indir;
+	struct rss_cfg cfg;
+	bool rss_on;
+};
+
+/* The configuration as ethtool reports it, for the independent check. */
+static int snapshot_rss(struct world *w)
+{
+	const struct ethtool_ops *ops = w->dev->ethtool_ops;
+	struct ethtool_rxfh_param p = { 0 };
+	struct ethtool_rxfh_fields fl = { 0 };
+	u32 indir[128];
+	u8 key[40];
+
+	p.indir = indir;
+	p.key = key;
+	if (ops->get_rxfh(w->dev, &p))
+		return -EINVAL;
+	rss_thash_fini(&w->key);
+	if (rss_thash_init(&w->key, key, sizeof(key)))
+		return -EINVAL;
+	w->indir.size = 128;
+	memcpy(w->indir.tbl, indir, sizeof(indir));
+	w->cfg.key = &w->key;
+	w->cfg.indir = &w->indir;
+	w->cfg.ht = RSS_HT_RTL8127_DEFAULT;
+	fl.flow_type = UDP_V4_FLOW;
+	if (!ops->get_rxfh_fields(w->dev, &fl) && (fl.data & RXH_L4_B_0_1))
+		w->cfg.ht |= RSS_HT_UDP_IPV4;
+	fl.flow_type = UDP_V6_FLOW;
+	if (!ops->get_rxfh_fields(w->dev, &fl) && (fl.data & RXH_L4_B_0_1))
+		w->cfg.ht |= RSS_HT_UDP_IPV6 | RSS_HT_UDP_IPV6_EX;
+	w->cfg.xfrm = 0;
+	w->rss_on = ops->get_rx_ring_count(w->dev) >= 2;
+	return 0;
+}
+
+static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *data)
+{
+	struct world *w = data;
+	unsigned q = skb_get_rx_queue(skb);
+	const u8 *frame = skb_mac_header(skb);
+	size_t len = skb->len + ETH_HLEN;
+	struct net_flow f;
+	struct rss_result r;
+	unsigned want = 0;
+	uint64_t fk = 0;
+
+	(void)napi;
+	net_dissect(frame, len, NET_LINK_ETH, &f);
+	rss_classify(&w->cfg, &f, &r);
+	if (w->rss_on && r.in.type != RSS_TYPE_NONE) {
+		want = r.queue;
+		w->hashed++;
+		if (skb->hash != r.hash)
+			w->mismatches++;
+	}
+	if (q != want)
+		w->mismatches++;
+	/* a flow: addresses, protocol, ports (FNV-1a over the 5-tuple) */
+	if (f.l3 != NET_L3_NONE) {
+		const u8 *parts[2] = { f.src, f.dst };
+
+		fk = 0xcbf29ce484222325ull;
+		for (int k = 0; k < 2; k++)
+			for (unsigned i = 0; i < f.addr_len; i++)
+				fk = (fk ^ parts[k][i]) * 0x100000001b3ull;
+		fk = (fk ^ f.ip_proto) * 0x100000001b3ull;
+		if (f.l4_ok)
+			fk = (fk ^ ((uint64_t)f.sport << 16 | f.dport)) * 0x100000001b3ull;
+	}
+	if (q < RTL_MAX_RX_QUEUES) {
+		w->q_frames[q]++;
+		w->q_bytes[q] += skb->len + ETH_HLEN;
+		flowset_add(&w->q_flows[q], fk);
+	}
+	w->delivered++;
+	consume_skb(skb);
+}
+
+static const struct rtl_chip_info *chip_named(const char *name)
+{
+	for (unsigned i = 0; i < rtl_chips_count; i++)
+		if (!strcasecmp(rtl_chips[i].name, name))
+			return &rtl_chips[i];
+	return NULL;
+}
+
+static int load_preset(struct world *w)
+{
+	char path[600], err[512];
+
+	if (!strcmp(w->scn.preset, "default")) {
+		sim_cost_load_default(&w->cost);
+		return 0;
+	}
+	if (strchr(w->scn.preset, '/') || strstr(w->scn.preset, ".ini"))
+		snprintf(path, sizeof(path), "%s", w->scn.preset);
+	else
+		snprintf(path, sizeof(path), "%s/%s.ini", RXSCALE_PRESETS_DIR, w->scn.preset);
+	if (sim_cost_load_file(&w->cost, path, err, sizeof(err))) {
+		cli_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int world_up(struct world *w)
+{
+	struct sim_host_params p;
+	const struct rtl_chip_info *chip = chip_named(w->scn.chip);
+	struct rtlm_params mp;
+	int rc;
+
+	if (!chip) {
+		cli_err("nic.chip: unknown chip '%s' (RTL8125A, RTL8125B, RTL8125D, "
+			"RTL8126A, RTL8127A, ...)", w->scn.chip);
+		return -1;
+	}
+	if (load_preset(w))
+		return -1;
+	sim_init(&w->sim);
+	sim_host_params_default(&p, w->scn.cpus);
+	w->host = sim_host_create(&w->sim, &w->cost, &p);
+	if (!w->host || kern_init(&w->k, w->host, w->scn.seed)) {
+		cli_err("out of memory");
+		return -1;
+	}
+	if (w->scn.irq_cpus[0]) {
+		struct sim_cpuset set;
+
+		if (sim_cpuset_parse(&set, w->scn.irq_cpus, w->scn.cpus) ||
+		    kern_irq_restrict(&w->k, &set)) {
+			cli_err("host.irq_cpus: '%s' is not a CPU list within 0-%u",
+				w->scn.irq_cpus, w->scn.cpus - 1);
+			return -1;
+		}
+	}
+	rtlm_params_default(&mp);
+	mp.faults.ownbit_erratum = w->scn.ownbit_erratum;
+	w->m = rtlm_create(w->host, &w->k.mem, chip, &mp);
+	if (!w->m) {
+		cli_err("cannot create the device model");
+		return -1;
+	}
+	kern_pci_dev_init(&w->pdev, rtlm_pci(w->m), "0000:01:00.0");
+	r8169_params.rx_queues = w->scn.rx_queues;
+	r8169_params.ownbit_workaround = w->scn.ownbit_workaround;
+	rc = kern_pci_probe(&rtl8169_pci_driver, &w->pdev);
+	if (rc) {
+		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
+		return -1;
+	}
+	w->dev = pci_get_drvdata(&w->pdev);
+	w->tp = netdev_priv(w->dev);
+	rc = dev_open(w->dev);
+	if (rc) {
+		cli_err("cannot bring %s up: %s", w->dev->name, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static void world_down(struct world *w)
+{
+	if (w->dev)
+		kern_pci_remove(&rtl8169_pci_driver, &w->pdev);
+	if (w->m)
+		rtlm_destroy(w->m);
+	if (w->host) {
+		kern_fini(&w->k);
+		sim_host_destroy(w->host);
+		sim_fini(&w->sim);
+	}
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+		free(w->q_flows[q].slot);
+	rss_thash_fini(&w->key);
+}
+
+/* Run the scenario's ethtool commands in order; query output to stdout. */
+static int run_ethtool(struct world *w)
+{
+	for (unsigned i = 0; i < w->scn.n_ethtool; i++) {
+		int rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i], stdout, stderr);
+
+		if (rc) {
+			cli_err("ethtool %s: failed (exit %d); nothing was run",
+				w->scn.ethtool[i], rc);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ----- replay ----- */
+
+struct replay {
+	struct sim_event ev;
+	struct world *w;
+	struct cli_pcap *pc;
+	uint64_t t0, last;              /* capture time of the first frame */
+	uint64_t frames, bytes;
+	int err;
+	u8 buf[16384];
+	size_t len;
+	bool pending;
+};
+
+/* Fetch the next frame into r->buf; false at the end (or on error). */
+static bool replay_fetch(struct replay *r, uint64_t *when)
+{
+	const uint8_t *d;
+	size_t n;
+	int rc;
+
+	for (;;) {
+		rc = cli_pcap_next(r->pc, &d, &n);
+		if (rc <= 0) {
+			r->err = rc < 0;
+			return false;
+		}
+		if (!n)
+			continue;
+		if (n > sizeof(r->buf))
+			n = sizeof(r->buf);     /* the MAC counts it too long */
+		memcpy(r->buf, d, n);
+		r->len = n;
+		break;
+	}
+	if (r->w->scn.line_rate) {
+		/* back to back: preamble + IFG 20 bytes, FCS 4, minimum 64 */
+		u64 wire = (r->len < 60 ? 60 : r->len) + 4 + 20;
+		u64 mbps = r->w->tp->chip->speed_mbps;
+
+		*when = r->last + (r->frames ? wire * 8000 / mbps : 0);
+	} else {
+		uint64_t ts = cli_pcap_ts_ns(r->pc);
+
+		if (!r->frames)
+			r->t0 = ts;
+		*when = ts >= r->t0 ? ts - r->t0 : r->last;
+		if (*when < r->last)
+			*when = r->last;        /* out-of-order stamps: keep order */
+	}
+	return true;
+}
+
+static void replay_fn(struct sim *s, struct sim_event *ev)
+{
+	struct replay *r = ev->arg;
+	uint64_t when;
+
+	rtlm_eth_rx(r->w->m, r->buf, r->len);
+	r->frames++;
+	r->bytes += r->len;
+	r->last = sim_now(s);
+	if (replay_fetch(r, &when))
+		sim_schedule_at(s, ev, when);
+}
+
+/* ----- reports ----- */
+
+struct cpu_pct {
+	double v[SIM_ACCT_NR], ksoftirqd;
+};
+
+static void cpu_pct(struct world *w, unsigned cpu, struct cpu_pct *p)
+{
+	struct sim_acct_sample s;
+	double tot = 0;
+
+	sim_host_acct(w->host, cpu, &s);
+	for (int k = 0; k < SIM_ACCT_NR; k++)
+		tot += (double)s.ns[k];
+	for (int k = 0; k < SIM_ACCT_NR; k++)
+		p->v[k] = tot ? 100.0 * (double)s.ns[k] / tot : 0;
+	p->ksoftirqd = tot ? 100.0 * (double)s.ksoftirqd_ns / tot : 0;
+}
+
+static void print_mpstat(struct world *w)
+{
+	printf("\nCPU      %%usr    %%sys    %%irq   %%soft   %%idle  ksoftirqd\n");
+	for (unsigned c = 0; c < w->scn.cpus; c++) {
+		struct cpu_pct p;
+
+		cpu_pct(w, c, &p);
+		printf("%-3u  %7.2f %7.2f %7.2f %7.2f %7.2f %10.2f\n", c,
+		       p.v[SIM_ACCT_USR], p.v[SIM_ACCT_SYS], p.v[SIM_ACCT_IRQ],
+		       p.v[SIM_ACCT_SOFT], p.v[SIM_ACCT_IDLE], p.ksoftirqd);
+	}
+}
+
+/* Drops by reason: the device's counters and the driver's. */
+struct drop_reason {
+	const char *name;
+	u64 n;
+};
+
+static unsigned drop_reasons(struct world *w, struct drop_reason *d)
+{
+	const struct rtlm_stats *s = rtlm_stats(w->m);
+	u64 missed = 0, dma = 0, small = 0, err = 0, alloc = 0, len = 0;
+	unsigned n = 0;
+
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
+		missed += s->rx_missed[q];
+		dma += s->rx_dma_err[q];
+		small += s->rx_buf_small[q];
+		err += w->tp->rx_ring[q].stats.errors;
+		alloc += w->tp->rx_ring[q].stats.alloc_fail;
+		len += w->tp->rx_ring[q].stats.length;
+	}
+	d[n++] = (struct drop_reason){ "rx_missed", missed };
+	d[n++] = (struct drop_reason){ "rx_dma_error", dma };
+	d[n++] = (struct drop_reason){ "rx_buffer_too_small", small };
+	d[n++] = (struct drop_reason){ "rx_too_long", s->rx_too_long };
+	d[n++] = (struct drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
+	d[n++] = (struct drop_reason){ "rx_filtered", s->rx_filtered };
+	d[n++] = (struct drop_reason){ "rx_link_down", s->rx_link_down };
+	d[n++] = (struct drop_reason){ "rx_disabled", s->rx_disabled };
+	d[n++] = (struct drop_reason){ "rx_reset", s->rx_reset };
+	d[n++] = (struct drop_reason){ "driver_rx_errors", err };
+	d[n++] = (struct drop_reason){ "driver_skb_alloc", alloc };
+	d[n++] = (struct drop_reason){ "driver_length", len };
+	d[n++] = (struct drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
+	return n;
+}
+
+static void print_replay(struct world *w, struct replay *r)
+{
+	struct drop_reason d[16];
+	unsigned nd = drop_reasons(w, d);
+	u64 dropped = 0;
+
+	printf("\nqueue  frames      bytes  flows  share\n");
+	for (unsigned q = 0; q < w->tp->num_rx_queues; q++)
+		printf("%-5u %7llu %10llu %6zu %5.1f%%\n", q,
+		       (unsigned long long)w->q_frames[q],
+		       (unsigned long long)w->q_bytes[q], w->q_flows[q].n,
+		       w->delivered ? 100.0 * (double)w->q_frames[q] / (double)w->delivered : 0);
+	printf("total %7llu %10llu\n", (unsigned long long)w->delivered,
+	       (unsigned long long)r->bytes);
+	for (unsigned i = 0; i < nd; i++)
+		dropped += d[i].n;
+	printf("\naccounting: %llu frames offered = %llu delivered + %llu dropped",
+	       (unsigned long long)r->frames, (unsigned long long)w->delivered,
+	       (unsigned long long)dropped);
+	for (unsigned i = 0; i < nd; i++)
+		if (d[i].n)
+			printf(" (%s %llu)", d[i].name, (unsigned long long)d[i].n);
+	printf("\nqueue check: %llu frames hashed, %llu queue/hash mismatches against an "
+	       "independent rss_classify()\n", (unsigned long long)w->hashed,
+	       (unsigned long long)w->mismatches);
+}
+
+static void print_json(struct world *w, struct replay *r)
+{
+	json_object *root = json_object_new_object(), *sum = json_object_new_object();
+	json_object *cpus = json_object_new_array(), *qs = json_object_new_array();
+	json_object *rep = json_object_new_object(), *drop = json_object_new_object();
+	struct drop_reason d[16];
+	unsigned nd = drop_reasons(w, d);
+
+	for (unsigned c = 0; c < w->scn.cpus; c++) {
+		struct cpu_pct p;
+		json_object *o = json_object_new_object();
+
+		cpu_pct(w, c, &p);
+		json_object_object_add(o, "cpu", json_object_new_int((int)c));
+		json_object_object_add(o, "usr", json_object_new_double(p.v[SIM_ACCT_USR]));
+		json_object_object_add(o, "sys", json_object_new_double(p.v[SIM_ACCT_SYS]));
+		json_object_object_add(o, "irq", json_object_new_double(p.v[SIM_ACCT_IRQ]));
+		json_object_object_add(o, "soft", json_object_new_double(p.v[SIM_ACCT_SOFT]));
+		json_object_object_add(o, "idle", json_object_new_double(p.v[SIM_ACCT_IDLE]));
+		json_object_object_add(o, "ksoftirqd", json_object_new_double(p.ksoftirqd));
+		json_object_array_add(cpus, o);
+	}
+	for (unsigned q = 0; q < w->tp->num_rx_queues; q++) {
+		json_object *o = json_object_new_object();
+		const struct rtl_rx_stats *s = &w->tp->rx_ring[q].stats;
+
+		json_object_object_add(o, "queue", json_object_new_int((int)q));
+		json_object_object_add(o, "packets", json_object_new_int64((int64_t)s->packets));
+		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->bytes));
+		json_object_object_add(o, "drops", json_object_new_int64((int64_t)s->drops));
+		json_object_object_add(o, "flows", json_object_new_int64((int64_t)w->q_flows[q].n));
+		json_object_array_add(qs, o);
+	}
+	json_object_object_add(sum, "cpus", cpus);
+	json_object_object_add(sum, "queues", qs);
+	json_object_object_add(root, "summary", sum);
+	json_object_object_add(rep, "frames", json_object_new_int64((int64_t)r->frames));
+	json_object_object_add(rep, "delivered", json_object_new_int64((int64_t)w->delivered));
+	for (unsigned i = 0; i < nd; i++)
+		if (d[i].n)
+			json_object_object_add(drop, d[i].name,
+					       json_object_new_int64((int64_t)d[i].n));
+	json_object_object_add(rep, "dropped", drop);
+	json_object_object_add(rep, "queue_mismatches",
+			       json_object_new_int64((int64_t)w->mismatches));
+	json_object_object_add(root, "replay", rep);
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: rxscale run [SCENARIO.ini] [--pcap FILE] [--set section.key=value]...\n"
+	      "                   [--ethtool \"ARGS\"]... [--preset NAME] [--seed N] [--json]\n"
+	      "\n"
+	      "Simulate a host with the RTL8125-family NIC model and the r8169-style driver.\n"
+	      "With --pcap (or replay.pcap in the scenario) the capture is replayed into\n"
+	      "the NIC and each RX queue's frames, bytes and flows are reported, with the\n"
+	      "mpstat-style CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
+	      "The iperf3/ping workloads are not built yet (issue 6).\n", out);
+}
+
+int cli_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pcap", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 's' },
+		{ "ethtool", required_argument, NULL, 'e' },
+		{ "preset", required_argument, NULL, 'P' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct world *w = calloc(1, sizeof(*w));
+	struct replay *r = calloc(1, sizeof(*r));
+	char err[600];
+	const char *sets[64];
+	unsigned nsets = 0;
+	bool json = false;
+	int c, rc = CLI_EXIT_USAGE;
+	uint64_t when;
+
+	if (!w || !r) {
+		cli_err("out of memory");
+		return 1;
+	}
+	scenario_default(&w->scn);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (strlen(optarg) >= SCN_STR) {
+				cli_err("--pcap: path too long");
+				goto out;
+			}
+			snprintf(w->scn.pcap, sizeof(w->scn.pcap), "%s", optarg);
+			break;
+		case 's':
+			if (nsets == 64) {
+				cli_err("--set: too many");
+				goto out;
+			}
+			sets[nsets++] = optarg;
+			break;
+		case 'e':
+			if (w->scn.n_ethtool == SCN_MAX_ETHTOOL || strlen(optarg) >= SCN_STR) {
+				cli_err("--ethtool: too many or too long");
+				goto out;
+			}
+			snprintf(w->scn.ethtool[w->scn.n_ethtool++], SCN_STR, "%s", optarg);
+			break;
+		case 'P':
+			if (strlen(optarg) >= SCN_STR) {
+				cli_err("--preset: name too long");
+				goto out;
+			}
+			snprintf(w->scn.preset, sizeof(w->scn.preset), "%s", optarg);
+			break;
+		case 'S': {
+			unsigned long v;
+
+			if (cli_parse_uint(optarg, 0, ~0UL, &v)) {
+				cli_err("--seed: '%.64s' is not a whole number", optarg);
+				goto out;
+			}
+			w->scn.seed = v;
+			break;
+		}
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			rc = 0;
+			goto out;
+		default:
+			cli_err("run: unknown or incomplete option '%.64s' (try --help)",
+				argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		struct scenario file = w->scn;
+
+		if (optind + 1 < argc) {
+			cli_err("run: one scenario file at most ('%.64s' is extra)", argv[optind + 1]);
+			goto out;
+		}
+		/* the file's keys come first, command-line options win */
+		scenario_default(&file);
+		if (scenario_load(&file, argv[optind], err, sizeof(err))) {
+			cli_err("%s", err);
+			goto out;
+		}
+		if (w->scn.pcap[0])
+			snprintf(file.pcap, sizeof(file.pcap), "%s", w->scn.pcap);
+		for (unsigned i = 0; i < w->scn.n_ethtool && file.n_ethtool < SCN_MAX_ETHTOOL; i++)
+			snprintf(file.ethtool[file.n_ethtool++], SCN_STR, "%s", w->scn.ethtool[i]);
+		if (strcmp(w->scn.preset, "default"))
+			snprintf(file.preset, sizeof(file.preset), "%s", w->scn.preset);
+		if (w->scn.seed != 1)
+			file.seed = w->scn.seed;
+		w->scn = file;
+	}
+	for (unsigned i = 0; i < nsets; i++) {
+		if (scenario_set(&w->scn, sets[i], err, sizeof(err))) {
+			cli_err("%s", err);
+			goto out;
+		}
+	}
+	if (!w->scn.pcap[0]) {
+		cli_err("run: the iperf3/ping workloads are not built yet (issue 6); "
+			"replay a capture with --pcap FILE");
+		goto out;
+	}
+	r->pc = cli_pcap_open(w->scn.pcap);
+	if (!r->pc)
+		goto out;
+	if (cli_pcap_link(r->pc) != NET_LINK_ETH) {
+		cli_err("%s: only Ethernet captures can be replayed into a NIC", w->scn.pcap);
+		goto out;
+	}
+	if (world_up(w))
+		goto out;
+	kern_netdev_set_rx_handler(w->dev, replay_sink, NULL, w);
+	dev_set_promiscuity(w->dev, 1);
+	if (run_ethtool(w))
+		goto out;
+	if (snapshot_rss(w)) {
+		cli_err("cannot read the RSS configuration back");
+		goto out;
+	}
+	r->w = w;
+	sim_event_init(&r->ev, replay_fn, r);
+	if (replay_fetch(r, &when))
+		sim_schedule_at(&w->sim, &r->ev, when);
+	sim_run(&w->sim);
+	if (r->err)
+		goto out;
+	sim_host_sync(w->host);
+	if (json) {
+		print_json(w, r);
+	} else {
+		printf("rxscale run: %s, %u RX queue%s, RSS %s, %u CPUs, preset %s, seed %llu\n",
+		       w->tp->chip->name, w->tp->num_rx_queues,
+		       w->tp->num_rx_queues == 1 ? "" : "s", w->rss_on ? "on" : "off",
+		       w->scn.cpus, w->cost.name, (unsigned long long)w->scn.seed);
+		printf("replay %s: %llu frames over %.6f s (%s)\n", w->scn.pcap,
+		       (unsigned long long)r->frames, (double)sim_now(&w->sim) / 1e9,
+		       w->scn.line_rate ? "back to back at line rate" : "recorded gaps");
+		print_replay(w, r);
+		print_mpstat(w);
+		printf("\n");
+		fflush(stdout);
+		snprintf(err, sizeof(err), "-S %s", w->dev->name);
+		ethtool_cmd_run(w->dev, err, stdout, stderr);
+	}
+	rc = w->mismatches ? 1 : 0;
+out:
+	if (r->pc)
+		cli_pcap_close(r->pc);
+	world_down(w);
+	free(r);
+	free(w);
+	return rc;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+/* scenario.c - scenario INI files and --set overrides (see scenario.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "cli/cli.h"
+#include "cli/scenario.h"
+
+void scenario_default(struct scenario *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->duration_s = 10;
+	s->seed = 1;
+	s->cpus = 8;
+	snprintf(s->preset, sizeof(s->preset), "default");
+	snprintf(s->chip, sizeof(s->chip), "RTL8127A");
+	s->ownbit_workaround = -1;
+}
+
+static int set_str(char *dst, size_t n, const char *v, char *msg, size_t ml,
+		   const char *key)
+{
+	if (strlen(v) >= n) {
+		snprintf(msg, ml, "%s: value longer than %zu characters", key, n - 1);
+		return -1;
+	}
+	snprintf(dst, n, "%s", v);
+	return 0;
+}
+
+static int set_uint(unsigned long *out, const char *v, unsigned long lo,
+		    unsigned long hi, char *msg, size_t ml, const char *key)
+{
+	if (cli_parse_uint(v, lo, hi, out)) {
+		snprintf(msg, ml, "%s: '%.64s' is not a whole number in %lu..%lu",
+			 key, v, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_bool(bool *out, const char *v, char *msg, size_t ml, const char *key)
+{
+	if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
+		*out = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"))
+		*out = false;
+	else {
+		snprintf(msg, ml, "%s: '%.64s' is not a boolean (0/1, yes/no, on/off)",
+			 key, v);
+		return -1;
+	}
+	return 0;
+}
+
+/* One key; returns 0 or -1 with @msg set. */
+static int apply(struct scenario *s, const char *sec, const char *key,
+		 const char *v, char *msg, size_t ml)
+{
+	char full[130];
+	unsigned long u;
+
+	snprintf(full, sizeof(full), "%.60s.%.60s", sec, key);
+	if (!strcmp(full, "run.duration")) {
+		char *end;
+		double d = strtod(v, &end);
+
+		if (end == v || *end || !(d > 0 && d <= 3600)) {
+			snprintf(msg, ml, "%s: '%.64s' is not a duration in (0, 3600] s",
+				 full, v);
+			return -1;
+		}
+		s->duration_s = d;
+		return 0;
+	}
+	if (!strcmp(full, "run.seed")) {
+		if (set_uint(&u, v, 0, ~0UL, msg, ml, full))
+			return -1;
+		s->seed = u;
+		return 0;
+	}
+	if (!strcmp(full, "host.cpus")) {
+		if (set_uint(&u, v, 1, 256, msg, ml, full))
+			return -1;
+		s->cpus = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "host.preset"))
+		return set_str(s->preset, sizeof(s->preset), v, msg, ml, full);
+	if (!strcmp(full, "host.irq_cpus"))
+		return set_str(s->irq_cpus, sizeof(s->irq_cpus), v, msg, ml, full);
+	if (!strcmp(full, "nic.chip"))
+		return set_str(s->chip, sizeof(s->chip), v, msg, ml, full);
+	if (!strcmp(full, "nic.rx_queues")) {
+		if (set_uint(&u, v, 0, 64, msg, ml, full))
+			return -1;
+		s->rx_queues = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "nic.ownbit_erratum"))
+		return set_bool(&s->ownbit_erratum, v, msg, ml, full);
+	if (!strcmp(full, "nic.ownbit_workaround")) {
+		if (!strcmp(v, "-1")) {
+			s->ownbit_workaround = -1;
+			return 0;
+		}
+		if (set_uint(&u, v, 0, 1, msg, ml, full))
+			return -1;
+		s->ownbit_workaround = (int)u;
+		return 0;
+	}
+	if (!strcmp(full, "replay.pcap"))
+		return set_str(s->pcap, sizeof(s->pcap), v, msg, ml, full);
+	if (!strcmp(full, "replay.line_rate"))
+		return set_bool(&s->line_rate, v, msg, ml, full);
+	if (!strcmp(full, "ethtool.cmd")) {
+		if (s->n_ethtool == SCN_MAX_ETHTOOL) {
+			snprintf(msg, ml, "%s: more than %d commands", full, SCN_MAX_ETHTOOL);
+			return -1;
+		}
+		return set_str(s->ethtool[s->n_ethtool++], SCN_STR, v, msg, ml, full);
+	}
+	snprintf(msg, ml, "unknown key '%s'", full);
+	return -1;
+}
+
+struct load_ctx {
+	struct scenario s;
+	char msg[512];
+};
+
+static int handler(void *user, const char *sec, const char *key, const char *v)
+{
+	struct load_ctx *lc = user;
+
+	return apply(&lc->s, sec, key, v, lc->msg, sizeof(lc->msg)) ? 0 : 1;
+}
+
+int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen)
+{
+	struct load_ctx lc = { .s = *s };
+	int rc;
+
+	errno = 0;
+	rc = ini_parse(path, handler, &lc);
+	if (rc == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOENT));
+		return -1;
+	}
+	if (rc) {
+		snprintf(err, errlen, "%s:%d: %s", path, rc < 0 ? 0 : rc,
+			 lc.msg[0] ? lc.msg : "syntax error");
+		return -1;
+	}
+	*s = lc.s;
+	return 0;
+}
+
+int scenario_set(struct scenario *s, const char *a, char *err, size_t errlen)
+{
+	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
+	char sec[64], key[64], msg[512];
+	struct scenario t = *s;
+
+	if (!dot || !eq || dot > eq || dot == a || eq == dot + 1 ||
+	    (size_t)(dot - a) >= sizeof(sec) || (size_t)(eq - dot - 1) >= sizeof(key)) {
+		snprintf(err, errlen, "--set %.64s: want section.key=value", a);
+		return -1;
+	}
+	snprintf(sec, sizeof(sec), "%.*s", (int)(dot - a), a);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - dot - 1), dot + 1);
+	if (apply(&t, sec, key, eq + 1, msg, sizeof(msg))) {
+		snprintf(err, errlen, "--set: %s", msg);
+		return -1;
+	}
+	*s = t;
+	return 0;
+}

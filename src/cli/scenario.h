@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scenario.h - a run's description: INI scenario files (inih), like fio
+ * job files, plus `--set section.key=value` overrides.
+ *
+ * Keys (section.key = default):
+ *   run.duration = 10        simulated seconds (iperf3-style runs)
+ *   run.seed = 1             seed of every random stream
+ *   host.cpus = 8            simulated CPUs, 1..256
+ *   host.preset = default    cost model: presets/NAME.ini, or a path
+ *   host.irq_cpus = (all)    CPU list interrupts may target ("0-3")
+ *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c)
+ *   nic.rx_queues = 0        RX queues at probe; 0 = min(chip, CPUs)
+ *   nic.ownbit_erratum = 0   the model's OwnBit erratum fault (0/1)
+ *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1
+ *   replay.pcap = (none)     replay this capture instead of workloads
+ *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
+ *   ethtool.cmd = ...        an ethtool command line; repeatable, in order
+ * Every key of a file or --set must be one of these; errors name the file,
+ * line and key.
+ */
+#ifndef RXSCALE_CLI_SCENARIO_H
+#define RXSCALE_CLI_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCN_MAX_ETHTOOL 32
+#define SCN_STR 256
+
+struct scenario {
+	double duration_s;
+	uint64_t seed;
+	unsigned cpus;
+	char preset[SCN_STR];
+	char irq_cpus[SCN_STR];         /* "" = all */
+	char chip[64];
+	unsigned rx_queues;
+	bool ownbit_erratum;
+	int ownbit_workaround;
+	char pcap[SCN_STR];
+	bool line_rate;
+	unsigned n_ethtool;
+	char ethtool[SCN_MAX_ETHTOOL][SCN_STR];
+};
+
+/* The built-in defaults (RTL8127A, 8 CPUs, auto queues, 10 s). */
+void scenario_default(struct scenario *s);
+
+/*
+ * Apply INI file @path over @s.  Returns 0, or -1 after writing one line
+ * "PATH:LINE: message" to @err (at most @errlen bytes).
+ */
+int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen);
+
+/* Apply one "section.key=value" override.  Returns 0 or -1 (message). */
+int scenario_set(struct scenario *s, const char *assignment, char *err,
+		 size_t errlen);
+
+#endif /* RXSCALE_CLI_SCENARIO_H */
