@@ -127,12 +127,24 @@ static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *dat
 	unsigned q = skb_get_rx_queue(skb);
 	const u8 *frame = skb_mac_header(skb);
 	size_t len = skb->len + ETH_HLEN;
+	u8 wire[16384 + VLAN_HLEN];
 	struct net_flow f;
 	struct rss_result r;
 	unsigned want = 0;
 	uint64_t fk = 0;
 
 	(void)napi;
+	/* the frame as it was on the wire: put back a tag the NIC stripped */
+	if (skb->vlan_present && len <= sizeof(wire) - VLAN_HLEN) {
+		memcpy(wire, frame, 12);
+		wire[12] = (u8)(skb->vlan_proto >> 8);
+		wire[13] = (u8)skb->vlan_proto;
+		wire[14] = (u8)(skb->vlan_tci >> 8);
+		wire[15] = (u8)skb->vlan_tci;
+		memcpy(wire + 16, frame + 12, len - 12);
+		frame = wire;
+		len += VLAN_HLEN;
+	}
 	net_dissect(frame, len, NET_LINK_ETH, &f);
 	rss_classify(&w->cfg, &f, &r);
 	if (w->rss_on && r.in.type != RSS_TYPE_NONE) {
@@ -360,6 +372,8 @@ static void cpu_pct(struct world *w, unsigned cpu, struct cpu_pct *p)
 		tot += (double)s.ns[k];
 	for (int k = 0; k < SIM_ACCT_NR; k++)
 		p->v[k] = tot ? 100.0 * (double)s.ns[k] / tot : 0;
+	if (!tot)
+		p->v[SIM_ACCT_IDLE] = 100.0;    /* no time went by at all */
 	p->ksoftirqd = tot ? 100.0 * (double)s.ksoftirqd_ns / tot : 0;
 }
 
