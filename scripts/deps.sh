@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh [build|test|ci]   (each level includes the previous)
 set -eu
 level=${1:-build}
-pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev python3"
+pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev zlib1g-dev python3"
 case "$level" in
   build) ;;
   test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3" ;;

@@ -23,6 +23,8 @@
 #include "cli/scenario.h"
 #include "drv/r8169.h"
 #include "kern/ethtool_cmd.h"
+#include "load/load_iperf3.h"
+#include "load/load_wire.h"
 #include "model/rtlm.h"
 #include "rss/rss_hash.h"
 #include "rss/rss_indir.h"
@@ -87,6 +89,27 @@ struct world {
 	struct rss_indir indir;
 	struct rss_cfg cfg;
 	bool rss_on;
+	/* iperf3 run */
+	struct load_wire wire;
+	bool wire_up;
+	struct iperf3 ip;
+	bool ip_up;
+};
+
+#define MAX_INTERVALS 3600
+
+/* Per-interval samples of an iperf3 run. */
+struct intervals {
+	struct sim_event ev;
+	struct world *w;
+	sim_time_t len_ns;              /* 1 s, or the run if shorter */
+	unsigned n;
+	uint64_t app_bytes[MAX_INTERVALS + 1];  /* cumulative at each end */
+	sim_time_t end[MAX_INTERVALS + 1];
+	struct sim_acct_sample acct2[SIM_CPUS_MAX];     /* at 2 s (mean start) */
+	bool have2;
+	struct sim_acct_sample acct_end[SIM_CPUS_MAX];  /* at the run's end */
+	bool have_end;
 };
 
 /* The configuration as ethtool reports it, for the independent check. */
@@ -261,6 +284,10 @@ static int world_up(struct world *w)
 
 static void world_down(struct world *w)
 {
+	if (w->ip_up)
+		iperf3_fini(&w->ip);
+	if (w->wire_up)
+		load_wire_fini(&w->wire);
 	if (w->dev)
 		kern_pci_remove(&rtl8169_pci_driver, &w->pdev);
 	if (w->m)
@@ -504,6 +531,244 @@ static void print_json(struct world *w, struct replay *r)
 	json_object_put(root);
 }
 
+static void interval_fn(struct sim *s, struct sim_event *ev)
+{
+	struct intervals *iv = ev->arg;
+	struct world *w = iv->w;
+
+	if (iv->n < MAX_INTERVALS) {
+		iv->n++;
+		iv->end[iv->n] = sim_now(s);
+		iv->app_bytes[iv->n] = w->ip.app_bytes;
+	}
+	if (sim_now(s) == SIM_S(2) && !iv->have2) {
+		sim_host_sync(w->host);
+		for (unsigned c = 0; c < w->scn.cpus; c++)
+			sim_host_acct(w->host, c, &iv->acct2[c]);
+		iv->have2 = true;
+	}
+	if (sim_now(s) + iv->len_ns <= (sim_time_t)(w->scn.duration_s * 1e9) + 1)
+		sim_schedule_in(s, ev, iv->len_ns);
+}
+
+static void fmt_bytes(char *buf, size_t n, double bytes)
+{
+	if (bytes >= 1024.0 * 1024 * 1024)
+		snprintf(buf, n, "%.2f GBytes", bytes / (1024.0 * 1024 * 1024));
+	else if (bytes >= 1024.0 * 1024)
+		snprintf(buf, n, "%.2f MBytes", bytes / (1024.0 * 1024));
+	else
+		snprintf(buf, n, "%.2f KBytes", bytes / 1024.0);
+}
+
+static void fmt_rate(char *buf, size_t n, double bps)
+{
+	if (bps >= 1e9)
+		snprintf(buf, n, "%.2f Gbits/sec", bps / 1e9);
+	else if (bps >= 1e6)
+		snprintf(buf, n, "%.2f Mbits/sec", bps / 1e6);
+	else
+		snprintf(buf, n, "%.2f Kbits/sec", bps / 1e3);
+}
+
+/* CPU percentages over the mean window: after 2 s when the run is longer
+ * than 3 s (EXPERIMENTS.md), else the whole run. */
+static void window_pct(struct world *w, struct intervals *iv, unsigned cpu,
+		       struct cpu_pct *p)
+{
+	struct sim_acct_sample s, z = { 0 };
+	const struct sim_acct_sample *b = iv->have2 && w->scn.duration_s > 3 ?
+					  &iv->acct2[cpu] : &z;
+	double tot = 0;
+
+	if (iv->have_end)
+		s = iv->acct_end[cpu];
+	else
+		sim_host_acct(w->host, cpu, &s);
+	for (int k = 0; k < SIM_ACCT_NR; k++)
+		tot += (double)(s.ns[k] - b->ns[k]);
+	for (int k = 0; k < SIM_ACCT_NR; k++)
+		p->v[k] = tot ? 100.0 * (double)(s.ns[k] - b->ns[k]) / tot : 0;
+	if (!tot)
+		p->v[SIM_ACCT_IDLE] = 100.0;
+	p->ksoftirqd = tot ? 100.0 * (double)(s.ksoftirqd_ns - b->ksoftirqd_ns) / tot : 0;
+}
+
+static int run_iperf3(struct world *w, bool json)
+{
+	struct iperf3_cfg cfg = {
+		.streams = w->scn.iperf_streams, .udp = w->scn.iperf_udp,
+		.bitrate = w->scn.iperf_bitrate, .len = w->scn.iperf_len,
+		.seed = w->scn.seed,
+	};
+	struct intervals *iv = calloc(1, sizeof(*iv));
+	sim_time_t dur = (sim_time_t)(w->scn.duration_s * 1e9);
+	uint64_t sent = 0, got = 0, rcvbuf = 0, queued = 0, nic_drops = 0;
+	uint64_t drv_drops = 0, inflight = 0, app_at_end;
+	double secs;
+	char b1[64], b2[64];
+
+	if (!iv)
+		return -1;
+	if (load_wire_init(&w->wire, &w->sim, w->m, w->tp->chip->speed_mbps,
+			   w->scn.prop_ns, NULL, NULL)) {
+		free(iv);
+		return -1;
+	}
+	w->wire_up = true;
+	if (iperf3_init(&w->ip, &cfg, w->host, &w->wire, w->dev)) {
+		cli_err("iperf3: bad configuration");
+		free(iv);
+		return -1;
+	}
+	w->ip_up = true;
+	iv->w = w;
+	iv->len_ns = dur < SIM_S(1) ? dur : SIM_S(1);
+	sim_event_init(&iv->ev, interval_fn, iv);
+	sim_schedule_in(&w->sim, &iv->ev, iv->len_ns);
+	iperf3_start(&w->ip);
+	sim_run_until(&w->sim, dur);
+	iperf3_stop(&w->ip);
+	sim_cancel(&w->sim, &iv->ev);
+	sim_host_sync(w->host);
+	app_at_end = w->ip.app_bytes;
+	/* let what is on the wire and in the rings drain, so every datagram
+	 * sent is accounted for; CPU figures above are taken already */
+	{
+		struct sim_acct_sample keep[SIM_CPUS_MAX];
+
+		for (unsigned c = 0; c < w->scn.cpus; c++)
+			sim_host_acct(w->host, c, &keep[c]);
+		sim_run_until(&w->sim, dur + SIM_MS(50));
+		sim_host_sync(w->host);
+		memcpy(iv->acct_end, keep, sizeof(keep[0]) * w->scn.cpus);
+		iv->have_end = true;
+	}
+	secs = (double)dur / 1e9;
+	for (unsigned i = 0; i < cfg.streams; i++) {
+		sent += w->ip.s[i].sent;
+		got += w->ip.s[i].rx_dgrams;
+		rcvbuf += w->ip.s[i].rcvbuf_errors;
+		queued += w->ip.s[i].q_dgrams;
+	}
+	{
+		const struct rtlm_stats *ms = rtlm_stats(w->m);
+
+		nic_drops = rtlm_rx_dropped(w->m);
+		inflight = ms->rx_inflight + w->wire.to_dut.n;
+		for (unsigned q = 0; q < w->tp->num_rx_queues; q++)
+			drv_drops += w->tp->rx_ring[q].stats.drops;
+	}
+	if (json) {
+		json_object *root = json_object_new_object(), *sum = json_object_new_object();
+		json_object *ivs = json_object_new_array(), *cpus = json_object_new_array();
+		json_object *qs = json_object_new_array();
+
+		for (unsigned i = 1; i <= iv->n; i++) {
+			json_object *o = json_object_new_object();
+			double t = (double)(iv->end[i] - iv->end[i - 1]) / 1e9;
+
+			json_object_object_add(o, "start", json_object_new_double((double)iv->end[i - 1] / 1e9));
+			json_object_object_add(o, "end", json_object_new_double((double)iv->end[i] / 1e9));
+			json_object_object_add(o, "gbps", json_object_new_double(
+				t > 0 ? (double)(iv->app_bytes[i] - iv->app_bytes[i - 1]) * 8 / t / 1e9 : 0));
+			json_object_array_add(ivs, o);
+		}
+		json_object *acc = json_object_new_object();
+
+		json_object_object_add(sum, "throughput_gbps", json_object_new_double(
+			(double)app_at_end * 8 / secs / 1e9));
+		json_object_object_add(acc, "sent", json_object_new_int64((int64_t)sent));
+		json_object_object_add(acc, "received", json_object_new_int64((int64_t)got));
+		json_object_object_add(acc, "rcvbuf_errors", json_object_new_int64((int64_t)rcvbuf));
+		json_object_object_add(acc, "socket_queued", json_object_new_int64((int64_t)queued));
+		json_object_object_add(acc, "nic_drops", json_object_new_int64((int64_t)nic_drops));
+		json_object_object_add(acc, "driver_drops", json_object_new_int64((int64_t)drv_drops));
+		json_object_object_add(acc, "in_flight", json_object_new_int64((int64_t)inflight));
+		json_object_object_add(acc, "not_for_a_socket",
+				       json_object_new_int64((int64_t)w->ip.not_ours));
+		json_object_object_add(root, "udp", acc);
+		json_object_object_add(sum, "retransmits", json_object_new_int(0));
+		json_object_object_add(sum, "datagrams_sent", json_object_new_int64((int64_t)sent));
+		json_object_object_add(sum, "datagrams_received", json_object_new_int64((int64_t)got));
+		json_object_object_add(sum, "rcvbuf_errors", json_object_new_int64((int64_t)rcvbuf));
+		for (unsigned c = 0; c < w->scn.cpus; c++) {
+			struct cpu_pct p;
+			json_object *o = json_object_new_object();
+
+			window_pct(w, iv, c, &p);
+			json_object_object_add(o, "cpu", json_object_new_int((int)c));
+			json_object_object_add(o, "usr", json_object_new_double(p.v[SIM_ACCT_USR]));
+			json_object_object_add(o, "sys", json_object_new_double(p.v[SIM_ACCT_SYS]));
+			json_object_object_add(o, "irq", json_object_new_double(p.v[SIM_ACCT_IRQ]));
+			json_object_object_add(o, "soft", json_object_new_double(p.v[SIM_ACCT_SOFT]));
+			json_object_object_add(o, "idle", json_object_new_double(p.v[SIM_ACCT_IDLE]));
+			json_object_object_add(o, "ksoftirqd", json_object_new_double(p.ksoftirqd));
+			json_object_array_add(cpus, o);
+		}
+		for (unsigned q = 0; q < w->tp->num_rx_queues; q++) {
+			json_object *o = json_object_new_object();
+			const struct rtl_rx_stats *st = &w->tp->rx_ring[q].stats;
+
+			json_object_object_add(o, "queue", json_object_new_int((int)q));
+			json_object_object_add(o, "packets", json_object_new_int64((int64_t)st->packets));
+			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)st->bytes));
+			json_object_object_add(o, "drops", json_object_new_int64((int64_t)st->drops));
+			json_object_array_add(qs, o);
+		}
+		json_object_object_add(sum, "cpus", cpus);
+		json_object_object_add(sum, "queues", qs);
+		json_object_object_add(root, "summary", sum);
+		json_object_object_add(root, "intervals", ivs);
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+		free(iv);
+		return 0;
+	}
+	printf("rxscale run: %s, %u RX queue%s, RSS %s, %u CPUs, preset %s, seed %llu\n",
+	       w->tp->chip->name, w->tp->num_rx_queues, w->tp->num_rx_queues == 1 ? "" : "s",
+	       w->tp->rss_on ? "on" : "off", w->scn.cpus, w->cost.name,
+	       (unsigned long long)w->scn.seed);
+	printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
+	       (unsigned long long)cfg.bitrate, cfg.len, cfg.streams, w->scn.duration_s);
+	printf("[ ID] Interval           Transfer     Bitrate\n");
+	for (unsigned i = 1; i <= iv->n; i++) {
+		double t = (double)(iv->end[i] - iv->end[i - 1]) / 1e9;
+		double bytes = (double)(iv->app_bytes[i] - iv->app_bytes[i - 1]);
+
+		fmt_bytes(b1, sizeof(b1), bytes);
+		fmt_rate(b2, sizeof(b2), t > 0 ? bytes * 8 / t : 0);
+		printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s\n", (double)iv->end[i - 1] / 1e9,
+		       (double)iv->end[i] / 1e9, b1, b2);
+	}
+	printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	fmt_bytes(b1, sizeof(b1), (double)app_at_end);
+	fmt_rate(b2, sizeof(b2), (double)app_at_end * 8 / secs);
+	printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s  receiver\n", 0.0, secs, b1, b2);
+	printf("\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu receive "
+	       "buffer errors + %llu NIC drops + %llu driver drops + %llu in flight\n",
+	       (unsigned long long)sent, (unsigned long long)got,
+	       (unsigned long long)rcvbuf, (unsigned long long)nic_drops,
+	       (unsigned long long)drv_drops, (unsigned long long)(inflight + queued));
+	printf("\nCPU      %%usr    %%sys    %%irq   %%soft   %%idle  ksoftirqd%s\n",
+	       iv->have2 && w->scn.duration_s > 3 ? "   (mean after 2 s)" : "");
+	for (unsigned c = 0; c < w->scn.cpus; c++) {
+		struct cpu_pct p;
+
+		window_pct(w, iv, c, &p);
+		printf("%-3u  %7.2f %7.2f %7.2f %7.2f %7.2f %10.2f\n", c,
+		       p.v[SIM_ACCT_USR], p.v[SIM_ACCT_SYS], p.v[SIM_ACCT_IRQ],
+		       p.v[SIM_ACCT_SOFT], p.v[SIM_ACCT_IDLE], p.ksoftirqd);
+	}
+	printf("\n");
+	fflush(stdout);
+	snprintf(b1, sizeof(b1), "-S %s", w->dev->name);
+	ethtool_cmd_run(w->dev, b1, stdout, stderr);
+	free(iv);
+	return 0;
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: rxscale run [SCENARIO.ini] [--pcap FILE] [--set section.key=value]...\n"
@@ -513,7 +778,8 @@ static void usage(FILE *out)
 	      "With --pcap (or replay.pcap in the scenario) the capture is replayed into\n"
 	      "the NIC and each RX queue's frames, bytes and flows are reported, with the\n"
 	      "mpstat-style CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
-	      "The iperf3/ping workloads are not built yet (issue 6).\n", out);
+	      "Without a capture it runs iperf3 from the peer into the host; so far\n"
+	      "UDP only (--set iperf3.udp=1); TCP and ping are not built yet (issue 6).\n", out);
 }
 
 int cli_run(int argc, char **argv)
@@ -627,8 +893,14 @@ int cli_run(int argc, char **argv)
 		}
 	}
 	if (!w->scn.pcap[0]) {
-		cli_err("run: the iperf3/ping workloads are not built yet (issue 6); "
-			"replay a capture with --pcap FILE");
+		if (!w->scn.iperf_udp) {
+			cli_err("run: TCP workloads are not built yet (issue 6); use "
+				"--set iperf3.udp=1 or replay a capture with --pcap FILE");
+			goto out;
+		}
+		if (world_up(w) || run_ethtool(w))
+			goto out;
+		rc = run_iperf3(w, json) ? 1 : 0;
 		goto out;
 	}
 	r->pc = cli_pcap_open(w->scn.pcap);

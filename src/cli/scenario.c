@@ -19,6 +19,31 @@ void scenario_default(struct scenario *s)
 	snprintf(s->preset, sizeof(s->preset), "default");
 	snprintf(s->chip, sizeof(s->chip), "RTL8127A");
 	s->ownbit_workaround = -1;
+	s->iperf_streams = 20;
+	s->iperf_bitrate = 1000000000ull;
+	s->iperf_len = 1448;
+	s->prop_ns = 1000;
+}
+
+/* "1G", "9.5G", "800M", "64K", "1000000": bits per second */
+static int parse_rate(const char *v, uint64_t *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+	double mul = 1;
+
+	if (end == v || d <= 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': mul = 1e3; end++; break;
+	case 'm': case 'M': mul = 1e6; end++; break;
+	case 'g': case 'G': mul = 1e9; end++; break;
+	default: break;
+	}
+	if (*end || d * mul > 1e12 || d * mul < 1)
+		return -1;
+	*out = (uint64_t)(d * mul + 0.5);
+	return 0;
 }
 
 static int set_str(char *dst, size_t n, const char *v, char *msg, size_t ml,
@@ -117,6 +142,34 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		return set_str(s->pcap, sizeof(s->pcap), v, msg, ml, full);
 	if (!strcmp(full, "replay.line_rate"))
 		return set_bool(&s->line_rate, v, msg, ml, full);
+	if (!strcmp(full, "iperf3.streams")) {
+		if (set_uint(&u, v, 1, 128, msg, ml, full))
+			return -1;
+		s->iperf_streams = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "iperf3.udp"))
+		return set_bool(&s->iperf_udp, v, msg, ml, full);
+	if (!strcmp(full, "iperf3.bitrate")) {
+		if (parse_rate(v, &s->iperf_bitrate)) {
+			snprintf(msg, ml, "%s: '%.64s' is not a bit rate (e.g. 9.4G, 800M)",
+				 full, v);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(full, "iperf3.len")) {
+		if (set_uint(&u, v, 16, 1472, msg, ml, full))
+			return -1;
+		s->iperf_len = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "link.prop_ns")) {
+		if (set_uint(&u, v, 0, 1000000000, msg, ml, full))
+			return -1;
+		s->prop_ns = (unsigned)u;
+		return 0;
+	}
 	if (!strcmp(full, "ethtool.cmd")) {
 		if (s->n_ethtool == SCN_MAX_ETHTOOL) {
 			snprintf(msg, ml, "%s: more than %d commands", full, SCN_MAX_ETHTOOL);

@@ -31,21 +31,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "hw/rtl_defines.h"
 #include "model/rtlm_priv.h"
 #include "net/net_build.h"
 
-/* IEEE 802.3 CRC-32 (reflected, poly 0xEDB88320), bit-serial. */
+/* IEEE 802.3 FCS: CRC-32, reflected, poly 0xEDB88320, initial and final
+ * complement -- exactly zlib's crc32(), which is table-driven (the
+ * bit-serial loop this replaced took 80 % of a 9 Gbit/s run). */
 static uint32_t fcs32(const uint8_t *p, size_t len)
 {
-	uint32_t c = 0xffffffffu;
-
-	for (size_t i = 0; i < len; i++) {
-		c ^= p[i];
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-	}
-	return ~c;
+	return (uint32_t)crc32(0L, p, (uInt)len);
 }
 
 static void rx_done(struct sim *s, struct sim_event *ev);

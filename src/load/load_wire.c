@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/load_wire.h"
+
+#define SLOT 16384      /* bytes reserved per queued frame */
+
+static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
+		    sim_time_t due)
+{
+	size_t i;
+
+	if (len > SLOT)
+		len = SLOT;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 64;
+		uint8_t *buf = malloc(cap * SLOT);
+		size_t *l = malloc(cap * sizeof(*l));
+		sim_time_t *t = malloc(cap * sizeof(*t));
+
+		if (!buf || !l || !t) {
+			free(buf);
+			free(l);
+			free(t);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < d->n; k++) {
+			size_t j = (d->head + k) % d->cap;
+
+			memcpy(buf + k * SLOT, d->buf + j * SLOT, d->len[j]);
+			l[k] = d->len[j];
+			t[k] = d->due[j];
+		}
+		free(d->buf);
+		free(d->len);
+		free(d->due);
+		d->buf = buf;
+		d->len = l;
+		d->due = t;
+		d->cap = cap;
+		d->head = 0;
+	}
+	i = (d->head + d->n) % d->cap;
+	memcpy(d->buf + i * SLOT, f, len);
+	d->len[i] = len;
+	d->due[i] = due;
+	if (!d->n)
+		sim_schedule_at(d->w->sim, &d->ev, due);
+	d->n++;
+	return 0;
+}
+
+static void dir_fn(struct sim *s, struct sim_event *ev)
+{
+	struct load_wire_dir *d = ev->arg;
+
+	while (d->n && d->due[d->head] <= sim_now(s)) {
+		size_t i = d->head;
+
+		d->head = (d->head + 1) % d->cap;
+		d->n--;
+		d->frames++;
+		d->bytes += d->len[i];
+		d->deliver(d, d->buf + i * SLOT, d->len[i]);
+	}
+	if (d->n)
+		sim_schedule_at(s, ev, d->due[d->head]);
+}
+
+static void to_dut(struct load_wire_dir *d, const uint8_t *f, size_t len)
+{
+	rtlm_eth_rx(d->w->dut, f, len);
+}
+
+static void to_peer(struct load_wire_dir *d, const uint8_t *f, size_t len)
+{
+	if (d->w->peer_rx)
+		d->w->peer_rx(d->w->peer_arg, f, len);
+}
+
+/* The NIC starts sending a frame now (rtlm wire_tx callback). */
+static void nic_tx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct load_wire *w = arg;
+
+	dir_push(&w->to_peer, frame, len, sim_now(w->sim) +
+		 load_wire_time(len, w->mbps) + w->prop_ns);
+}
+
+int load_wire_init(struct load_wire *w, struct sim *sim, struct rtlm_dev *dut,
+		   uint32_t mbps, sim_time_t prop_ns, load_wire_rx_fn peer_rx,
+		   void *peer_arg)
+{
+	if (!mbps)
+		return -EINVAL;
+	memset(w, 0, sizeof(*w));
+	w->sim = sim;
+	w->mbps = mbps;
+	w->prop_ns = prop_ns;
+	w->dut = dut;
+	w->peer_rx = peer_rx;
+	w->peer_arg = peer_arg;
+	w->to_dut.w = w->to_peer.w = w;
+	w->to_dut.deliver = to_dut;
+	w->to_peer.deliver = to_peer;
+	sim_event_init(&w->to_dut.ev, dir_fn, &w->to_dut);
+	sim_event_init(&w->to_peer.ev, dir_fn, &w->to_peer);
+	rtlm_set_wire_tx(dut, nic_tx, w);
+	return 0;
+}
+
+void load_wire_fini(struct load_wire *w)
+{
+	struct load_wire_dir *ds[2] = { &w->to_dut, &w->to_peer };
+
+	rtlm_set_wire_tx(w->dut, NULL, NULL);
+	for (int i = 0; i < 2; i++) {
+		sim_cancel(w->sim, &ds[i]->ev);
+		free(ds[i]->buf);
+		free(ds[i]->len);
+		free(ds[i]->due);
+	}
+	sim_purge(w->sim);
+}
+
+sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
+			       size_t len)
+{
+	struct load_wire_dir *d = &w->to_dut;
+	sim_time_t start = sim_now(w->sim) > d->busy_until ? sim_now(w->sim) :
+							     d->busy_until;
+
+	d->busy_until = start + load_wire_time(len, w->mbps);
+	if (dir_push(d, frame, len, d->busy_until + w->prop_ns))
+		return 0;
+	return d->busy_until;
+}

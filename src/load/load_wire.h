@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * load_wire.h - the cable between the peer host and the NIC under test: a
+ * full-duplex Ethernet link at the line rate, each frame occupying
+ * (max(len, 60) + 4 FCS + 20 preamble/SFD/IFG) bytes of wire time, plus a
+ * propagation delay.
+ *
+ * Peer -> NIC: the peer's transmitter serialises frames back to back; a
+ * frame is handed to the NIC model (rtlm_eth_rx) when its last bit has
+ * arrived.  NIC -> peer: the model already paces its transmitter at the
+ * line rate and reports each frame as it starts; the wire delivers it to
+ * the peer one wire time plus the propagation delay later.
+ */
+#ifndef RXSCALE_LOAD_WIRE_H
+#define RXSCALE_LOAD_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/rtlm.h"
+#include "sim/sim_event.h"
+
+#define LOAD_WIRE_OVERHEAD 24u  /* FCS 4 + preamble/SFD 8 + IFG 12, bytes */
+
+struct load_wire_q;
+
+typedef void (*load_wire_rx_fn)(void *arg, const uint8_t *frame, size_t len);
+
+struct load_wire_dir {
+	struct sim_event ev;
+	struct load_wire *w;
+	uint8_t *buf;                   /* frames in flight, FIFO */
+	size_t *len;
+	sim_time_t *due;
+	size_t cap, head, n;
+	sim_time_t busy_until;          /* transmitter free from (peer side) */
+	uint64_t frames, bytes;
+	void (*deliver)(struct load_wire_dir *d, const uint8_t *frame, size_t len);
+};
+
+struct load_wire {
+	struct sim *sim;
+	uint32_t mbps;
+	sim_time_t prop_ns;
+	struct rtlm_dev *dut;
+	struct load_wire_dir to_dut, to_peer;
+	load_wire_rx_fn peer_rx;
+	void *peer_arg;
+};
+
+/* Wire time of a frame of @len bytes (no FCS) at @mbps, in ns. */
+static inline sim_time_t load_wire_time(size_t len, uint32_t mbps)
+{
+	uint64_t bytes = (len < 60 ? 60 : len) + LOAD_WIRE_OVERHEAD;
+
+	return (sim_time_t)(bytes * 8000u / mbps);
+}
+
+/*
+ * Connect @dut to a peer at @mbps with @prop_ns of propagation; frames the
+ * NIC sends reach @peer_rx(@peer_arg, frame, len).  Returns 0 or -EINVAL.
+ */
+int load_wire_init(struct load_wire *w, struct sim *sim, struct rtlm_dev *dut,
+		   uint32_t mbps, sim_time_t prop_ns, load_wire_rx_fn peer_rx,
+		   void *peer_arg);
+void load_wire_fini(struct load_wire *w);
+
+/*
+ * The peer transmits a frame now: it is queued behind the peer's earlier
+ * frames and reaches the NIC when fully received.  Returns the time the
+ * peer's transmitter becomes free (ns), or 0 on allocation failure.
+ */
+sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
+			       size_t len);
+
+#endif /* RXSCALE_LOAD_WIRE_H */
