@@ -23,6 +23,7 @@
 #include "cli/scenario.h"
 #include "drv/r8169.h"
 #include "kern/ethtool_cmd.h"
+#include "load/load_host.h"
 #include "load/load_iperf3.h"
 #include "load/load_wire.h"
 #include "model/rtlm.h"
@@ -94,6 +95,9 @@ struct world {
 	bool wire_up;
 	struct iperf3 ip;
 	bool ip_up;
+	struct ping pg;
+	bool pg_up;
+	struct load_host lh;
 };
 
 #define MAX_INTERVALS 3600
@@ -286,6 +290,8 @@ static void world_down(struct world *w)
 {
 	if (w->ip_up)
 		iperf3_fini(&w->ip);
+	if (w->pg_up)
+		ping_fini(&w->pg);
 	if (w->wire_up)
 		load_wire_fini(&w->wire);
 	if (w->dev)
@@ -611,25 +617,54 @@ static int run_iperf3(struct world *w, bool json)
 	if (!iv)
 		return -1;
 	if (load_wire_init(&w->wire, &w->sim, w->m, w->tp->chip->speed_mbps,
-			   w->scn.prop_ns, NULL, NULL)) {
+			   w->scn.prop_ns, load_host_peer_rx, &w->lh)) {
 		free(iv);
 		return -1;
 	}
 	w->wire_up = true;
-	if (iperf3_init(&w->ip, &cfg, w->host, &w->wire, w->dev)) {
-		cli_err("iperf3: bad configuration");
-		free(iv);
-		return -1;
+	if (cfg.streams) {
+		if (iperf3_init(&w->ip, &cfg, w->host, &w->wire, w->dev)) {
+			cli_err("iperf3: bad configuration");
+			free(iv);
+			return -1;
+		}
+		w->ip_up = true;
 	}
-	w->ip_up = true;
+	if (w->scn.ping_count) {
+		struct ping_cfg pc = {
+			.count = w->scn.ping_count, .size = w->scn.ping_size,
+			.interval = (sim_time_t)(w->scn.ping_interval_s * 1e9),
+		};
+
+		if (ping_init(&w->pg, &pc, &w->sim, &w->wire, w->dev->dev_addr)) {
+			cli_err("ping: bad configuration");
+			free(iv);
+			return -1;
+		}
+		w->pg_up = true;
+		/* the first probe 0.5 s in, after the streams ramp up */
+		ping_start(&w->pg, dur > SIM_MS(500) ? SIM_MS(500) : 0);
+	}
+	load_host_init(&w->lh, w->dev, w->ip_up ? &w->ip : NULL,
+		       w->pg_up ? &w->pg : NULL);
 	iv->w = w;
 	iv->len_ns = dur < SIM_S(1) ? dur : SIM_S(1);
 	sim_event_init(&iv->ev, interval_fn, iv);
 	sim_schedule_in(&w->sim, &iv->ev, iv->len_ns);
-	iperf3_start(&w->ip);
+	if (w->ip_up)
+		iperf3_start(&w->ip);
 	sim_run_until(&w->sim, dur);
-	iperf3_stop(&w->ip);
+	if (w->ip_up)
+		iperf3_stop(&w->ip);
+	if (w->pg_up)
+		sim_cancel(&w->sim, &w->pg.ev);
 	sim_cancel(&w->sim, &iv->ev);
+	if (iv->end[iv->n] < dur && iv->n < MAX_INTERVALS) {
+		/* the last, partial interval, as iperf3 prints it */
+		iv->n++;
+		iv->end[iv->n] = dur;
+		iv->app_bytes[iv->n] = w->ip.app_bytes;
+	}
 	sim_host_sync(w->host);
 	app_at_end = w->ip.app_bytes;
 	/* let what is on the wire and in the rings drain, so every datagram
@@ -645,7 +680,7 @@ static int run_iperf3(struct world *w, bool json)
 		iv->have_end = true;
 	}
 	secs = (double)dur / 1e9;
-	for (unsigned i = 0; i < cfg.streams; i++) {
+	for (unsigned i = 0; w->ip_up && i < cfg.streams; i++) {
 		sent += w->ip.s[i].sent;
 		got += w->ip.s[i].rx_dgrams;
 		rcvbuf += w->ip.s[i].rcvbuf_errors;
@@ -686,8 +721,23 @@ static int run_iperf3(struct world *w, bool json)
 		json_object_object_add(acc, "driver_drops", json_object_new_int64((int64_t)drv_drops));
 		json_object_object_add(acc, "in_flight", json_object_new_int64((int64_t)inflight));
 		json_object_object_add(acc, "not_for_a_socket",
-				       json_object_new_int64((int64_t)w->ip.not_ours));
+				       json_object_new_int64((int64_t)w->lh.no_socket));
 		json_object_object_add(root, "udp", acc);
+		{
+			double mn, av, mx, md;
+
+			if (w->pg_up && ping_stats(&w->pg, &mn, &av, &mx, &md)) {
+				json_object *po = json_object_new_object();
+
+				json_object_object_add(po, "min_ms", json_object_new_double(mn));
+				json_object_object_add(po, "avg_ms", json_object_new_double(av));
+				json_object_object_add(po, "max_ms", json_object_new_double(mx));
+				json_object_object_add(po, "mdev_ms", json_object_new_double(md));
+				json_object_object_add(po, "transmitted", json_object_new_int((int)w->pg.sent));
+				json_object_object_add(po, "received", json_object_new_int((int)w->pg.received));
+				json_object_object_add(sum, "ping", po);
+			}
+		}
 		json_object_object_add(sum, "retransmits", json_object_new_int(0));
 		json_object_object_add(sum, "datagrams_sent", json_object_new_int64((int64_t)sent));
 		json_object_object_add(sum, "datagrams_received", json_object_new_int64((int64_t)got));
@@ -730,10 +780,12 @@ static int run_iperf3(struct world *w, bool json)
 	       w->tp->chip->name, w->tp->num_rx_queues, w->tp->num_rx_queues == 1 ? "" : "s",
 	       w->tp->rss_on ? "on" : "off", w->scn.cpus, w->cost.name,
 	       (unsigned long long)w->scn.seed);
-	printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
-	       (unsigned long long)cfg.bitrate, cfg.len, cfg.streams, w->scn.duration_s);
-	printf("[ ID] Interval           Transfer     Bitrate\n");
-	for (unsigned i = 1; i <= iv->n; i++) {
+	if (w->ip_up)
+		printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
+		       (unsigned long long)cfg.bitrate, cfg.len, cfg.streams, w->scn.duration_s);
+	if (w->ip_up)
+		printf("[ ID] Interval           Transfer     Bitrate\n");
+	for (unsigned i = 1; w->ip_up && i <= iv->n; i++) {
 		double t = (double)(iv->end[i] - iv->end[i - 1]) / 1e9;
 		double bytes = (double)(iv->app_bytes[i] - iv->app_bytes[i - 1]);
 
@@ -742,15 +794,29 @@ static int run_iperf3(struct world *w, bool json)
 		printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s\n", (double)iv->end[i - 1] / 1e9,
 		       (double)iv->end[i] / 1e9, b1, b2);
 	}
-	printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	fmt_bytes(b1, sizeof(b1), (double)app_at_end);
 	fmt_rate(b2, sizeof(b2), (double)app_at_end * 8 / secs);
-	printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s  receiver\n", 0.0, secs, b1, b2);
-	printf("\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu receive "
+	if (w->ip_up) {
+		printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+		printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s  receiver\n", 0.0, secs, b1, b2);
+	}
+	if (w->ip_up)
+		printf("\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu receive "
 	       "buffer errors + %llu NIC drops + %llu driver drops + %llu in flight\n",
 	       (unsigned long long)sent, (unsigned long long)got,
 	       (unsigned long long)rcvbuf, (unsigned long long)nic_drops,
 	       (unsigned long long)drv_drops, (unsigned long long)(inflight + queued));
+	if (w->pg_up) {
+		double mn, av, mx, md;
+		unsigned tx = w->pg.sent, rx = w->pg.received;
+
+		printf("\n--- 192.168.2.1 ping statistics ---\n");
+		printf("%u packets transmitted, %u received, %g%% packet loss, time %.0fms\n",
+		       tx, rx, tx ? 100.0 * (tx - rx) / tx : 0.0,
+		       tx > 1 ? (double)(w->pg.t_sent[tx - 1] - w->pg.t_sent[0]) / 1e6 : 0.0);
+		if (ping_stats(&w->pg, &mn, &av, &mx, &md))
+			printf("rtt min/avg/max/mdev = %.3f/%.3f/%.3f/%.3f ms\n", mn, av, mx, md);
+	}
 	printf("\nCPU      %%usr    %%sys    %%irq   %%soft   %%idle  ksoftirqd%s\n",
 	       iv->have2 && w->scn.duration_s > 3 ? "   (mean after 2 s)" : "");
 	for (unsigned c = 0; c < w->scn.cpus; c++) {
@@ -893,7 +959,7 @@ int cli_run(int argc, char **argv)
 		}
 	}
 	if (!w->scn.pcap[0]) {
-		if (!w->scn.iperf_udp) {
+		if (!w->scn.iperf_udp && w->scn.iperf_streams) {
 			cli_err("run: TCP workloads are not built yet (issue 6); use "
 				"--set iperf3.udp=1 or replay a capture with --pcap FILE");
 			goto out;

@@ -23,6 +23,8 @@ void scenario_default(struct scenario *s)
 	s->iperf_bitrate = 1000000000ull;
 	s->iperf_len = 1448;
 	s->prop_ns = 1000;
+	s->ping_interval_s = 1;
+	s->ping_size = 56;
 }
 
 /* "1G", "9.5G", "800M", "64K", "1000000": bits per second */
@@ -143,7 +145,7 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 	if (!strcmp(full, "replay.line_rate"))
 		return set_bool(&s->line_rate, v, msg, ml, full);
 	if (!strcmp(full, "iperf3.streams")) {
-		if (set_uint(&u, v, 1, 128, msg, ml, full))
+		if (set_uint(&u, v, 0, 128, msg, ml, full))
 			return -1;
 		s->iperf_streams = (unsigned)u;
 		return 0;
@@ -162,6 +164,30 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		if (set_uint(&u, v, 16, 1472, msg, ml, full))
 			return -1;
 		s->iperf_len = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "ping.count")) {
+		if (set_uint(&u, v, 0, 100000, msg, ml, full))
+			return -1;
+		s->ping_count = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "ping.interval")) {
+		char *end;
+		double d = strtod(v, &end);
+
+		if (end == v || *end || !(d >= 0.000001 && d <= 3600)) {
+			snprintf(msg, ml, "%s: '%.64s' is not an interval in [1e-6, 3600] s",
+				 full, v);
+			return -1;
+		}
+		s->ping_interval_s = d;
+		return 0;
+	}
+	if (!strcmp(full, "ping.size")) {
+		if (set_uint(&u, v, 8, 1472, msg, ml, full))
+			return -1;
+		s->ping_size = (unsigned)u;
 		return 0;
 	}
 	if (!strcmp(full, "link.prop_ns")) {

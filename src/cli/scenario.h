@@ -15,10 +15,13 @@
  *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1
  *   replay.pcap = (none)     replay this capture instead of workloads
  *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
- *   iperf3.streams = 20      -P: parallel streams from the peer
+ *   iperf3.streams = 20      -P: parallel streams from the peer (0: none)
  *   iperf3.udp = 0           -u: UDP (TCP is not built yet)
  *   iperf3.bitrate = 1G      -b: UDP payload bit/s, all streams (K/M/G)
  *   iperf3.len = 1448        -l: UDP payload bytes per datagram
+ *   ping.count = 0           ping -c from the peer (0: no ping)
+ *   ping.interval = 1        ping -i, seconds
+ *   ping.size = 56           ping -s, payload bytes
  *   link.prop_ns = 1000      cable + PHY latency each way, ns
  *   ethtool.cmd = ...        an ethtool command line; repeatable, in order
  * Every key of a file or --set must be one of these; errors name the file,
@@ -51,6 +54,9 @@ struct scenario {
 	uint64_t iperf_bitrate;
 	unsigned iperf_len;
 	unsigned prop_ns;
+	unsigned ping_count;
+	double ping_interval_s;
+	unsigned ping_size;
 	unsigned n_ethtool;
 	char ethtool[SCN_MAX_ETHTOOL][SCN_STR];
 };

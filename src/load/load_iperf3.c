@@ -117,18 +117,13 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
-/* The host's receive path for the measurement's frames (runs in the
- * softirq that delivered the skb). */
-static void host_rx(struct sk_buff *skb, struct napi_struct *napi, void *data)
+bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb)
 {
-	struct iperf3 *ip = data;
 	const uint8_t *p = skb->data;
 	unsigned ihl;
 	uint16_t sport, dport;
 	struct iperf3_stream *st = NULL;
 
-	(void)napi;
-	kern_charge(SIM_COST_ip_rcv);
 	if (skb->protocol != ETH_P_IP || skb->len < 28 || p[9] != 17)
 		goto not_ours;
 	ihl = (p[0] & 15u) * 4;
@@ -158,10 +153,9 @@ static void host_rx(struct sk_buff *skb, struct napi_struct *napi, void *data)
 		}
 	}
 	consume_skb(skb);
-	return;
+	return true;
 not_ours:
-	ip->not_ours++;
-	kfree_skb(skb);
+	return false;
 }
 
 int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
@@ -205,7 +199,6 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	sim_cpuset_first_n(&all, host->params.ncpus);
 	sim_task_init(host, &ip->server, "iperf3", server_run, ip, &all);
 	ip->server_waiting = true;
-	kern_netdev_set_rx_handler(dev, host_rx, NULL, ip);
 	return 0;
 }
 

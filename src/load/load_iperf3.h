@@ -63,15 +63,18 @@ struct iperf3 {
 	bool server_waiting;
 	struct iperf3_stream s[IPERF3_MAX_STREAMS];
 	uint64_t app_bytes;             /* payload read by the server, total */
-	uint64_t not_ours;              /* frames for no socket */
 	unsigned rr;                    /* next stream the server reads */
 };
 
-/* Set up streams, the server task (allowed on every CPU) and the host's
- * receive hook on @dev.  Returns 0, -EINVAL (bad configuration, TCP) . */
+/* Set up streams and the server task (allowed on every CPU).  Returns 0
+ * or -EINVAL (bad configuration, TCP). */
 int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		struct sim_host *host, struct load_wire *wire,
 		struct net_device *dev);
+
+/* The host stack's UDP input for the measurement: true if @skb (past
+ * eth_type_trans) belonged to a stream's socket (consumed). */
+bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb);
 
 /* Start the peer's streams at the current time. */
 void iperf3_start(struct iperf3 *ip);

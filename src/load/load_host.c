@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#include "kern/kern.h"
+#include "load/load_host.h"
+
+static void host_rx(struct sk_buff *skb, struct napi_struct *napi, void *data)
+{
+	struct load_host *h = data;
+
+	(void)napi;
+	kern_charge(SIM_COST_ip_rcv);
+	if (ping_host_rx(h->dev, skb))
+		return;
+	if (h->ip && iperf3_host_rx(h->ip, skb))
+		return;
+	h->no_socket++;
+	kfree_skb(skb);
+}
+
+void load_host_init(struct load_host *h, struct net_device *dev,
+		    struct iperf3 *ip, struct ping *ping)
+{
+	h->dev = dev;
+	h->ip = ip;
+	h->ping = ping;
+	h->no_socket = h->peer_other = 0;
+	kern_netdev_set_rx_handler(dev, host_rx, NULL, h);
+}
+
+void load_host_peer_rx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct load_host *h = arg;
+
+	if (h->ping && ping_peer_rx(h->ping, frame, len))
+		return;
+	h->peer_other++;
+}
