@@ -23,6 +23,7 @@ void rtlm_params_default(struct rtlm_params *p)
 	p->dma_read_ns = 800;
 	p->tx_proc_ns = 200;
 	p->rx_fifo_frames = 512;
+	p->rx_fcs = true;
 	p->faults.ownbit_delay_ns = 2000;
 }
 

@@ -186,7 +186,7 @@ int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
 	} else {
 		memcpy(fr->data, in, len);
 	}
-	rtlm_put_le32(fr->data + out, fcs32(fr->data, out));
+	rtlm_put_le32(fr->data + out, dev->p.rx_fcs ? fcs32(fr->data, out) : 0);
 	fr->len = out + RTLM_FCS_LEN;
 	fr->v4 = f.l3 == NET_L3_IPV4;
 	fr->v6 = f.l3 == NET_L3_IPV6;
