@@ -33,9 +33,11 @@ static uint16_t select_window(struct tcp_receiver *r)
 	uint64_t field = free_space(r) >> ws, held;
 
 	if (r->rcv_nxt + (field << ws) < r->right) {
-		/* keep the edge already offered (round up to the scale) */
+		/* keep the edge already offered; the scale can only say it
+		 * to 2^ws bytes, so round down (RFC 7323 §2.4) - the data up
+		 * to r->right stays acceptable */
 		held = r->right - r->rcv_nxt;
-		field = (held + (1u << ws) - 1) >> ws;
+		field = held >> ws;
 	}
 	if (field > 0xffff)
 		field = 0xffff;

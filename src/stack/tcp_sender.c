@@ -277,7 +277,8 @@ int tcp_sender_init(struct tcp_sender *s, struct sim *sim,
 	s->xmit = xmit;
 	s->xmit_arg = xmit_arg;
 	s->w.cwnd = p->init_cwnd;
-	s->w.ssthresh = UINT32_MAX;     /* Linux TCP_INFINITE_SSTHRESH */
+	/* Linux TCP_INFINITE_SSTHRESH unless given */
+	s->w.ssthresh = p->init_ssthresh ? p->init_ssthresh : UINT32_MAX;
 	s->w.clamp = p->cwnd_clamp;
 	s->rwnd_edge = p->init_rwnd;
 	s->last_win = (uint16_t)(p->init_rwnd >> p->peer_wscale);

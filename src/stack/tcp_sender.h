@@ -91,6 +91,8 @@ struct tcp_sender_params {
 	enum tcp_cc_algo cc;
 	uint32_t init_cwnd;             /* segments (10, RFC 6928) */
 	uint32_t cwnd_clamp;            /* segments (Linux snd_cwnd_clamp) */
+	uint32_t init_ssthresh;         /* segments; 0 = infinite (Linux);
+					   a finite one stands in for HyStart */
 	uint64_t app_bytes;             /* bytes to send, or TCP_APP_INFINITE */
 	uint8_t peer_wscale;            /* shift applied to ACKs' window (7) */
 	uint32_t init_rwnd;             /* bytes usable before the first ACK */
