@@ -3,6 +3,8 @@
  * test_dissect.c - the flow dissector and the hash-type rules on hand-built
  * frames: the tricky cases of ../shared/research/rss-anchors.md s7.
  */
+#include <errno.h>
+
 #include "test_util.h"
 
 static struct tu_rss R;
@@ -63,6 +65,48 @@ static void test_tcp4_fields(void **state)
 	assert_true(f.l3_ok && f.l4_ok && !f.is_frag);
 	assert_int_equal(r.in.type, RSS_TYPE_TCP4);
 	assert_int_equal(r.hash, 0x51ccc178);
+}
+
+/* TCP options and window (net_build): NOP NOP Timestamps makes the
+ * 32-byte header of a Linux data segment; the checksum covers them. */
+static void test_tcp_options(void **state)
+{
+	static const uint8_t ts[12] = { 1, 1, 8, 10, 0, 0, 0, 7, 0, 0, 0, 9 };
+	uint8_t frame[2048];
+	struct net_build b;
+	struct net_flow f;
+	uint32_t pseudo = 0;
+	ssize_t n;
+	size_t i;
+
+	(void)state;
+	tcp4(&b);
+	b.payload_len = 1448;
+	b.tcp_opt = ts;
+	b.tcp_opt_len = sizeof(ts);
+	b.tcp_win_set = true;
+	b.tcp_win = 0;
+	n = net_build_frame(&b, frame, sizeof(frame));
+	assert_int_equal(n, 14 + 20 + 32 + 1448);
+	assert_int_equal(frame[14 + 20 + 12] >> 4, 8);	/* data offset */
+	assert_int_equal(frame[14 + 20 + 14] | frame[14 + 20 + 15], 0);
+	assert_memory_equal(frame + 14 + 20 + 20, ts, sizeof(ts));
+	assert_int_equal(frame[14 + 20 + 32], b.payload_seed);
+	/* the TCP checksum verifies over the pseudo-header */
+	for (i = 0; i < 8; i += 2)
+		pseudo += (uint32_t)(frame[26 + i] << 8 | frame[27 + i]);
+	pseudo += 6 + 32 + 1448;
+	assert_int_equal(net_csum_fold(frame + 34, 32 + 1448, pseudo), 0);
+	assert_int_equal(net_dissect(frame, (size_t)n, NET_LINK_ETH, &f),
+			 NET_STOP_DONE);
+	assert_int_equal(f.l4, NET_L4_TCP);
+	b.tcp_opt_len = 6;
+	assert_int_equal(net_build_frame(&b, frame, sizeof(frame)), -EINVAL);
+	b.tcp_opt_len = 44;
+	assert_int_equal(net_build_frame(&b, frame, sizeof(frame)), -EINVAL);
+	b.tcp_opt_len = 4;
+	b.tcp_opt = NULL;
+	assert_int_equal(net_build_frame(&b, frame, sizeof(frame)), -EINVAL);
 }
 
 /* VLAN tags never enter the hash: untagged, 802.1Q, 802.1ad+802.1Q. */
@@ -567,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_flag_isolation),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_link_types),
+		cmocka_unit_test(test_tcp_options),
 		cmocka_unit_test(test_non_ip),
 	};
 

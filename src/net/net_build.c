@@ -87,12 +87,14 @@ static size_t build_l4(const struct net_build *b, uint8_t *p, bool frag_tail)
 			wr16(p + 2, b->dport);
 			wr32(p + 4, b->seq);
 			wr32(p + 8, b->ack);
-			p[12] = 5 << 4;
+			p[12] = (uint8_t)((5 + b->tcp_opt_len / 4) << 4);
 			p[13] = b->tcp_flags ? b->tcp_flags : 0x10;
-			wr16(p + 14, 65535);
+			wr16(p + 14, b->tcp_win_set ? b->tcp_win : 65535);
 			wr16(p + 16, 0);
 			wr16(p + 18, 0);
-			h = 20;
+			if (b->tcp_opt_len)
+				memcpy(p + 20, b->tcp_opt, b->tcp_opt_len);
+			h = 20u + b->tcp_opt_len;
 			break;
 		case 17:
 			wr16(p, b->sport);
@@ -150,7 +152,7 @@ static ssize_t build_ipv4(const struct net_build *b, uint8_t *p, size_t cap)
 	bool tail = b->frag_off != 0;
 	uint32_t pseudo;
 
-	need = ihl + 20 + b->payload_len;
+	need = ihl + 20 + b->tcp_opt_len + b->payload_len;
 	if (need > cap)
 		return -ENOSPC;
 	memset(p, 0, ihl);
@@ -185,7 +187,8 @@ static ssize_t build_ipv6(const struct net_build *b, uint8_t *p, size_t cap)
 	const uint8_t *final_dst = b->dst;
 	uint32_t pseudo;
 
-	if (40 + 8 + 24 + 24 + 8 + 20 + (size_t)b->payload_len > cap)
+	if (40 + 8 + 24 + 24 + 8 + 20 + (size_t)b->tcp_opt_len +
+	    (size_t)b->payload_len > cap)
 		return -ENOSPC;
 	memset(p, 0, 40);
 	p[0] = 0x60;
@@ -253,7 +256,9 @@ ssize_t net_build_frame(const struct net_build *b, uint8_t *buf, size_t cap)
 	unsigned i;
 
 	if (b->n_vlan > 2 || (b->ipv != 0 && b->ipv != 4 && b->ipv != 6) ||
-	    b->ip4_opt_len % 4 || b->ip4_opt_len > 40 || b->frag_off % 8)
+	    b->ip4_opt_len % 4 || b->ip4_opt_len > 40 || b->frag_off % 8 ||
+	    b->tcp_opt_len % 4 || b->tcp_opt_len > 40 ||
+	    (b->tcp_opt_len && !b->tcp_opt))
 		return -EINVAL;
 	if (cap > NET_BUILD_MAX)
 		cap = NET_BUILD_MAX;

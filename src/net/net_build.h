@@ -53,6 +53,11 @@ struct net_build {
 	uint16_t sport, dport;		/* host byte order */
 	uint32_t seq, ack;		/* TCP */
 	uint8_t tcp_flags;		/* 0 = ACK */
+	bool tcp_win_set;		/* write tcp_win; otherwise 65535 */
+	uint16_t tcp_win;		/* TCP window field (unscaled) */
+	uint8_t tcp_opt_len;		/* TCP options, multiple of 4, <= 40 */
+	const uint8_t *tcp_opt;		/* tcp_opt_len option bytes, copied
+					   verbatim (e.g. NOP NOP Timestamps) */
 	uint8_t icmp_type, icmp_code;
 	uint16_t payload_len;		/* bytes after the L4 header */
 	uint8_t payload_seed;		/* payload byte i = seed + i ... */
@@ -71,7 +76,8 @@ void net_build_init(struct net_build *b);
  *
  * Return: frame length in bytes (>= 60: short frames are zero-padded as
  * Ethernet requires), -EINVAL for an impossible description (bad ipv,
- * more than two VLANs, options not a multiple of 4, fragment offset not a
+ * more than two VLANs, IPv4 or TCP options not a multiple of 4 or longer
+ * than 40 bytes, TCP options without bytes, fragment offset not a
  * multiple of 8), -ENOSPC if the frame does not fit in @cap.
  */
 ssize_t net_build_frame(const struct net_build *b, uint8_t *buf, size_t cap);
