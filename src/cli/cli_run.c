@@ -26,6 +26,7 @@
 #include "load/load_host.h"
 #include "load/load_iperf3.h"
 #include "load/load_wire.h"
+#include "stack/tcp_cc.h"
 #include "model/rtlm.h"
 #include "rss/rss_hash.h"
 #include "rss/rss_indir.h"
@@ -609,6 +610,14 @@ static int run_iperf3(struct world *w, bool json)
 		.bitrate = w->scn.iperf_bitrate, .len = w->scn.iperf_len,
 		.seed = w->scn.seed,
 	};
+
+	if (cfg.udp && !cfg.len)
+		cfg.len = 1448;
+	if (cfg.udp && (cfg.len < 16 || cfg.len > 1472)) {
+		cli_err("iperf3.len: a UDP datagram carries 16..1472 bytes");
+		return -1;
+	}
+	tcp_cc_parse(w->scn.iperf_cc, &cfg.cc);
 	struct intervals *iv = calloc(1, sizeof(*iv));
 	sim_time_t dur = (sim_time_t)(w->scn.duration_s * 1e9);
 	uint64_t sent = 0, got = 0, rcvbuf = 0, queued = 0, nic_drops = 0;
@@ -740,7 +749,8 @@ static int run_iperf3(struct world *w, bool json)
 				json_object_object_add(sum, "ping", po);
 			}
 		}
-		json_object_object_add(sum, "retransmits", json_object_new_int(0));
+		json_object_object_add(sum, "retransmits", json_object_new_int64(
+			(int64_t)(w->ip_up ? iperf3_retransmits(&w->ip) : 0)));
 		json_object_object_add(sum, "datagrams_sent", json_object_new_int64((int64_t)sent));
 		json_object_object_add(sum, "datagrams_received", json_object_new_int64((int64_t)got));
 		json_object_object_add(sum, "rcvbuf_errors", json_object_new_int64((int64_t)rcvbuf));
@@ -782,9 +792,12 @@ static int run_iperf3(struct world *w, bool json)
 	       w->tp->chip->name, w->tp->num_rx_queues, w->tp->num_rx_queues == 1 ? "" : "s",
 	       w->tp->rss_on ? "on" : "off", w->scn.cpus, w->cost.name,
 	       (unsigned long long)w->scn.seed);
-	if (w->ip_up)
+	if (w->ip_up && cfg.udp)
 		printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
 		       (unsigned long long)cfg.bitrate, cfg.len, cfg.streams, w->scn.duration_s);
+	else if (w->ip_up)
+		printf("iperf3 -s on the host; peer: iperf3 -c -C %s -P %u -t %g (MSS 1448, "
+		       "timestamps)\n", tcp_cc_name(cfg.cc), cfg.streams, w->scn.duration_s);
 	if (w->ip_up)
 		printf("[ ID] Interval           Transfer     Bitrate\n");
 	for (unsigned i = 1; w->ip_up && i <= iv->n; i++) {
@@ -800,9 +813,12 @@ static int run_iperf3(struct world *w, bool json)
 	fmt_rate(b2, sizeof(b2), (double)app_at_end * 8 / secs);
 	if (w->ip_up) {
 		printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
-		printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s  receiver\n", 0.0, secs, b1, b2);
+		printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s  receiver", 0.0, secs, b1, b2);
+		if (!cfg.udp)
+			printf("  (%llu retransmits)", (unsigned long long)iperf3_retransmits(&w->ip));
+		printf("\n");
 	}
-	if (w->ip_up)
+	if (w->ip_up && cfg.udp)
 		printf("\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu receive "
 	       "buffer errors + %llu NIC drops + %llu driver drops + %llu in flight\n",
 	       (unsigned long long)sent, (unsigned long long)got,
@@ -961,11 +977,6 @@ int cli_run(int argc, char **argv)
 		}
 	}
 	if (!w->scn.pcap[0]) {
-		if (!w->scn.iperf_udp && w->scn.iperf_streams) {
-			cli_err("run: TCP workloads are not built yet (issue 6); use "
-				"--set iperf3.udp=1 or replay a capture with --pcap FILE");
-			goto out;
-		}
 		if (world_up(w) || run_ethtool(w))
 			goto out;
 		rc = run_iperf3(w, json) ? 1 : 0;

@@ -21,7 +21,8 @@ void scenario_default(struct scenario *s)
 	s->ownbit_workaround = -1;
 	s->iperf_streams = 20;
 	s->iperf_bitrate = 1000000000ull;
-	s->iperf_len = 1448;
+	s->iperf_len = 0;
+	snprintf(s->iperf_cc, sizeof(s->iperf_cc), "cubic");
 	s->prop_ns = 1000;
 	s->ping_interval_s = 1;
 	s->ping_size = 56;
@@ -160,8 +161,16 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		}
 		return 0;
 	}
+	if (!strcmp(full, "iperf3.cc")) {
+		if (strcmp(v, "reno") && strcmp(v, "cubic")) {
+			snprintf(msg, ml, "%s: '%.64s' is not reno or cubic", full, v);
+			return -1;
+		}
+		snprintf(s->iperf_cc, sizeof(s->iperf_cc), "%s", v);
+		return 0;
+	}
 	if (!strcmp(full, "iperf3.len")) {
-		if (set_uint(&u, v, 16, 1472, msg, ml, full))
+		if (set_uint(&u, v, 0, 1 << 20, msg, ml, full))
 			return -1;
 		s->iperf_len = (unsigned)u;
 		return 0;

@@ -16,9 +16,11 @@
  *   replay.pcap = (none)     replay this capture instead of workloads
  *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
  *   iperf3.streams = 20      -P: parallel streams from the peer (0: none)
- *   iperf3.udp = 0           -u: UDP (TCP is not built yet)
+ *   iperf3.udp = 0           -u: UDP instead of TCP
+ *   iperf3.cc = cubic        -C: TCP congestion control, reno or cubic
  *   iperf3.bitrate = 1G      -b: UDP payload bit/s, all streams (K/M/G)
- *   iperf3.len = 1448        -l: UDP payload bytes per datagram
+ *   iperf3.len = 0           -l: UDP payload per datagram (0: 1448), TCP
+ *                            bytes per read (0: 128 KiB)
  *   ping.count = 0           ping -c from the peer (0: no ping)
  *   ping.interval = 1        ping -i, seconds
  *   ping.size = 56           ping -s, payload bytes
@@ -51,6 +53,7 @@ struct scenario {
 	bool line_rate;
 	unsigned iperf_streams;
 	bool iperf_udp;
+	char iperf_cc[16];
 	uint64_t iperf_bitrate;
 	unsigned iperf_len;
 	unsigned prop_ns;

@@ -84,13 +84,33 @@ static void stream_fn(struct sim *s, struct sim_event *ev)
 }
 
 /* The server: read one datagram per system call, round-robin over the
- * streams' sockets, up to 16 per chunk; sleep when all are empty. */
+ * streams' sockets, up to 16 per chunk; sleep when all are empty.  TCP:
+ * one read of up to -l bytes per socket per call. */
 static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 {
 	struct iperf3 *ip = arg;
 	unsigned reads = 0;
 
 	(void)t;
+	if (!ip->cfg.udp) {
+		for (unsigned k = 0; k < ip->cfg.streams && reads < 4; k++) {
+			struct iperf3_stream *st = &ip->s[(ip->rr + k) % ip->cfg.streams];
+			uint64_t n = tcp_receiver_read(&st->rcv, ip->cfg.len);
+
+			if (!n)
+				continue;
+			st->rx_bytes += n;
+			ip->app_bytes += n;
+			sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] * n);
+			reads++;
+		}
+		ip->rr = (ip->rr + 1) % ip->cfg.streams;
+		if (!reads) {
+			ip->server_waiting = true;
+			return SIM_TASK_SLEEP;
+		}
+		return SIM_TASK_RUNNABLE;
+	}
 	for (unsigned k = 0; k < ip->cfg.streams && reads < 16; k++) {
 		struct iperf3_stream *st = &ip->s[(ip->rr + k) % ip->cfg.streams];
 
@@ -117,15 +137,114 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
-bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb)
+static void tcp_ready(void *arg)
+{
+	struct iperf3 *ip = arg;
+
+	if (ip->server_waiting) {
+		ip->server_waiting = false;
+		kern_charge(SIM_COST_sock_wakeup);
+		sim_task_wake(&ip->server);
+	}
+}
+
+/* The host sends an ACK frame the receiver built: an skb down the stack. */
+static void host_ack_tx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct iperf3 *ip = arg;
+	struct sk_buff *skb = alloc_skb((unsigned)len, GFP_ATOMIC);
+
+	if (!skb) {
+		ip->ack_tx_fail++;
+		return;
+	}
+	skb_put_data(skb, frame, (unsigned)len);
+	skb->dev = ip->dev;
+	skb->queue_mapping = 0;
+	if (dev_queue_xmit(skb))
+		ip->ack_tx_fail++;
+}
+
+static void peer_tx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct iperf3 *ip = arg;
+
+	load_wire_peer_send(ip->wire, frame, len);
+}
+
+static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
+{
+	struct stack_gro_params gp;
+
+	for (unsigned i = 0; i < ip->ngro; i++)
+		if (ip->gro[i].napi == napi)
+			return &ip->gro[i].gro;
+	if (ip->ngro == sizeof(ip->gro) / sizeof(ip->gro[0]))
+		return NULL;
+	stack_gro_params_default(&gp);
+	ip->gro[ip->ngro].napi = napi;
+	if (stack_gro_init(&ip->gro[ip->ngro].gro, &gp, ip->host->sim, ip->host,
+			   stack_demux_input, &ip->demux))
+		return NULL;
+	return &ip->gro[ip->ngro++].gro;
+}
+
+void iperf3_host_flush(struct iperf3 *ip, struct napi_struct *napi)
+{
+	for (unsigned i = 0; i < ip->ngro; i++)
+		if (ip->gro[i].napi == napi)
+			stack_gro_flush(&ip->gro[i].gro);
+}
+
+bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
+{
+	uint16_t dport;
+	unsigned ihl;
+
+	if (ip->cfg.udp || len < 14 + 20 + 20 || f[12] != 0x08 || f[13] != 0 ||
+	    f[14 + 9] != 6)
+		return false;
+	ihl = (f[14] & 15u) * 4;
+	if (len < 14 + ihl + 20)
+		return false;
+	dport = (uint16_t)(f[14 + ihl + 2] << 8 | f[14 + ihl + 3]);
+	for (unsigned i = 0; i < ip->cfg.streams; i++) {
+		if (ip->s[i].cport == dport) {
+			tcp_sender_rx(&ip->s[i].snd, f, len);
+			return true;
+		}
+	}
+	return false;
+}
+
+uint64_t iperf3_retransmits(const struct iperf3 *ip)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; !ip->cfg.udp && i < ip->cfg.streams; i++)
+		n += ip->s[i].snd.st.retransmits;
+	return n;
+}
+
+bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
+		    struct napi_struct *napi)
 {
 	const uint8_t *p = skb->data;
 	unsigned ihl;
 	uint16_t sport, dport;
 	struct iperf3_stream *st = NULL;
 
-	if (skb->protocol != ETH_P_IP || skb->len < 28 || p[9] != 17)
+	if (!ip->cfg.udp && skb->protocol == ETH_P_IP && skb->len >= 40 && p[9] == 6) {
+		struct stack_gro *g = gro_of(ip, napi);
+
+		if (!g)
+			return false;
+		stack_gro_receive(g, skb);      /* demux counts what fits nothing */
+		return true;
+	}
+	if (skb->protocol != ETH_P_IP || skb->len < 28 || p[9] != 17 || !ip->cfg.udp)
 		goto not_ours;
+	kern_charge(SIM_COST_ip_rcv);
 	ihl = (p[0] & 15u) * 4;
 	if (skb->len < ihl + 8)
 		goto not_ours;
@@ -158,6 +277,45 @@ not_ours:
 	return false;
 }
 
+static uint32_t ip4(const uint8_t a[4])
+{
+	return (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
+}
+
+/* A TCP stream: the peer's sender and the host's receiver, connected. */
+static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
+			   struct sim_rng *rng)
+{
+	struct tcp_sender_params sp;
+	struct tcp_receiver_params rp;
+	struct stack_tuple rx_t;
+
+	tcp_sender_params_default(&sp);
+	tcp_receiver_params_default(&rp);
+	memcpy(sp.ep.smac, peer_mac, 6);
+	memcpy(sp.ep.dmac, ip->dut_mac, 6);
+	sp.ep.t = (struct stack_tuple){ ip4(peer_ip), ip4(host_ip), st->cport, IPERF3_PORT };
+	memcpy(rp.ep.smac, ip->dut_mac, 6);
+	memcpy(rp.ep.dmac, peer_mac, 6);
+	rp.ep.t = (struct stack_tuple){ ip4(host_ip), ip4(peer_ip), IPERF3_PORT, st->cport };
+	sp.isn = (uint32_t)sim_rng_u64(rng);
+	rp.isn = (uint32_t)sim_rng_u64(rng);
+	sp.peer_seq = rp.isn;
+	rp.peer_isn = sp.isn;
+	sp.cc = ip->cfg.cc;
+	if (tcp_sender_init(&st->snd, ip->host->sim, NULL, &sp, peer_tx, ip))
+		return -EINVAL;
+	if (tcp_receiver_init(&st->rcv, ip->host->sim, ip->host, &rp, host_ack_tx, ip)) {
+		tcp_sender_fini(&st->snd);
+		return -EINVAL;
+	}
+	tcp_receiver_set_ready(&st->rcv, tcp_ready, ip);
+	st->tcp_up = true;
+	/* as the host sees the stream's packets: saddr = the peer */
+	rx_t = sp.ep.t;
+	return stack_demux_add(&ip->demux, &rx_t, tcp_receiver_input, &st->rcv);
+}
+
 int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		struct sim_host *host, struct load_wire *wire,
 		struct net_device *dev)
@@ -166,11 +324,15 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	struct sim_cpuset all;
 	uint64_t per_stream;
 
-	if (!cfg->udp || !cfg->streams || cfg->streams > IPERF3_MAX_STREAMS ||
-	    !cfg->bitrate || cfg->len < 16 || cfg->len > 1472)
+	if (!cfg->streams || cfg->streams > IPERF3_MAX_STREAMS ||
+	    (cfg->udp && (!cfg->bitrate || cfg->len < 16 || cfg->len > 1472)))
 		return -EINVAL;
 	memset(ip, 0, sizeof(*ip));
 	ip->cfg = *cfg;
+	ip->dev = dev;
+	if (!ip->cfg.udp && !ip->cfg.len)
+		ip->cfg.len = 128 * 1024;       /* iperf3's TCP read size */
+	stack_demux_init(&ip->demux, host);
 	if (!ip->cfg.rcvbuf)
 		ip->cfg.rcvbuf = 212992;        /* net.core.rmem_default */
 	ip->host = host;
@@ -193,8 +355,12 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		if (!st->gap)
 			st->gap = 1;
 		sim_event_init(&st->ev, stream_fn, st);
-		if (build_template(ip, st))
+		if (ip->cfg.udp) {
+			if (build_template(ip, st))
+				return -EINVAL;
+		} else if (tcp_stream_init(ip, st, &rng)) {
 			return -EINVAL;
+		}
 	}
 	sim_cpuset_first_n(&all, host->params.ncpus);
 	sim_task_init(host, &ip->server, "iperf3", server_run, ip, &all);
@@ -202,11 +368,22 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	return 0;
 }
 
+static void tcp_start_fn(struct sim *s, struct sim_event *ev)
+{
+	struct iperf3_stream *st = ev->arg;
+
+	(void)s;
+	tcp_sender_start(&st->snd);
+}
+
 void iperf3_start(struct iperf3 *ip)
 {
 	/* streams start a little apart, as a client connects them in turn */
-	for (unsigned i = 0; i < ip->cfg.streams; i++)
+	for (unsigned i = 0; i < ip->cfg.streams; i++) {
+		if (!ip->cfg.udp)
+			sim_event_init(&ip->s[i].ev, tcp_start_fn, &ip->s[i]);
 		sim_schedule_in(ip->host->sim, &ip->s[i].ev, (sim_time_t)i * 1000);
+	}
 }
 
 void iperf3_stop(struct iperf3 *ip)
@@ -218,6 +395,15 @@ void iperf3_stop(struct iperf3 *ip)
 void iperf3_fini(struct iperf3 *ip)
 {
 	iperf3_stop(ip);
+	for (unsigned i = 0; i < ip->cfg.streams; i++) {
+		if (!ip->s[i].tcp_up)
+			continue;
+		tcp_sender_fini(&ip->s[i].snd);
+		tcp_receiver_fini(&ip->s[i].rcv);
+	}
+	for (unsigned i = 0; i < ip->ngro; i++)
+		stack_gro_fini(&ip->gro[i].gro);
+	stack_demux_fini(&ip->demux);
 	sim_task_fini(&ip->server);
 	sim_purge(ip->host->sim);
 }

@@ -132,7 +132,16 @@ sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
 	sim_time_t start = sim_now(w->sim) > d->busy_until ? sim_now(w->sim) :
 							     d->busy_until;
 
-	d->busy_until = start + load_wire_time(len, w->mbps);
+	/* exact on average: carry the sub-ns remainder to the next frame */
+	{
+		uint64_t bytes = (len < 60 ? 60 : len) + LOAD_WIRE_OVERHEAD;
+		uint64_t num = bytes * 8000u + d->carry;
+
+		if (start > d->busy_until)
+			num -= d->carry, d->carry = 0;  /* an idle gap resets it */
+		d->busy_until = start + num / w->mbps;
+		d->carry = num % w->mbps;
+	}
 	if (dir_push(d, frame, len, d->busy_until + w->prop_ns))
 		return 0;
 	return d->busy_until;

@@ -34,6 +34,7 @@ struct load_wire_dir {
 	sim_time_t *due;
 	size_t cap, head, n;
 	sim_time_t busy_until;          /* transmitter free from (peer side) */
+	uint64_t carry;                 /* wire-time remainder, in 1/mbps ns */
 	uint64_t frames, bytes;
 	void (*deliver)(struct load_wire_dir *d, const uint8_t *frame, size_t len);
 };
@@ -48,7 +49,9 @@ struct load_wire {
 	void *peer_arg;
 };
 
-/* Wire time of a frame of @len bytes (no FCS) at @mbps, in ns. */
+/* Wire time of a frame of @len bytes (no FCS) at @mbps, in ns, rounded
+ * down (load_wire_peer_send keeps the remainder, so back-to-back frames
+ * never beat the line rate nor fall behind it). */
 static inline sim_time_t load_wire_time(size_t len, uint32_t mbps)
 {
 	uint64_t bytes = (len < 60 ? 60 : len) + LOAD_WIRE_OVERHEAD;
