@@ -143,9 +143,27 @@ if r.returncode == 0:
 r = run("--set", "iperf3.streams=0", "--set", "ping.count=3", "--set", "run.duration=4")
 check("3 packets transmitted, 3 received, 0% packet loss" in r.stdout
       and "rtt min/avg/max/mdev = " in r.stdout, f"ping text: {r.stdout}")
-r = run()
-check(r.returncode == 2 and "TCP workloads are not built yet" in r.stderr,
-      f"default run: {r.stderr}")
+# TCP iperf3 (the default workload), short: at most the goodput limit of
+# 1448/1538 x 10 Gbit/s, no retransmits without loss, deterministic, and
+# RSS spreads the 20 streams over the 4 queues
+def tcp(*extra):
+    return run("--set", "run.duration=0.4", "--json", *extra)
+
+
+a, b = tcp(), tcp()
+check(a.returncode == 0, f"tcp run: {a.stderr}")
+check(a.stdout == b.stdout, "tcp run not deterministic")
+if a.returncode == 0:
+    d = json.loads(a.stdout)
+    g = d["summary"]["throughput_gbps"]
+    check(9.0 < g <= 10 * 1448 / 1538, f"tcp throughput {g}")
+    check(d["summary"]["retransmits"] == 0, "retransmits without loss")
+    check(sum(1 for q in d["summary"]["queues"] if q["packets"]) == 4, "4 queues used")
+r = tcp("--set", "nic.rx_queues=1", "--set", "iperf3.cc=reno", "--set", "iperf3.streams=1")
+check(r.returncode == 0 and len(json.loads(r.stdout)["summary"]["queues"]) == 1,
+      f"1 queue reno: {r.stderr}")
+r = run("--set", "iperf3.cc=vegas")
+check(r.returncode == 2 and "not reno or cubic" in r.stderr, f"bad cc: {r.stderr}")
 
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)
