@@ -14,8 +14,7 @@ $(BUILD)/build.ninja:
 # The main job on its built-in default: write a small multi-flow capture with
 # rxscale's own frame builder, then show the hash and RX queue of every frame.
 run: all
-	$(BUILD)/rxscale mkpcap $(BUILD)/demo.pcap
-	$(BUILD)/rxscale hash --pcap $(BUILD)/demo.pcap
+	$(BUILD)/rxscale run
 
 test:
 	scripts/deps.sh test

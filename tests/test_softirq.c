@@ -950,6 +950,64 @@ static void test_ksoftirqd_vs_task(void **state)
 	fx_free(f);
 }
 
+/* A wakeup that arrives while a task's chunk is deciding to sleep is not
+ * lost: the task runs again instead of sleeping (Linux's state protocol). */
+struct sleeper {
+	struct sim_task t;
+	bool have_work;
+	unsigned chunks;
+};
+
+static enum sim_task_ret sleeper_run(struct sim_task *t, void *arg)
+{
+	struct sleeper *sl = arg;
+
+	sl->chunks++;
+	sim_charge_ps(t->host, SIM_US(100) * 1000);
+	if (sl->have_work) {
+		sl->have_work = false;
+		return SIM_TASK_RUNNABLE;
+	}
+	return SIM_TASK_SLEEP;          /* ... but the chunk lasts 100 us */
+}
+
+struct waker1 {
+	struct sim_event ev;
+	struct sleeper *sl;
+};
+
+static void waker1_fn(struct sim *s, struct sim_event *ev)
+{
+	struct waker1 *w = ev->arg;
+
+	(void)s;
+	w->sl->have_work = true;
+	sim_task_wake(&w->sl->t);
+}
+
+static void test_no_lost_wakeup(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct sleeper sl = { 0 };
+	struct waker1 w = { .sl = &sl };
+	struct sim_cpuset one;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);
+	sim_cpuset_first_n(&one, 1);
+	sim_task_init(f->host, &sl.t, "sleeper", sleeper_run, &sl, &one);
+	sim_task_wake(&sl.t);
+	sim_event_init(&w.ev, waker1_fn, &w);
+	sim_schedule_at(&f->sim, &w.ev, SIM_US(50));    /* mid-chunk */
+	sim_run(&f->sim);
+	/* chunk 1 decided to sleep at 0 us, the wake at 50 us kept it up;
+	 * chunk 2 found the work, chunk 3 slept for good */
+	assert_int_equal(sl.chunks, 3);
+	assert_int_equal(sl.t.state, SIM_TASK_SLEEPING);
+	sim_task_fini(&sl.t);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -969,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(test_mpstat_sums),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_ksoftirqd_vs_task),
+		cmocka_unit_test(test_no_lost_wakeup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -368,6 +368,10 @@ void sim_task_wake(struct sim_task *t)
 	struct sim_cpu *c;
 	uint64_t floor;
 
+	if (t->state == SIM_TASK_ON_CPU) {
+		t->wake_pending = true;
+		return;
+	}
 	if (t->state != SIM_TASK_SLEEPING)
 		return;
 	if (sim_cpuset_test(&t->allowed, t->cpu) && t->cpu < n &&
@@ -575,6 +579,7 @@ static void run_task_chunk(struct sim_cpu *c, struct sim_task *t, bool sw)
 	exec_begin(c, SIM_CTX_TASK, t, false);
 	if (sw)
 		sim_charge(h, SIM_COST_task_switch, 1);
+	t->wake_pending = false;        /* this chunk sees whatever woke it */
 	ret = t->run(t, t->arg);
 	if (ret == SIM_TASK_RUNNABLE && !h->exec_total_ps) {
 		/* A runnable chunk that costs nothing would spin forever at
@@ -713,8 +718,13 @@ static void end_fn(struct sim *s, struct sim_event *ev)
 			f.irq->eoi(f.irq, f.irq->eoi_arg);
 	} else if (f.ctx == SIM_CTX_TASK && !f.ksoftirqd && f.sleep_after &&
 		   c->curr == f.task) {
-		f.task->state = SIM_TASK_SLEEPING;
-		c->curr = NULL;
+		if (f.task->wake_pending) {
+			/* woken while deciding to sleep: keep running */
+			f.task->wake_pending = false;
+		} else {
+			f.task->state = SIM_TASK_SLEEPING;
+			c->curr = NULL;
+		}
 	}
 	cpu_resume(c, may);
 }

@@ -172,6 +172,7 @@ struct sim_task {
 	uint64_t slice_used;            /* ns since it was last picked */
 	uint64_t ns[SIM_ACCT_NR];       /* CPU time by class (top's %CPU) */
 	uint64_t wakeups;
+	bool wake_pending;              /* woken while its chunk was running */
 	struct sim_task *rq_next;       /* run-queue link */
 	struct sim_host *host;
 };
@@ -304,8 +305,10 @@ void sim_task_init(struct sim_host *h, struct sim_task *t, const char *name,
 
 /* Make a sleeping task runnable (try_to_wake_up): it goes to its last CPU
  * if idle and allowed, else the first idle allowed CPU, else its last
- * allowed CPU.  No effect if already runnable.  Charges task_wakeup to the
- * running frame. */
+ * allowed CPU.  No effect if already queued.  A task woken while its chunk
+ * runs does not sleep at the end of that chunk, even if the chunk asked to
+ * (no lost wakeups: Linux's task state protocol).  Charges task_wakeup to
+ * the running frame. */
 void sim_task_wake(struct sim_task *t);
 
 /* Remove @t from the scheduler (it must not be on a CPU right now). */
