@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "cli/compare.h"
 #include "cli/scenario.h"
 #include "drv/r8169.h"
 #include "kern/ethtool_cmd.h"
@@ -99,6 +100,7 @@ struct world {
 	struct ping pg;
 	bool pg_up;
 	struct load_host lh;
+	bool compare;
 };
 
 #define MAX_INTERVALS 3600
@@ -603,6 +605,56 @@ static void window_pct(struct world *w, struct intervals *iv, unsigned cpu,
 	p->ksoftirqd = tot ? 100.0 * (double)(s.ksoftirqd_ns - b->ksoftirqd_ns) / tot : 0;
 }
 
+/* The scenario's compare rows, evaluated on this run. */
+struct cmp_out {
+	const struct compare_row *row;
+	double value;
+	bool ok;
+	char note[128];
+};
+
+static unsigned evaluate_rows(struct world *w, struct intervals *iv,
+			      struct cmp_out *out, unsigned max)
+{
+	static double gbps[MAX_INTERVALS], soft[SIM_CPUS_MAX], idle[SIM_CPUS_MAX];
+	static bool irqc[SIM_CPUS_MAX];
+	struct run_figures f = { gbps, 0, 0, w->scn.cpus, soft, idle, irqc };
+	char list[128], *tok, *save = NULL;
+	struct sim_cpuset set;
+	unsigned n = 0;
+
+	for (unsigned i = 1; i <= iv->n; i++) {
+		double t = (double)(iv->end[i] - iv->end[i - 1]) / 1e9;
+
+		gbps[f.n_gbps++] = t > 0 ? (double)(iv->app_bytes[i] -
+						    iv->app_bytes[i - 1]) * 8 / t / 1e9 : 0;
+	}
+	f.first_mean = w->scn.duration_s > 3 && f.n_gbps > 2 ? 2 : 0;
+	for (unsigned c = 0; c < w->scn.cpus; c++) {
+		struct cpu_pct p;
+
+		window_pct(w, iv, c, &p);
+		soft[c] = p.v[SIM_ACCT_SOFT];
+		idle[c] = p.v[SIM_ACCT_IDLE];
+	}
+	if (!w->scn.irq_cpus[0] || sim_cpuset_parse(&set, w->scn.irq_cpus, w->scn.cpus))
+		sim_cpuset_first_n(&set, w->scn.cpus);
+	for (unsigned c = 0; c < w->scn.cpus; c++)
+		irqc[c] = sim_cpuset_test(&set, c);
+	snprintf(list, sizeof(list), "%s", w->scn.compare_rows);
+	for (tok = strtok_r(list, ", ", &save); tok && n < max;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		const struct compare_row *r = compare_row_find(tok);
+
+		if (!r)
+			continue;       /* checked when the scenario was loaded */
+		out[n].row = r;
+		out[n].value = r->value(&f, r, &out[n].ok, out[n].note, sizeof(out[n].note));
+		n++;
+	}
+	return n;
+}
+
 static int run_iperf3(struct world *w, bool json)
 {
 	struct iperf3_cfg cfg = {
@@ -782,6 +834,29 @@ static int run_iperf3(struct world *w, bool json)
 		json_object_object_add(sum, "queues", qs);
 		json_object_object_add(root, "summary", sum);
 		json_object_object_add(root, "intervals", ivs);
+		if (w->compare) {
+			struct cmp_out co[16];
+			unsigned nc = evaluate_rows(w, iv, co, 16);
+			json_object *arr = json_object_new_array();
+
+			for (unsigned i = 0; i < nc; i++) {
+				json_object *o = json_object_new_object(), *band = json_object_new_array();
+
+				json_object_object_add(o, "row", json_object_new_string(co[i].row->id));
+				json_object_object_add(o, "figure", json_object_new_string(co[i].row->figure));
+				json_object_object_add(o, "seed", json_object_new_string(co[i].row->seed));
+				json_object_object_add(o, "value", json_object_new_double(co[i].value));
+				json_object_array_add(band, json_object_new_double(co[i].row->lo));
+				json_object_array_add(band, json_object_new_double(co[i].row->hi));
+				json_object_object_add(o, "band", band);
+				json_object_object_add(o, "role", json_object_new_string(
+					co[i].row->fit ? "fit" : "predicted"));
+				json_object_object_add(o, "ok", json_object_new_boolean(co[i].ok));
+				json_object_object_add(o, "note", json_object_new_string(co[i].note));
+				json_object_array_add(arr, o);
+			}
+			json_object_object_add(root, "compare", arr);
+		}
 		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 						    JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
@@ -849,6 +924,27 @@ static int run_iperf3(struct world *w, bool json)
 	fflush(stdout);
 	snprintf(b1, sizeof(b1), "-S %s", w->dev->name);
 	ethtool_cmd_run(w->dev, b1, stdout, stderr);
+	if (w->compare) {
+		struct cmp_out co[16];
+		unsigned nc = evaluate_rows(w, iv, co, 16);
+
+		printf("\n%-4s  %-34s  %-30s  %8s  %-17s  %-9s  %s\n", "row", "figure",
+		       "seed", "sim", "band", "role", "in band");
+		for (unsigned i = 0; i < nc; i++) {
+			char band[40];
+
+			if (co[i].row->hi > 1e8)
+				snprintf(band, sizeof(band), ">= %g", co[i].row->lo);
+			else
+				snprintf(band, sizeof(band), "%g ... %g", co[i].row->lo, co[i].row->hi);
+			printf("%-4s  %-34s  %-30s  %8.2f  %-17s  %-9s  %s  %s\n", co[i].row->id,
+			       co[i].row->figure, co[i].row->seed, co[i].value, band,
+			       co[i].row->fit ? "fit" : "predicted", co[i].ok ? "yes" : "NO",
+			       co[i].note);
+		}
+		if (!nc)
+			printf("(this scenario names no EXPERIMENTS.md rows: compare.rows)\n");
+	}
 	free(iv);
 	return 0;
 }
@@ -875,6 +971,7 @@ int cli_run(int argc, char **argv)
 		{ "preset", required_argument, NULL, 'P' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "compare", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -936,6 +1033,9 @@ int cli_run(int argc, char **argv)
 		}
 		case 'j':
 			json = true;
+			break;
+		case 'c':
+			w->compare = true;
 			break;
 		case 'h':
 			usage(stdout);

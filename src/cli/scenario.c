@@ -8,6 +8,7 @@
 #include <ini.h>
 
 #include "cli/cli.h"
+#include "cli/compare.h"
 #include "cli/scenario.h"
 
 void scenario_default(struct scenario *s)
@@ -203,6 +204,21 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		if (set_uint(&u, v, 0, 1000000000, msg, ml, full))
 			return -1;
 		s->prop_ns = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "compare.rows")) {
+		char list[128], *tok, *save = NULL;
+
+		if (set_str(s->compare_rows, sizeof(s->compare_rows), v, msg, ml, full))
+			return -1;
+		snprintf(list, sizeof(list), "%s", v);
+		for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+			if (!compare_row_find(tok)) {
+				snprintf(msg, ml, "%s: no EXPERIMENTS.md row '%.16s' (E1a-E1e, E2a-E2e)",
+					 full, tok);
+				return -1;
+			}
+		}
 		return 0;
 	}
 	if (!strcmp(full, "ethtool.cmd")) {

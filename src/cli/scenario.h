@@ -26,6 +26,8 @@
  *   ping.size = 56           ping -s, payload bytes
  *   link.prop_ns = 1000      cable + PHY latency each way, ns
  *   ethtool.cmd = ...        an ethtool command line; repeatable, in order
+ *   compare.rows = E1c,E1d   EXPERIMENTS.md rows this scenario reproduces
+ *                            (printed with --compare)
  * Every key of a file or --set must be one of these; errors name the file,
  * line and key.
  */
@@ -60,6 +62,7 @@ struct scenario {
 	unsigned ping_count;
 	double ping_interval_s;
 	unsigned ping_size;
+	char compare_rows[128];
 	unsigned n_ethtool;
 	char ethtool[SCN_MAX_ETHTOOL][SCN_STR];
 };

@@ -56,6 +56,10 @@ struct sim_cpu {
 	uint64_t carry_ps[SIM_ACCT_NR];
 	struct sim_task ksoftirqd;
 	struct sim_acct_sample acct;
+	/* interrupt pressure: share of recent time in irq + softirq */
+	sim_time_t press_at;
+	uint64_t press_ns;              /* irq+soft ns at press_at */
+	double pressure;                /* 0..1, decaying average */
 };
 
 /* ----- cpusets ----- */
@@ -361,6 +365,27 @@ void sim_task_init(struct sim_host *h, struct sim_task *t, const char *name,
 	t->host = h;
 }
 
+/* Update and return @c's interrupt pressure: the share of time spent in
+ * hardirq and softirq, averaged over ~4 ms.  Linux takes that time out of
+ * a CPU's capacity (scale_rt_capacity) so tasks move off CPUs busy with
+ * interrupts; the wakeup placement below does the same with this. */
+static double cpu_pressure(struct sim_cpu *c)
+{
+	sim_time_t now = c->h->sim->now;
+	uint64_t busy = c->acct.ns[SIM_ACCT_IRQ] + c->acct.ns[SIM_ACCT_SOFT];
+	sim_time_t dt = now - c->press_at;
+
+	if (dt >= SIM_US(500)) {
+		double share = (double)(busy - c->press_ns) / (double)dt;
+		double a = dt >= SIM_MS(4) ? 1.0 : (double)dt / (double)SIM_MS(4);
+
+		c->pressure += a * (share - c->pressure);
+		c->press_at = now;
+		c->press_ns = busy;
+	}
+	return c->pressure;
+}
+
 void sim_task_wake(struct sim_task *t)
 {
 	struct sim_host *h = t->host;
@@ -374,14 +399,39 @@ void sim_task_wake(struct sim_task *t)
 	}
 	if (t->state != SIM_TASK_SLEEPING)
 		return;
-	if (sim_cpuset_test(&t->allowed, t->cpu) && t->cpu < n &&
-	    cpu_idle(&h->cpus[t->cpu]))
+	/* wake_affine: the waker's CPU if it runs no task (Linux's
+	 * wake_affine_idle: a CPU busy only with softirqs counts as idle), else
+	 * the previous CPU if idle and not swamped by interrupts (cache
+	 * affinity), else the idle allowed CPU with the least interrupt
+	 * pressure (first after prev on ties).  Periodic balancing
+	 * (migrate_away) later moves a task off a CPU interrupts swamp. */
+	if (h->exec_cpu >= 0 && h->exec_ctx != SIM_CTX_TASK &&
+	    sim_cpuset_test(&t->allowed, (unsigned)h->exec_cpu) &&
+	    cpu_idle(&h->cpus[h->exec_cpu]))
+		target = (unsigned)h->exec_cpu;
+	if (target == n && sim_cpuset_test(&t->allowed, t->cpu) && t->cpu < n &&
+	    cpu_idle(&h->cpus[t->cpu]) && cpu_pressure(&h->cpus[t->cpu]) < 0.5)
 		target = t->cpu;
-	for (unsigned i = 1; target == n && i <= n; i++) {
-		unsigned cpu = (t->cpu + i) % n;
+	for (unsigned i = 0; target == n && i < n; i++) {
+		unsigned cpu = (t->cpu + 1 + i) % n;
+		double best = 2.0;
 
-		if (sim_cpuset_test(&t->allowed, cpu) && cpu_idle(&h->cpus[cpu]))
-			target = cpu;
+		if (i == 0) {
+			for (unsigned k = 0; k < n; k++) {
+				unsigned cc = (t->cpu + 1 + k) % n;
+				double pr;
+
+				if (!sim_cpuset_test(&t->allowed, cc) || !cpu_idle(&h->cpus[cc]))
+					continue;
+				pr = cpu_pressure(&h->cpus[cc]);
+				if (pr < best - 1e-9) {
+					best = pr;
+					target = cc;
+				}
+			}
+		}
+		(void)cpu;
+		break;
 	}
 	if (target == n) {
 		target = t->cpu;
@@ -594,6 +644,51 @@ static void run_task_chunk(struct sim_cpu *c, struct sim_task *t, bool sw)
 	push_frame(c, &f);
 }
 
+/*
+ * Periodic load balancing, reduced to what matters here: a task running on
+ * a CPU that interrupts keep more than half busy moves to an idle allowed
+ * CPU with clearly less interrupt pressure (Linux's capacity-aware
+ * balancing after scale_rt_capacity).  Checked at most once per 4 ms per
+ * task.  Returns true if @t left @c.
+ */
+static bool migrate_away(struct sim_cpu *c, struct sim_task *t)
+{
+	struct sim_host *h = c->h;
+	sim_time_t now = h->sim->now;
+	double here, best = 2.0;
+	struct sim_cpu *to = NULL;
+
+	if (now - t->balanced_at < SIM_MS(4))
+		return false;
+	t->balanced_at = now;
+	here = cpu_pressure(c);
+	if (here < 0.5)
+		return false;
+	for (unsigned k = 1; k < h->params.ncpus; k++) {
+		struct sim_cpu *o = &h->cpus[(c->id + k) % h->params.ncpus];
+		double pr;
+
+		if (!sim_cpuset_test(&t->allowed, o->id) || !cpu_idle(o))
+			continue;
+		pr = cpu_pressure(o);
+		if (pr < here - 0.25 && pr < best - 1e-9) {
+			best = pr;
+			to = o;
+		}
+	}
+	if (!to)
+		return false;
+	if (c->curr == t)
+		c->curr = NULL;
+	else
+		rq_del(c, t);
+	rq_add(to, t);
+	t->migrations++;
+	to->need_resched = true;
+	kick(to);
+	return true;
+}
+
 static void schedule_task(struct sim_cpu *c)
 {
 	for (;;) {
@@ -621,6 +716,8 @@ static void schedule_task(struct sim_cpu *c)
 			c->acct.ctx_switches++;
 			sw = true;
 		}
+		if (!next->is_ksoftirqd && migrate_away(c, next))
+			continue;
 		if (next->is_ksoftirqd) {
 			if (c->softirq_pending) {
 				session_begin(c, true);

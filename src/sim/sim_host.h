@@ -173,6 +173,8 @@ struct sim_task {
 	uint64_t ns[SIM_ACCT_NR];       /* CPU time by class (top's %CPU) */
 	uint64_t wakeups;
 	bool wake_pending;              /* woken while its chunk was running */
+	sim_time_t balanced_at;         /* last migration check, ns */
+	uint64_t migrations;
 	struct sim_task *rq_next;       /* run-queue link */
 	struct sim_host *host;
 };
