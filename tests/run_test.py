@@ -162,6 +162,18 @@ if a.returncode == 0:
 r = tcp("--set", "nic.rx_queues=1", "--set", "iperf3.cc=reno", "--set", "iperf3.streams=1")
 check(r.returncode == 0 and len(json.loads(r.stdout)["summary"]["queues"]) == 1,
       f"1 queue reno: {r.stderr}")
+# --compare: the scenario's EXPERIMENTS.md rows, with roles and bands
+scen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios")
+r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.5",
+        "--compare", "--json")
+check(r.returncode == 0, f"e1-rss compare: {r.stderr}")
+if r.returncode == 0:
+    rows = json.loads(r.stdout).get("compare", [])
+    check([x["row"] for x in rows] == ["E1c", "E1d", "E1e"], f"rows {rows}")
+    check(all(x["role"] == "predicted" for x in rows), "E1c-e are predictions")
+    check(all(len(x["band"]) == 2 and isinstance(x["ok"], bool) for x in rows), "band/ok")
+r = run("--set", "compare.rows=E9z")
+check(r.returncode == 2 and "no EXPERIMENTS.md row 'E9z'" in r.stderr, f"bad row: {r.stderr}")
 r = run("--set", "iperf3.cc=vegas")
 check(r.returncode == 2 and "not reno or cubic" in r.stderr, f"bad cc: {r.stderr}")
 
