@@ -27,6 +27,7 @@ bench: all
 	ninja -C $(BUILD) bench/bench-thash bench/bench-sim
 	$(BUILD)/bench/bench-thash --json
 	$(BUILD)/bench/bench-sim --json
+	python3 bench/bench_run.py $(BUILD)/rxscale scenarios/e1-rss.ini --json
 
 clean:
 	rm -rf $(BUILD)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
 
 #include "test_util.h"
 #include "sim/sim_cost.h"
@@ -336,6 +337,23 @@ static void test_cost_files(void **state)
 	struct sim_cost d;
 	sim_cost_load_default(&d);
 	assert_memory_equal(c.ps, d.ps, sizeof(c.ps));
+	/* every other preset loads too, and says how it was calibrated */
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	assert_non_null(dp);
+	while ((e = readdir(dp))) {
+		if (!strstr(e->d_name, ".ini"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (sim_cost_load_file(&c, path, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_true(strlen(c.calibration) > 10);
+		n++;
+	}
+	closedir(dp);
+	assert_true(n >= 2);
 }
 
 /* ----- DMA memory ----- */

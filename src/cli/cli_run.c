@@ -550,7 +550,7 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 	if (iv->n < MAX_INTERVALS) {
 		iv->n++;
 		iv->end[iv->n] = sim_now(s);
-		iv->app_bytes[iv->n] = w->ip.app_bytes;
+		iv->app_bytes[iv->n] = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
 	}
 	if (sim_now(s) == SIM_S(2) && !iv->have2) {
 		sim_host_sync(w->host);
@@ -726,10 +726,10 @@ static int run_iperf3(struct world *w, bool json)
 		/* the last, partial interval, as iperf3 prints it */
 		iv->n++;
 		iv->end[iv->n] = dur;
-		iv->app_bytes[iv->n] = w->ip.app_bytes;
+		iv->app_bytes[iv->n] = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
 	}
 	sim_host_sync(w->host);
-	app_at_end = w->ip.app_bytes;
+	app_at_end = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
 	/* let what is on the wire and in the rings drain, so every datagram
 	 * sent is accounted for; CPU figures above are taken already */
 	{

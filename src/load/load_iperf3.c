@@ -217,6 +217,17 @@ bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
 	return false;
 }
 
+uint64_t iperf3_rx_bytes(const struct iperf3 *ip)
+{
+	uint64_t n = 0;
+
+	if (ip->cfg.udp)
+		return ip->app_bytes;
+	for (unsigned i = 0; i < ip->cfg.streams; i++)
+		n += ip->s[i].rcv.st.bytes_in;
+	return n;
+}
+
 uint64_t iperf3_retransmits(const struct iperf3 *ip)
 {
 	uint64_t n = 0;
@@ -303,6 +314,10 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 	sp.peer_seq = rp.isn;
 	rp.peer_isn = sp.isn;
 	sp.cc = ip->cfg.cc;
+	/* Linux's tcp_rmem default (128 KiB); its autotuning is not
+	 * modelled, and a fixed 6 MiB buffer would let 20 streams keep
+	 * 120 MB queued at the peer (scenario key iperf3.rcvbuf) */
+	rp.rcvbuf = ip->cfg.rcvbuf;
 	if (tcp_sender_init(&st->snd, ip->host->sim, NULL, &sp, peer_tx, ip))
 		return -EINVAL;
 	if (tcp_receiver_init(&st->rcv, ip->host->sim, ip->host, &rp, host_ack_tx, ip)) {
@@ -334,7 +349,8 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		ip->cfg.len = 128 * 1024;       /* iperf3's TCP read size */
 	stack_demux_init(&ip->demux, host);
 	if (!ip->cfg.rcvbuf)
-		ip->cfg.rcvbuf = 212992;        /* net.core.rmem_default */
+		/* UDP: net.core.rmem_default; TCP: net.ipv4.tcp_rmem[1] */
+		ip->cfg.rcvbuf = ip->cfg.udp ? 212992 : 131072;
 	ip->host = host;
 	ip->wire = wire;
 	ip->dut_mac = dev->dev_addr;

@@ -91,6 +91,11 @@ struct iperf3 {
 	uint64_t ack_tx_fail;           /* ACK skbs that could not be sent */
 };
 
+/* Payload bytes the host has received in order: TCP the receivers'
+ * in-order deliveries (the line bounds it; app reads come in 128 KiB
+ * bursts), UDP what the server read. */
+uint64_t iperf3_rx_bytes(const struct iperf3 *ip);
+
 /* TCP: segments retransmitted by all senders. */
 uint64_t iperf3_retransmits(const struct iperf3 *ip);
 
