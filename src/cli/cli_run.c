@@ -660,7 +660,7 @@ static int run_iperf3(struct world *w, bool json)
 	struct iperf3_cfg cfg = {
 		.streams = w->scn.iperf_streams, .udp = w->scn.iperf_udp,
 		.bitrate = w->scn.iperf_bitrate, .len = w->scn.iperf_len,
-		.seed = w->scn.seed,
+		.seed = w->scn.seed, .rcvbuf = w->scn.iperf_rcvbuf,
 	};
 
 	if (cfg.udp && !cfg.len)

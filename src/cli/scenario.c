@@ -170,6 +170,16 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		snprintf(s->iperf_cc, sizeof(s->iperf_cc), "%s", v);
 		return 0;
 	}
+	if (!strcmp(full, "iperf3.rcvbuf")) {
+		if (set_uint(&u, v, 0, 64u << 20, msg, ml, full))
+			return -1;
+		if (u && u < 4096) {
+			snprintf(msg, ml, "%s: at least 4096 bytes (or 0 for the default)", full);
+			return -1;
+		}
+		s->iperf_rcvbuf = (unsigned)u;
+		return 0;
+	}
 	if (!strcmp(full, "iperf3.len")) {
 		if (set_uint(&u, v, 0, 1 << 20, msg, ml, full))
 			return -1;

@@ -21,6 +21,8 @@
  *   iperf3.bitrate = 1G      -b: UDP payload bit/s, all streams (K/M/G)
  *   iperf3.len = 0           -l: UDP payload per datagram (0: 1448), TCP
  *                            bytes per read (0: 128 KiB)
+ *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: TCP 128 KiB,
+ *                            UDP 208 KiB, Linux's defaults)
  *   ping.count = 0           ping -c from the peer (0: no ping)
  *   ping.interval = 1        ping -i, seconds
  *   ping.size = 56           ping -s, payload bytes
@@ -56,6 +58,7 @@ struct scenario {
 	unsigned iperf_streams;
 	bool iperf_udp;
 	char iperf_cc[16];
+	unsigned iperf_rcvbuf;
 	uint64_t iperf_bitrate;
 	unsigned iperf_len;
 	unsigned prop_ns;
