@@ -249,6 +249,19 @@ static int world_up(struct world *w)
 		return -1;
 	sim_init(&w->sim);
 	sim_host_params_default(&p, w->scn.cpus);
+	if (w->scn.speed[0]) {
+		char tmp[SCN_STR], *tok, *save = NULL;
+		unsigned c = 0;
+
+		snprintf(tmp, sizeof(tmp), "%s", w->scn.speed);
+		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save), c++) {
+			if (c >= w->scn.cpus) {
+				cli_err("host.speed: more speeds than the %u CPUs", w->scn.cpus);
+				return -1;
+			}
+			p.speed_ppm[c] = (uint32_t)(strtod(tok, NULL) * 1e6 + 0.5);
+		}
+	}
 	w->host = sim_host_create(&w->sim, &w->cost, &p);
 	if (!w->host || kern_init(&w->k, w->host, w->scn.seed)) {
 		cli_err("out of memory");

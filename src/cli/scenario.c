@@ -120,6 +120,23 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 	}
 	if (!strcmp(full, "host.preset"))
 		return set_str(s->preset, sizeof(s->preset), v, msg, ml, full);
+	if (!strcmp(full, "host.speed")) {
+		char tmp[SCN_STR], *tok, *save = NULL;
+
+		if (set_str(s->speed, sizeof(s->speed), v, msg, ml, full))
+			return -1;
+		snprintf(tmp, sizeof(tmp), "%s", v);
+		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			char *end;
+			double d = strtod(tok, &end);
+
+			if (end == tok || *end || !(d >= 0.05 && d <= 20)) {
+				snprintf(msg, ml, "%s: '%.32s' is not a speed in [0.05, 20]", full, tok);
+				return -1;
+			}
+		}
+		return 0;
+	}
 	if (!strcmp(full, "host.irq_cpus"))
 		return set_str(s->irq_cpus, sizeof(s->irq_cpus), v, msg, ml, full);
 	if (!strcmp(full, "nic.chip"))

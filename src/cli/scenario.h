@@ -9,6 +9,8 @@
  *   host.cpus = 8            simulated CPUs, 1..256
  *   host.preset = default    cost model: presets/NAME.ini, or a path
  *   host.irq_cpus = (all)    CPU list interrupts may target ("0-3")
+ *   host.speed = (all 1)     per-CPU speed relative to the preset's core,
+ *                            comma-separated ("1,1,1,1,0.45,0.45,0.45,0.45")
  *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c)
  *   nic.rx_queues = 0        RX queues at probe; 0 = min(chip, CPUs)
  *   nic.ownbit_erratum = 0   the model's OwnBit erratum fault (0/1)
@@ -49,6 +51,7 @@ struct scenario {
 	unsigned cpus;
 	char preset[SCN_STR];
 	char irq_cpus[SCN_STR];         /* "" = all */
+	char speed[SCN_STR];            /* "" = all 1 */
 	char chip[64];
 	unsigned rx_queues;
 	bool ownbit_erratum;

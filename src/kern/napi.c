@@ -126,6 +126,9 @@ void netif_napi_del(struct napi_struct *napi)
 {
 	napi_disable(napi);
 	napi->state &= ~BIT(NAPI_STATE_LISTED);
+	/* the instance may be freed next: no heap entry may point at its
+	 * cancelled watchdog any more */
+	sim_purge(kern->sim);
 }
 
 void napi_enable(struct napi_struct *n)

@@ -66,6 +66,7 @@ void ping_start(struct ping *p, sim_time_t at)
 void ping_fini(struct ping *p)
 {
 	sim_cancel(p->sim, &p->ev);
+	sim_purge(p->sim);
 	free(p->t_sent);
 	p->t_sent = NULL;
 }
