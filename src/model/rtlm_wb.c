@@ -52,6 +52,8 @@ void rtlm_wb_init(struct rtlm_dev *dev)
 	sim_event_init(&dev->wb_ev, wb_timer, dev);
 }
 
+#define RTLM_WB_MAX 4096        /* held write-backs at most */
+
 static bool wb_grow(struct rtlm_dev *dev)
 {
 	unsigned cap = dev->wb_cap ? dev->wb_cap * 2 : 64;
@@ -78,6 +80,15 @@ void rtlm_wb_opts1(struct rtlm_dev *dev, uint64_t dma, uint32_t val,
 	if (may_hold && f->ownbit_erratum &&
 	    dev->wb_seq++ % (f->ownbit_every ? f->ownbit_every : 1) == 0)
 		hold = true;
+	/* a posted-write buffer is finite: when RTLM_WB_MAX writes are held,
+	 * the oldest lands before a new one queues (the fuzzer found an
+	 * unbounded queue) */
+	if (hold && dev->wb_len >= RTLM_WB_MAX) {
+		wb_write(dev, &dev->wb[dev->wb_head]);
+		dev->wb_head = (dev->wb_head + 1) % dev->wb_cap;
+		dev->wb_len--;
+		dev->st.ownbit_flush_timer++;
+	}
 	if (!hold || (dev->wb_len == dev->wb_cap && !wb_grow(dev))) {
 		wb_write(dev, &e);
 		return;
