@@ -428,6 +428,34 @@ static void cpu_pct(struct world *w, unsigned cpu, struct cpu_pct *p)
 	p->ksoftirqd = tot ? 100.0 * (double)s.ksoftirqd_ns / tot : 0;
 }
 
+/* One CPU's mpstat figures as a JSON object. */
+static json_object *cpu_json(unsigned c, const struct cpu_pct *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cpu", json_object_new_int((int)c));
+	json_object_object_add(o, "usr", json_object_new_double(p->v[SIM_ACCT_USR]));
+	json_object_object_add(o, "sys", json_object_new_double(p->v[SIM_ACCT_SYS]));
+	json_object_object_add(o, "irq", json_object_new_double(p->v[SIM_ACCT_IRQ]));
+	json_object_object_add(o, "soft", json_object_new_double(p->v[SIM_ACCT_SOFT]));
+	json_object_object_add(o, "idle", json_object_new_double(p->v[SIM_ACCT_IDLE]));
+	json_object_object_add(o, "ksoftirqd", json_object_new_double(p->ksoftirqd));
+	return o;
+}
+
+/* The driver's counters of RX queue @q as a JSON object. */
+static json_object *queue_json(struct world *w, unsigned q)
+{
+	json_object *o = json_object_new_object();
+	const struct rtl_rx_stats *st = &w->tp->rx_ring[q].stats;
+
+	json_object_object_add(o, "queue", json_object_new_int((int)q));
+	json_object_object_add(o, "packets", json_object_new_int64((int64_t)st->packets));
+	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)st->bytes));
+	json_object_object_add(o, "drops", json_object_new_int64((int64_t)st->drops));
+	return o;
+}
+
 static void print_mpstat(struct world *w)
 {
 	printf("\nCPU      %%usr    %%sys    %%irq   %%soft   %%idle  ksoftirqd\n");
@@ -514,26 +542,13 @@ static void print_json(struct world *w, struct replay *r)
 
 	for (unsigned c = 0; c < w->scn.cpus; c++) {
 		struct cpu_pct p;
-		json_object *o = json_object_new_object();
 
 		cpu_pct(w, c, &p);
-		json_object_object_add(o, "cpu", json_object_new_int((int)c));
-		json_object_object_add(o, "usr", json_object_new_double(p.v[SIM_ACCT_USR]));
-		json_object_object_add(o, "sys", json_object_new_double(p.v[SIM_ACCT_SYS]));
-		json_object_object_add(o, "irq", json_object_new_double(p.v[SIM_ACCT_IRQ]));
-		json_object_object_add(o, "soft", json_object_new_double(p.v[SIM_ACCT_SOFT]));
-		json_object_object_add(o, "idle", json_object_new_double(p.v[SIM_ACCT_IDLE]));
-		json_object_object_add(o, "ksoftirqd", json_object_new_double(p.ksoftirqd));
-		json_object_array_add(cpus, o);
+		json_object_array_add(cpus, cpu_json(c, &p));
 	}
 	for (unsigned q = 0; q < w->tp->num_rx_queues; q++) {
-		json_object *o = json_object_new_object();
-		const struct rtl_rx_stats *s = &w->tp->rx_ring[q].stats;
+		json_object *o = queue_json(w, q);
 
-		json_object_object_add(o, "queue", json_object_new_int((int)q));
-		json_object_object_add(o, "packets", json_object_new_int64((int64_t)s->packets));
-		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->bytes));
-		json_object_object_add(o, "drops", json_object_new_int64((int64_t)s->drops));
 		json_object_object_add(o, "flows", json_object_new_int64((int64_t)w->q_flows[q].n));
 		json_object_array_add(qs, o);
 	}
@@ -821,28 +836,12 @@ static int run_iperf3(struct world *w, bool json)
 		json_object_object_add(sum, "rcvbuf_errors", json_object_new_int64((int64_t)rcvbuf));
 		for (unsigned c = 0; c < w->scn.cpus; c++) {
 			struct cpu_pct p;
-			json_object *o = json_object_new_object();
 
 			window_pct(w, iv, c, &p);
-			json_object_object_add(o, "cpu", json_object_new_int((int)c));
-			json_object_object_add(o, "usr", json_object_new_double(p.v[SIM_ACCT_USR]));
-			json_object_object_add(o, "sys", json_object_new_double(p.v[SIM_ACCT_SYS]));
-			json_object_object_add(o, "irq", json_object_new_double(p.v[SIM_ACCT_IRQ]));
-			json_object_object_add(o, "soft", json_object_new_double(p.v[SIM_ACCT_SOFT]));
-			json_object_object_add(o, "idle", json_object_new_double(p.v[SIM_ACCT_IDLE]));
-			json_object_object_add(o, "ksoftirqd", json_object_new_double(p.ksoftirqd));
-			json_object_array_add(cpus, o);
+			json_object_array_add(cpus, cpu_json(c, &p));
 		}
-		for (unsigned q = 0; q < w->tp->num_rx_queues; q++) {
-			json_object *o = json_object_new_object();
-			const struct rtl_rx_stats *st = &w->tp->rx_ring[q].stats;
-
-			json_object_object_add(o, "queue", json_object_new_int((int)q));
-			json_object_object_add(o, "packets", json_object_new_int64((int64_t)st->packets));
-			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)st->bytes));
-			json_object_object_add(o, "drops", json_object_new_int64((int64_t)st->drops));
-			json_object_array_add(qs, o);
-		}
+		for (unsigned q = 0; q < w->tp->num_rx_queues; q++)
+			json_object_array_add(qs, queue_json(w, q));
 		json_object_object_add(sum, "cpus", cpus);
 		json_object_object_add(sum, "queues", qs);
 		json_object_object_add(root, "summary", sum);

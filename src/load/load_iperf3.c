@@ -5,6 +5,7 @@
 
 #include "kern/kern.h"
 #include "load/load_iperf3.h"
+#include "load/load_addr.h"
 #include "net/net_build.h"
 #include "sim/sim_rng.h"
 
@@ -13,10 +14,6 @@
 
 static const uint8_t zero_payload[1472];
 
-/* peer and host addresses of the measurement */
-static const uint8_t peer_ip[4] = { 192, 168, 2, 2 };
-static const uint8_t host_ip[4] = { 192, 168, 2, 1 };
-static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
 
 /* Build the stream's datagram once (sequence number 0). */
 static int build_template(struct iperf3 *ip, struct iperf3_stream *st)
@@ -26,10 +23,10 @@ static int build_template(struct iperf3 *ip, struct iperf3_stream *st)
 
 	net_build_init(&b);
 	memcpy(b.dmac, ip->dut_mac, 6);
-	memcpy(b.smac, peer_mac, 6);
+	memcpy(b.smac, load_peer_mac, 6);
 	b.ipv = 4;
-	memcpy(b.src, peer_ip, 4);
-	memcpy(b.dst, host_ip, 4);
+	memcpy(b.src, load_peer_ip, 4);
+	memcpy(b.dst, load_host_ip, 4);
 	b.proto = 17;
 	b.sport = st->cport;
 	b.dport = IPERF3_PORT;
@@ -303,12 +300,12 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 
 	tcp_sender_params_default(&sp);
 	tcp_receiver_params_default(&rp);
-	memcpy(sp.ep.smac, peer_mac, 6);
+	memcpy(sp.ep.smac, load_peer_mac, 6);
 	memcpy(sp.ep.dmac, ip->dut_mac, 6);
-	sp.ep.t = (struct stack_tuple){ ip4(peer_ip), ip4(host_ip), st->cport, IPERF3_PORT };
+	sp.ep.t = (struct stack_tuple){ ip4(load_peer_ip), ip4(load_host_ip), st->cport, IPERF3_PORT };
 	memcpy(rp.ep.smac, ip->dut_mac, 6);
-	memcpy(rp.ep.dmac, peer_mac, 6);
-	rp.ep.t = (struct stack_tuple){ ip4(host_ip), ip4(peer_ip), IPERF3_PORT, st->cport };
+	memcpy(rp.ep.dmac, load_peer_mac, 6);
+	rp.ep.t = (struct stack_tuple){ ip4(load_host_ip), ip4(load_peer_ip), IPERF3_PORT, st->cport };
 	sp.isn = (uint32_t)sim_rng_u64(rng);
 	rp.isn = (uint32_t)sim_rng_u64(rng);
 	sp.peer_seq = rp.isn;

@@ -6,13 +6,11 @@
 
 #include "kern/kern.h"
 #include "load/load_ping.h"
+#include "load/load_addr.h"
 #include "net/net_build.h"
 
 #define PING_ID 0x5249          /* "RI" */
 
-static const uint8_t peer_ip[4] = { 192, 168, 2, 2 };
-static const uint8_t host_ip[4] = { 192, 168, 2, 1 };
-static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
 
 static void send_fn(struct sim *s, struct sim_event *ev)
 {
@@ -22,10 +20,10 @@ static void send_fn(struct sim *s, struct sim_event *ev)
 
 	net_build_init(&b);
 	memcpy(b.dmac, p->dut_mac, 6);
-	memcpy(b.smac, peer_mac, 6);
+	memcpy(b.smac, load_peer_mac, 6);
 	b.ipv = 4;
-	memcpy(b.src, peer_ip, 4);
-	memcpy(b.dst, host_ip, 4);
+	memcpy(b.src, load_peer_ip, 4);
+	memcpy(b.dst, load_host_ip, 4);
 	b.proto = 1;
 	b.icmp_type = 8;
 	b.ip_id = PING_ID;
