@@ -21,13 +21,7 @@ static int build_template(struct iperf3 *ip, struct iperf3_stream *st)
 	struct net_build b;
 	ssize_t n;
 
-	net_build_init(&b);
-	memcpy(b.dmac, ip->dut_mac, 6);
-	memcpy(b.smac, load_peer_mac, 6);
-	b.ipv = 4;
-	memcpy(b.src, load_peer_ip, 4);
-	memcpy(b.dst, load_host_ip, 4);
-	b.proto = 17;
+	load_build_peer(&b, ip->dut_mac, 17);
 	b.sport = st->cport;
 	b.dport = IPERF3_PORT;
 	b.payload_len = (uint16_t)ip->cfg.len;

@@ -18,13 +18,7 @@ static void send_fn(struct sim *s, struct sim_event *ev)
 	struct net_build b;
 	ssize_t n;
 
-	net_build_init(&b);
-	memcpy(b.dmac, p->dut_mac, 6);
-	memcpy(b.smac, load_peer_mac, 6);
-	b.ipv = 4;
-	memcpy(b.src, load_peer_ip, 4);
-	memcpy(b.dst, load_host_ip, 4);
-	b.proto = 1;
+	load_build_peer(&b, p->dut_mac, 1);
 	b.icmp_type = 8;
 	b.ip_id = PING_ID;
 	b.seq = p->sent;
