@@ -162,6 +162,22 @@ if a.returncode == 0:
 r = tcp("--set", "nic.rx_queues=1", "--set", "iperf3.cc=reno", "--set", "iperf3.streams=1")
 check(r.returncode == 0 and len(json.loads(r.stdout)["summary"]["queues"]) == 1,
       f"1 queue reno: {r.stderr}")
+# -R: the host sends through the driver's TX ring; the peer's ACKs come back
+# through RSS, GRO and demux.  TSQ keeps local queues short: no loss, no
+# retransmit, at most the goodput limit, deterministic
+a, b = tcp("--set", "iperf3.reverse=1", "--set", "iperf3.streams=4"), \
+    tcp("--set", "iperf3.reverse=1", "--set", "iperf3.streams=4")
+check(a.returncode == 0 and a.stdout == b.stdout, f"reverse run: {a.stderr}")
+if a.returncode == 0:
+    d = json.loads(a.stdout)
+    g = d["summary"]["throughput_gbps"]
+    check(8.5 < g <= 10 * 1448 / 1538, f"reverse throughput {g}")
+    check(d["summary"]["retransmits"] == 0, "reverse: retransmits without loss")
+    check(all(i["gbps"] <= 10 * 1448 / 1538 + 1e-9 for i in d["intervals"]),
+          f"reverse intervals over the limit: {d['intervals']}")
+    check(sum(q["packets"] for q in d["summary"]["queues"]) > 0, "ACKs received")
+r = run("--set", "iperf3.reverse=1", "--set", "iperf3.udp=1")
+check(r.returncode == 1 and "only TCP can run reversed" in r.stderr, f"-R -u: {r.stderr}")
 # --compare: the scenario's EXPERIMENTS.md rows, with roles and bands
 scen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios")
 r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.5",

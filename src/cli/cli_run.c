@@ -689,12 +689,17 @@ static int run_iperf3(struct world *w, bool json)
 		.streams = w->scn.iperf_streams, .udp = w->scn.iperf_udp,
 		.bitrate = w->scn.iperf_bitrate, .len = w->scn.iperf_len,
 		.seed = w->scn.seed, .rcvbuf = w->scn.iperf_rcvbuf,
+		.reverse = w->scn.iperf_reverse, .sndbuf = w->scn.iperf_sndbuf,
 	};
 
 	if (cfg.udp && !cfg.len)
 		cfg.len = 1448;
 	if (cfg.udp && (cfg.len < 16 || cfg.len > 1472)) {
 		cli_err("iperf3.len: a UDP datagram carries 16..1472 bytes");
+		return -1;
+	}
+	if (cfg.udp && cfg.reverse) {
+		cli_err("iperf3.reverse: only TCP can run reversed (the host sending)");
 		return -1;
 	}
 	tcp_cc_parse(w->scn.iperf_cc, &cfg.cc);
@@ -882,6 +887,10 @@ static int run_iperf3(struct world *w, bool json)
 	if (w->ip_up && cfg.udp)
 		printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
 		       (unsigned long long)cfg.bitrate, cfg.len, cfg.streams, w->scn.duration_s);
+	else if (w->ip_up && cfg.reverse)
+		printf("iperf3 -c PEER -C %s -P %u -t %g on the host, sending (MSS 1448, "
+		       "timestamps, no TSO)\n", tcp_cc_name(cfg.cc), cfg.streams,
+		       w->scn.duration_s);
 	else if (w->ip_up)
 		printf("iperf3 -s on the host; peer: iperf3 -c -C %s -P %u -t %g (MSS 1448, "
 		       "timestamps)\n", tcp_cc_name(cfg.cc), cfg.streams, w->scn.duration_s);
@@ -900,7 +909,8 @@ static int run_iperf3(struct world *w, bool json)
 	fmt_rate(b2, sizeof(b2), (double)app_at_end * 8 / secs);
 	if (w->ip_up) {
 		printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
-		printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s  receiver", 0.0, secs, b1, b2);
+		printf("[SUM] %6.2f-%-6.2f sec  %12s  %15s  %s", 0.0, secs, b1, b2,
+		       cfg.reverse ? "receiver (the peer)" : "receiver");
 		if (!cfg.udp)
 			printf("  (%llu retransmits)", (unsigned long long)iperf3_retransmits(&w->ip));
 		printf("\n");
@@ -970,8 +980,10 @@ static void usage(FILE *out)
 	      "With --pcap (or replay.pcap in the scenario) the capture is replayed into\n"
 	      "the NIC and each RX queue's frames, bytes and flows are reported, with the\n"
 	      "mpstat-style CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
-	      "Without a capture it runs iperf3 from the peer into the host; so far\n"
-	      "UDP only (--set iperf3.udp=1); TCP and ping are not built yet (issue 6).\n", out);
+	      "Without a capture it runs iperf3 (TCP by default, UDP with iperf3.udp=1,\n"
+	      "the host sending with iperf3.reverse=1) and ping (ping.count) between the\n"
+	      "peer and the host.  With no scenario: RTL8127A, 4 RX queues, RSS on,\n"
+	      "iperf3 -P 20 for 10 s.\n", out);
 }
 
 int cli_run(int argc, char **argv)

@@ -197,6 +197,18 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		s->iperf_rcvbuf = (unsigned)u;
 		return 0;
 	}
+	if (!strcmp(full, "iperf3.reverse"))
+		return set_bool(&s->iperf_reverse, v, msg, ml, full);
+	if (!strcmp(full, "iperf3.sndbuf")) {
+		if (set_uint(&u, v, 0, 64u << 20, msg, ml, full))
+			return -1;
+		if (u && u < 65536) {
+			snprintf(msg, ml, "%s: at least 65536 bytes (or 0 for the default)", full);
+			return -1;
+		}
+		s->iperf_sndbuf = (unsigned)u;
+		return 0;
+	}
 	if (!strcmp(full, "iperf3.len")) {
 		if (set_uint(&u, v, 0, 1 << 20, msg, ml, full))
 			return -1;

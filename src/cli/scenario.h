@@ -25,6 +25,9 @@
  *                            bytes per read (0: 128 KiB)
  *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: TCP 128 KiB,
  *                            UDP 208 KiB, Linux's defaults)
+ *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
+ *                            run on the host
+ *   iperf3.sndbuf = 0        -R: socket send buffer, bytes (0: 4 MiB)
  *   ping.count = 0           ping -c from the peer (0: no ping)
  *   ping.interval = 1        ping -i, seconds
  *   ping.size = 56           ping -s, payload bytes
@@ -58,6 +61,8 @@ struct scenario {
 	int ownbit_workaround;
 	char pcap[SCN_STR];
 	bool line_rate;
+	bool iperf_reverse;
+	unsigned iperf_sndbuf;
 	unsigned iperf_streams;
 	bool iperf_udp;
 	char iperf_cc[16];

@@ -56,6 +56,8 @@ static void free_skb(struct sk_buff *skb)
 	if (!skb)
 		return;
 	kern_charge(SIM_COST_skb_free);
+	if (skb->destructor)
+		skb->destructor(skb);
 	kern->skbs_live--;
 	free(skb->head);
 	free(skb);

@@ -77,6 +77,10 @@ struct sk_buff {
 	u16 vlan_tci;
 	u64 tstamp;                     /* ns: when the driver received it */
 	u64 cb[6];                      /* control block for the stack (48 B) */
+	/* Called when the skb is freed (Linux skb->destructor, e.g. TCP's
+	 * tcp_wfree that returns TX bytes to the socket); @sk its owner. */
+	void (*destructor)(struct sk_buff *skb);
+	void *sk;
 };
 
 /* Allocate an skb with @size bytes of room (alloc_skb).  NULL on failure

@@ -128,6 +128,58 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
+/* -R: the host's iperf3 client writes -l bytes per call to each stream
+ * whose send buffer has room, up to 4 writes per chunk; sleeps when every
+ * buffer is full. */
+static enum sim_task_ret client_run(struct sim_task *t, void *arg)
+{
+	struct iperf3 *ip = arg;
+	unsigned writes = 0;
+
+	(void)t;
+	for (unsigned k = 0; !ip->stopped && k < ip->cfg.streams && writes < 4; k++) {
+		struct iperf3_stream *st = &ip->s[(ip->rr + k) % ip->cfg.streams];
+		uint64_t queued = st->snd.p.app_bytes - st->snd.una;
+
+		if (queued + ip->cfg.len > ip->cfg.sndbuf)
+			continue;
+		sim_charge(ip->host, SIM_COST_sock_write, 1);
+		sim_charge(ip->host, SIM_COST_copy_user_byte, ip->cfg.len);
+		sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] *
+				  ip->cfg.len);
+		st->written += ip->cfg.len;
+		tcp_sender_write(&st->snd, ip->cfg.len);
+		writes++;
+	}
+	ip->rr = (ip->rr + 1) % ip->cfg.streams;
+	if (!writes) {
+		ip->server_waiting = true;
+		return SIM_TASK_SLEEP;
+	}
+	return SIM_TASK_RUNNABLE;
+}
+
+/* -R: an ACK freed send-buffer space; wake the writer once half the
+ * buffer is free (sk_stream_write_space's min_wspace rule). */
+static void write_space(void *arg, uint64_t queued)
+{
+	struct iperf3 *ip = arg;
+
+	if (ip->server_waiting && queued <= ip->cfg.sndbuf / 2) {
+		ip->server_waiting = false;
+		kern_charge(SIM_COST_sock_wakeup);
+		sim_task_wake(&ip->server);
+	}
+}
+
+/* -R: the peer's application reads whatever arrives at once. */
+static void peer_ready(void *arg)
+{
+	struct iperf3_stream *st = arg;
+
+	tcp_receiver_read(&st->rcv, UINT64_MAX);
+}
+
 static void tcp_ready(void *arg)
 {
 	struct iperf3 *ip = arg;
@@ -139,21 +191,65 @@ static void tcp_ready(void *arg)
 	}
 }
 
-/* The host sends an ACK frame the receiver built: an skb down the stack. */
+/* A frame the host's TCP built, as an skb down the stack; false if it
+ * could not be sent. */
+static bool host_xmit(struct iperf3 *ip, const uint8_t *frame, size_t len)
+{
+	struct sk_buff *skb = alloc_skb((unsigned)len, GFP_ATOMIC);
+
+	if (!skb)
+		return false;
+	skb_put_data(skb, frame, (unsigned)len);
+	skb->dev = ip->dev;
+	skb->queue_mapping = 0;
+	return dev_queue_xmit(skb) == 0;
+}
+
+/* The host sends an ACK frame its receiver built. */
 static void host_ack_tx(void *arg, const uint8_t *frame, size_t len)
 {
 	struct iperf3 *ip = arg;
+
+	if (!host_xmit(ip, frame, len))
+		ip->ack_tx_fail++;
+}
+
+/* -R: a data skb of stream @skb->sk was freed (sent, or dropped). */
+static void tsq_wfree(struct sk_buff *skb)
+{
+	struct iperf3_stream *st = skb->sk;
+
+	st->tsq_bytes -= skb->len;
+}
+
+/* -R: TCP Small Queues and the qdisc's room (see IPERF3_TSQ_LIMIT). */
+static bool tsq_can_xmit(void *arg)
+{
+	struct iperf3_stream *st = arg;
+	const struct netdev_queue *q = netdev_get_tx_queue(st->ip->dev, 0);
+
+	return st->tsq_bytes < IPERF3_TSQ_LIMIT && q->q_len + 1 < KERN_QDISC_LEN;
+}
+
+/* -R: the host sends a data segment its sender built. */
+static void host_data_tx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct iperf3_stream *st = arg;
+	struct iperf3 *ip = st->ip;
 	struct sk_buff *skb = alloc_skb((unsigned)len, GFP_ATOMIC);
 
 	if (!skb) {
-		ip->ack_tx_fail++;
+		ip->data_tx_fail++;
 		return;
 	}
 	skb_put_data(skb, frame, (unsigned)len);
 	skb->dev = ip->dev;
 	skb->queue_mapping = 0;
+	skb->sk = st;
+	skb->destructor = tsq_wfree;
+	st->tsq_bytes += skb->len;
 	if (dev_queue_xmit(skb))
-		ip->ack_tx_fail++;
+		ip->data_tx_fail++;
 }
 
 static void peer_tx(void *arg, const uint8_t *frame, size_t len)
@@ -200,10 +296,13 @@ bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
 		return false;
 	dport = (uint16_t)(f[14 + ihl + 2] << 8 | f[14 + ihl + 3]);
 	for (unsigned i = 0; i < ip->cfg.streams; i++) {
-		if (ip->s[i].cport == dport) {
+		if (ip->s[i].cport != dport)
+			continue;
+		if (ip->cfg.reverse)
+			tcp_receiver_rx_frame(&ip->s[i].rcv, f, len);
+		else
 			tcp_sender_rx(&ip->s[i].snd, f, len);
-			return true;
-		}
+		return true;
 	}
 	return false;
 }
@@ -214,6 +313,7 @@ uint64_t iperf3_rx_bytes(const struct iperf3 *ip)
 
 	if (ip->cfg.udp)
 		return ip->app_bytes;
+	/* the receivers: the host's, or with -R the peer's */
 	for (unsigned i = 0; i < ip->cfg.streams; i++)
 		n += ip->s[i].rcv.st.bytes_in;
 	return n;
@@ -284,42 +384,65 @@ static uint32_t ip4(const uint8_t a[4])
 	return (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
 }
 
-/* A TCP stream: the peer's sender and the host's receiver, connected. */
+/* A TCP stream: a sender and a receiver, connected; the peer sends, or
+ * with -R the host.  Both ends use the tuple host:5201 <-> peer:cport. */
 static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 			   struct sim_rng *rng)
 {
 	struct tcp_sender_params sp;
 	struct tcp_receiver_params rp;
-	struct stack_tuple rx_t;
+	struct stack_tuple host_t = { ip4(load_host_ip), ip4(load_peer_ip),
+				      IPERF3_PORT, st->cport };
+	struct stack_tuple peer_t = stack_tuple_rev(&host_t);
+	bool rev = ip->cfg.reverse;
+	const uint8_t *snd_mac = rev ? ip->dut_mac : load_peer_mac;
+	const uint8_t *rcv_mac = rev ? load_peer_mac : ip->dut_mac;
+	struct sim_host *snd_host = rev ? ip->host : NULL;
+	struct sim_host *rcv_host = rev ? NULL : ip->host;
 
 	tcp_sender_params_default(&sp);
 	tcp_receiver_params_default(&rp);
-	memcpy(sp.ep.smac, load_peer_mac, 6);
-	memcpy(sp.ep.dmac, ip->dut_mac, 6);
-	sp.ep.t = (struct stack_tuple){ ip4(load_peer_ip), ip4(load_host_ip), st->cport, IPERF3_PORT };
-	memcpy(rp.ep.smac, ip->dut_mac, 6);
-	memcpy(rp.ep.dmac, load_peer_mac, 6);
-	rp.ep.t = (struct stack_tuple){ ip4(load_host_ip), ip4(load_peer_ip), IPERF3_PORT, st->cport };
+	memcpy(sp.ep.smac, snd_mac, 6);
+	memcpy(sp.ep.dmac, rcv_mac, 6);
+	sp.ep.t = rev ? host_t : peer_t;
+	memcpy(rp.ep.smac, rcv_mac, 6);
+	memcpy(rp.ep.dmac, snd_mac, 6);
+	rp.ep.t = rev ? peer_t : host_t;
 	sp.isn = (uint32_t)sim_rng_u64(rng);
 	rp.isn = (uint32_t)sim_rng_u64(rng);
 	sp.peer_seq = rp.isn;
 	rp.peer_isn = sp.isn;
 	sp.cc = ip->cfg.cc;
-	/* Linux's tcp_rmem default (128 KiB); its autotuning is not
-	 * modelled, and a fixed 6 MiB buffer would let 20 streams keep
-	 * 120 MB queued at the peer (scenario key iperf3.rcvbuf) */
-	rp.rcvbuf = ip->cfg.rcvbuf;
-	if (tcp_sender_init(&st->snd, ip->host->sim, NULL, &sp, peer_tx, ip))
+	if (rev) {
+		/* the host's application writes what is sent */
+		sp.app_bytes = 0;
+	} else {
+		/* Linux's tcp_rmem default (128 KiB); its autotuning is not
+		 * modelled, and a fixed 6 MiB buffer would let 20 streams
+		 * keep 120 MB queued at the peer (scenario key
+		 * iperf3.rcvbuf) */
+		rp.rcvbuf = ip->cfg.rcvbuf;
+	}
+	if (tcp_sender_init(&st->snd, ip->host->sim, snd_host, &sp,
+			    rev ? host_data_tx : peer_tx, rev ? (void *)st : (void *)ip))
 		return -EINVAL;
-	if (tcp_receiver_init(&st->rcv, ip->host->sim, ip->host, &rp, host_ack_tx, ip)) {
+	if (tcp_receiver_init(&st->rcv, ip->host->sim, rcv_host, &rp,
+			      rev ? peer_tx : host_ack_tx, ip)) {
 		tcp_sender_fini(&st->snd);
 		return -EINVAL;
 	}
-	tcp_receiver_set_ready(&st->rcv, tcp_ready, ip);
 	st->tcp_up = true;
+	if (rev) {
+		tcp_sender_set_write_space(&st->snd, write_space, ip);
+		tcp_sender_set_can_xmit(&st->snd, tsq_can_xmit, st);
+		tcp_receiver_set_ready(&st->rcv, peer_ready, st);
+		/* the host demuxes the peer's ACKs to its sender */
+		return stack_demux_add(&ip->demux, &peer_t, tcp_sender_input,
+				       &st->snd);
+	}
+	tcp_receiver_set_ready(&st->rcv, tcp_ready, ip);
 	/* as the host sees the stream's packets: saddr = the peer */
-	rx_t = sp.ep.t;
-	return stack_demux_add(&ip->demux, &rx_t, tcp_receiver_input, &st->rcv);
+	return stack_demux_add(&ip->demux, &peer_t, tcp_receiver_input, &st->rcv);
 }
 
 int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
@@ -331,7 +454,8 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	uint64_t per_stream;
 
 	if (!cfg->streams || cfg->streams > IPERF3_MAX_STREAMS ||
-	    (cfg->udp && (!cfg->bitrate || cfg->len < 16 || cfg->len > 1472)))
+	    (cfg->udp && (!cfg->bitrate || cfg->len < 16 || cfg->len > 1472)) ||
+	    (cfg->udp && cfg->reverse))
 		return -EINVAL;
 	memset(ip, 0, sizeof(*ip));
 	ip->cfg = *cfg;
@@ -342,6 +466,10 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	if (!ip->cfg.rcvbuf)
 		/* UDP: net.core.rmem_default; TCP: net.ipv4.tcp_rmem[1] */
 		ip->cfg.rcvbuf = ip->cfg.udp ? 212992 : 131072;
+	if (!ip->cfg.sndbuf)
+		ip->cfg.sndbuf = 4u << 20;      /* net.ipv4.tcp_wmem[2] */
+	if (ip->cfg.reverse && ip->cfg.len > ip->cfg.sndbuf)
+		return -EINVAL;
 	ip->host = host;
 	ip->wire = wire;
 	ip->dut_mac = dev->dev_addr;
@@ -370,7 +498,8 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		}
 	}
 	sim_cpuset_first_n(&all, host->params.ncpus);
-	sim_task_init(host, &ip->server, "iperf3", server_run, ip, &all);
+	sim_task_init(host, &ip->server, "iperf3",
+		      ip->cfg.reverse ? client_run : server_run, ip, &all);
 	ip->server_waiting = true;
 	return 0;
 }
@@ -378,9 +507,16 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 static void tcp_start_fn(struct sim *s, struct sim_event *ev)
 {
 	struct iperf3_stream *st = ev->arg;
+	struct iperf3 *ip = st->ip;
 
 	(void)s;
-	tcp_sender_start(&st->snd);
+	if (!ip->cfg.reverse) {
+		tcp_sender_start(&st->snd);
+	} else if (ip->server_waiting) {
+		/* the client connected this stream: it starts writing */
+		ip->server_waiting = false;
+		sim_task_wake(&ip->server);
+	}
 }
 
 void iperf3_start(struct iperf3 *ip)
@@ -395,6 +531,7 @@ void iperf3_start(struct iperf3 *ip)
 
 void iperf3_stop(struct iperf3 *ip)
 {
+	ip->stopped = true;
 	for (unsigned i = 0; i < ip->cfg.streams; i++)
 		sim_cancel(ip->host->sim, &ip->s[i].ev);
 }

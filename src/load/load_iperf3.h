@@ -20,6 +20,21 @@
  * real frames sent through dev_queue_xmit, the driver's TX ring and the
  * device onto the wire, and clock the peer's senders.  The server task
  * reads each socket up to -l bytes per call (128 KiB by default).
+ *
+ * TCP reverse (-R, or the host running `iperf3 -c PEER` as in seed 002):
+ * the host sends.  Each stream is a TCP sender on the host (tcp_xmit per
+ * segment, charged where it runs: the writing task or the softirq that
+ * processes an ACK) and a receiver on the peer that reads at once.  The
+ * host's iperf3 task writes -l bytes per call (sock_write, copy_user_byte
+ * in sys, user_byte in usr) while the socket's send buffer has room and
+ * sleeps when every stream's is full; an ACK that frees half of it wakes
+ * the task (Linux sk_stream_write_space).  Segments go one skb each
+ * through dev_queue_xmit (no TSO/GSO); the peer's ACKs come back through
+ * the driver, GRO and demux to the host's senders.  Local queues are kept
+ * short as Linux's TCP Small Queues do: a socket sends new data only while
+ * its skbs not yet freed by the driver stay under IPERF3_TSQ_LIMIT and the
+ * device queue's qdisc has room; otherwise it waits for the next ACK
+ * (no loss, as a local drop in tcp_write_xmit only stops the loop).
  */
 #ifndef RXSCALE_LOAD_IPERF3_H
 #define RXSCALE_LOAD_IPERF3_H
@@ -37,6 +52,10 @@
 
 #define IPERF3_MAX_STREAMS 128
 #define IPERF3_PORT 5201
+/* -R: bytes a socket may have in the qdisc and TX ring (Linux TSQ: about
+ * 1 ms at the pacing rate, capped by net.ipv4.tcp_limit_output_bytes;
+ * 1 ms at 10 Gbit/s is 1.25 MB, so the cap, 1 MiB, applies). */
+#define IPERF3_TSQ_LIMIT (1u << 20)
 
 struct iperf3_cfg {
 	unsigned streams;               /* -P, 1..IPERF3_MAX_STREAMS */
@@ -46,6 +65,9 @@ struct iperf3_cfg {
 	unsigned len;                   /* -l: UDP payload bytes per datagram;
 					   TCP bytes per read (0 = 128 KiB) */
 	uint32_t rcvbuf;                /* socket receive buffer, bytes */
+	bool reverse;                   /* -R: the host sends (TCP only) */
+	uint32_t sndbuf;                /* reverse: send buffer, bytes
+					   (0 = 4 MiB, tcp_wmem[2]) */
 	uint64_t seed;                  /* client port choice */
 };
 
@@ -63,8 +85,11 @@ struct iperf3_stream {
 	uint64_t q_truesize;            /* what it costs the receive buffer */
 	uint32_t q_dgrams;
 	uint64_t rx_dgrams, rx_bytes;   /* read by the server */
-	struct tcp_sender snd;          /* TCP: on the peer */
-	struct tcp_receiver rcv;        /* TCP: on the host */
+	struct tcp_sender snd;          /* TCP: on the peer (-R: the host) */
+	struct tcp_receiver rcv;        /* TCP: on the host (-R: the peer) */
+	uint64_t written;               /* -R: bytes the host task wrote */
+	uint64_t tsq_bytes;             /* -R: frame bytes of this socket's
+					   skbs not yet freed by the driver */
 	bool tcp_up;
 	uint64_t rcvbuf_errors;
 	uint64_t sent;                  /* datagrams the peer sent */
@@ -75,8 +100,9 @@ struct iperf3 {
 	struct sim_host *host;
 	struct load_wire *wire;
 	const uint8_t *dut_mac;
-	struct sim_task server;         /* the iperf3 -s process */
-	bool server_waiting;
+	struct sim_task server;         /* the host's iperf3 process */
+	bool server_waiting;            /* asleep on its sockets */
+	bool stopped;                   /* -R: iperf3_stop() was called */
 	struct iperf3_stream s[IPERF3_MAX_STREAMS];
 	uint64_t app_bytes;             /* payload read by the server, total */
 	unsigned rr;                    /* next stream the server reads */
@@ -89,18 +115,20 @@ struct iperf3 {
 	} gro[64];
 	unsigned ngro;
 	uint64_t ack_tx_fail;           /* ACK skbs that could not be sent */
+	uint64_t data_tx_fail;          /* -R: data skbs not sent (the
+					   sender's RTO recovers them) */
 };
 
-/* Payload bytes the host has received in order: TCP the receivers'
- * in-order deliveries (the line bounds it; app reads come in 128 KiB
- * bursts), UDP what the server read. */
+/* Payload bytes received in order: TCP the receivers' in-order
+ * deliveries (the host's, or with -R the peer's; the line bounds it; app
+ * reads come in 128 KiB bursts), UDP what the server read. */
 uint64_t iperf3_rx_bytes(const struct iperf3 *ip);
 
-/* TCP: segments retransmitted by all senders. */
+/* TCP: segments retransmitted by all senders (-R: the host's). */
 uint64_t iperf3_retransmits(const struct iperf3 *ip);
 
-/* Set up streams and the server task (allowed on every CPU).  Returns 0
- * or -EINVAL (bad configuration). */
+/* Set up streams and the host's iperf3 task (allowed on every CPU).
+ * Returns 0 or -EINVAL (bad configuration, e.g. -R with UDP). */
 int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		struct sim_host *host, struct load_wire *wire,
 		struct net_device *dev);
@@ -113,7 +141,8 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 /* The end of a NAPI poll: flush that instance's GRO (dev->rx_flush). */
 void iperf3_host_flush(struct iperf3 *ip, struct napi_struct *napi);
 
-/* The peer got @frame: an ACK for one of the TCP senders?  True if so. */
+/* The peer got @frame: an ACK for one of the peer's TCP senders, or with
+ * -R a data segment for one of its receivers?  True if so. */
 bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *frame, size_t len);
 
 /* Start the peer's streams at the current time. */

@@ -202,6 +202,10 @@ static void push(struct tcp_sender *s)
 						tcp_rtt_rto(&s->rtt));
 			break;
 		}
+		if (s->can_xmit && !s->can_xmit(s->can_xmit_arg)) {
+			s->st.throttled++;
+			break;
+		}
 		if (send_segment(s, s->nxt))
 			break;
 		s->nxt += len;
@@ -305,6 +309,20 @@ void tcp_sender_set_trace(struct tcp_sender *s, tcp_trace_fn fn, void *arg)
 	s->trace_arg = arg;
 }
 
+void tcp_sender_set_can_xmit(struct tcp_sender *s, tcp_can_xmit_fn fn,
+			     void *arg)
+{
+	s->can_xmit = fn;
+	s->can_xmit_arg = arg;
+}
+
+void tcp_sender_set_write_space(struct tcp_sender *s, tcp_write_space_fn fn,
+				void *arg)
+{
+	s->write_space = fn;
+	s->write_space_arg = arg;
+}
+
 void tcp_sender_start(struct tcp_sender *s)
 {
 	push(s);
@@ -404,6 +422,7 @@ int tcp_sender_rx_seg(struct tcp_sender *s, const struct tcp_seg *seg)
 	struct stack_tuple peer = stack_tuple_rev(&s->p.ep.t);
 	uint64_t ack_off, win;
 	int32_t diff;
+	bool advanced;
 
 	if (!stack_tuple_eq(&seg->t, &peer))
 		return -ENOENT;
@@ -419,7 +438,8 @@ int tcp_sender_rx_seg(struct tcp_sender *s, const struct tcp_seg *seg)
 	if (ack_off > s->max)
 		return 0;               /* ACKs data never sent: ignore */
 	win = (uint64_t)seg->win << s->p.peer_wscale;
-	if (ack_off > s->una)
+	advanced = ack_off > s->una;
+	if (advanced)
 		new_data_acked(s, ack_off);
 	else if (seg->payload_len == 0 && seg->win == s->last_win &&
 		 s->max > s->una)
@@ -432,6 +452,8 @@ int tcp_sender_rx_seg(struct tcp_sender *s, const struct tcp_seg *seg)
 		s->persist_backoff = 0;
 	}
 	push(s);
+	if (advanced && s->write_space && s->p.app_bytes != TCP_APP_INFINITE)
+		s->write_space(s->write_space_arg, s->p.app_bytes - s->una);
 	return 0;
 }
 

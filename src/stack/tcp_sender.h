@@ -83,6 +83,17 @@ struct tcp_trace_point {
 
 typedef void (*tcp_trace_fn)(void *arg, const struct tcp_trace_point *tp);
 
+/* May the sender hand another new segment to the local stack now?  The
+ * host's TCP Small Queues / local-congestion check: when it says no, new
+ * data waits (nothing is lost) until the next ACK or tcp_sender_start()
+ * pushes again.  Retransmissions are not held. */
+typedef bool (*tcp_can_xmit_fn)(void *arg);
+
+/* Called after an ACK advanced SND.UNA (send-buffer space was freed), the
+ * hook a writer blocked on a full send buffer waits for (Linux
+ * sk_write_space).  @unsent_and_unacked is app_bytes − una, bytes. */
+typedef void (*tcp_write_space_fn)(void *arg, uint64_t unsent_and_unacked);
+
 struct tcp_sender_params {
 	struct tcp_endpoint ep;         /* local MACs and tuple */
 	uint32_t isn;                   /* sequence number of byte 0 */
@@ -113,6 +124,7 @@ struct tcp_sender_stats {
 	uint64_t dupacks_in;            /* of which duplicate ACKs */
 	uint64_t bad_frames;            /* unparseable or not this connection */
 	uint64_t bytes_acked;           /* cumulative, bytes */
+	uint64_t throttled;             /* pushes stopped by can_xmit */
 };
 
 /* One in-flight segment's record (ring indexed by offset / mss). */
@@ -129,6 +141,10 @@ struct tcp_sender {
 	void *xmit_arg;
 	tcp_trace_fn trace;
 	void *trace_arg;
+	tcp_write_space_fn write_space;
+	void *write_space_arg;
+	tcp_can_xmit_fn can_xmit;
+	void *can_xmit_arg;
 
 	/* stream offsets, bytes */
 	uint64_t una;                   /* oldest unacknowledged */
@@ -180,6 +196,14 @@ void tcp_sender_fini(struct tcp_sender *s);
 
 /* Install a trace hook called at every cwnd change and loss event. */
 void tcp_sender_set_trace(struct tcp_sender *s, tcp_trace_fn fn, void *arg);
+
+/* Install the can-xmit hook (NULL: always yes). */
+void tcp_sender_set_can_xmit(struct tcp_sender *s, tcp_can_xmit_fn fn,
+			     void *arg);
+
+/* Install the write-space hook (NULL to remove). */
+void tcp_sender_set_write_space(struct tcp_sender *s, tcp_write_space_fn fn,
+				void *arg);
 
 /* Start sending: as much as cwnd and the window allow. */
 void tcp_sender_start(struct tcp_sender *s);
