@@ -712,7 +712,9 @@ static int run_iperf3(struct world *w, bool json)
 
 	if (!iv)
 		return -1;
-	if (load_wire_init(&w->wire, &w->sim, w->m, w->tp->chip->speed_mbps,
+	struct load_wire_nic port = load_wire_nic_rtlm(w->m);
+
+	if (load_wire_init(&w->wire, &w->sim, &port, w->tp->chip->speed_mbps,
 			   w->scn.prop_ns, load_host_peer_rx, &w->lh)) {
 		free(iv);
 		return -1;

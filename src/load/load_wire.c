@@ -71,7 +71,7 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 
 static void to_dut(struct load_wire_dir *d, const uint8_t *f, size_t len)
 {
-	rtlm_eth_rx(d->w->dut, f, len);
+	d->w->dut.eth_rx(d->w->dut.dev, f, len);
 }
 
 static void to_peer(struct load_wire_dir *d, const uint8_t *f, size_t len)
@@ -89,7 +89,23 @@ static void nic_tx(void *arg, const uint8_t *frame, size_t len)
 		 load_wire_time(len, w->mbps) + w->prop_ns);
 }
 
-int load_wire_init(struct load_wire *w, struct sim *sim, struct rtlm_dev *dut,
+static int rtlm_port_rx(void *dev, const void *frame, size_t len)
+{
+	return rtlm_eth_rx(dev, frame, len);
+}
+
+static void rtlm_port_tx(void *dev, load_wire_rx_fn fn, void *arg)
+{
+	rtlm_set_wire_tx(dev, fn, arg);
+}
+
+struct load_wire_nic load_wire_nic_rtlm(struct rtlm_dev *dev)
+{
+	return (struct load_wire_nic){ dev, rtlm_port_rx, rtlm_port_tx };
+}
+
+int load_wire_init(struct load_wire *w, struct sim *sim,
+		   const struct load_wire_nic *dut,
 		   uint32_t mbps, sim_time_t prop_ns, load_wire_rx_fn peer_rx,
 		   void *peer_arg)
 {
@@ -99,7 +115,7 @@ int load_wire_init(struct load_wire *w, struct sim *sim, struct rtlm_dev *dut,
 	w->sim = sim;
 	w->mbps = mbps;
 	w->prop_ns = prop_ns;
-	w->dut = dut;
+	w->dut = *dut;
 	w->peer_rx = peer_rx;
 	w->peer_arg = peer_arg;
 	w->to_dut.w = w->to_peer.w = w;
@@ -107,7 +123,7 @@ int load_wire_init(struct load_wire *w, struct sim *sim, struct rtlm_dev *dut,
 	w->to_peer.deliver = to_peer;
 	sim_event_init(&w->to_dut.ev, dir_fn, &w->to_dut);
 	sim_event_init(&w->to_peer.ev, dir_fn, &w->to_peer);
-	rtlm_set_wire_tx(dut, nic_tx, w);
+	w->dut.set_wire_tx(w->dut.dev, nic_tx, w);
 	return 0;
 }
 
@@ -115,7 +131,7 @@ void load_wire_fini(struct load_wire *w)
 {
 	struct load_wire_dir *ds[2] = { &w->to_dut, &w->to_peer };
 
-	rtlm_set_wire_tx(w->dut, NULL, NULL);
+	w->dut.set_wire_tx(w->dut.dev, NULL, NULL);
 	for (int i = 0; i < 2; i++) {
 		sim_cancel(w->sim, &ds[i]->ev);
 		free(ds[i]->buf);

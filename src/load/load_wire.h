@@ -26,6 +26,19 @@ struct load_wire_q;
 
 typedef void (*load_wire_rx_fn)(void *arg, const uint8_t *frame, size_t len);
 
+/* The DUT's end of the wire: any device model with an Ethernet port
+ * (rtlm for the PCIe chips, rtlu for the USB adapters). */
+struct load_wire_nic {
+	void *dev;
+	/* a frame fully received from the wire (rtlm_eth_rx shape) */
+	int (*eth_rx)(void *dev, const void *frame, size_t len);
+	/* where the device puts the frames it sends (NULL fn: nowhere) */
+	void (*set_wire_tx)(void *dev, load_wire_rx_fn fn, void *arg);
+};
+
+/* The port of an rtlm (PCIe) device model. */
+struct load_wire_nic load_wire_nic_rtlm(struct rtlm_dev *dev);
+
 struct load_wire_dir {
 	struct sim_event ev;
 	struct load_wire *w;
@@ -43,7 +56,7 @@ struct load_wire {
 	struct sim *sim;
 	uint32_t mbps;
 	sim_time_t prop_ns;
-	struct rtlm_dev *dut;
+	struct load_wire_nic dut;
 	struct load_wire_dir to_dut, to_peer;
 	load_wire_rx_fn peer_rx;
 	void *peer_arg;
@@ -63,7 +76,8 @@ static inline sim_time_t load_wire_time(size_t len, uint32_t mbps)
  * Connect @dut to a peer at @mbps with @prop_ns of propagation; frames the
  * NIC sends reach @peer_rx(@peer_arg, frame, len).  Returns 0 or -EINVAL.
  */
-int load_wire_init(struct load_wire *w, struct sim *sim, struct rtlm_dev *dut,
+int load_wire_init(struct load_wire *w, struct sim *sim,
+		   const struct load_wire_nic *dut,
 		   uint32_t mbps, sim_time_t prop_ns, load_wire_rx_fn peer_rx,
 		   void *peer_arg);
 void load_wire_fini(struct load_wire *w);
