@@ -17,26 +17,43 @@ static void wr32(uint8_t *p, uint32_t v)
 	wr16(p + 2, (uint16_t)v);
 }
 
-/* One's-complement partial sum (RFC 1071).  Eight bytes per step: the
- * sum of 32-bit big-endian words, folded with end-around carry, is the
- * same modulo 0xffff as the sum of the 16-bit words (2^16 = 1 mod 0xffff). */
+/* One's-complement partial sum (RFC 1071) of @p in network byte order,
+ * added to @sum.  The bulk is summed as native 32-bit words in four
+ * independent accumulators (2^16 = 1 mod 0xffff, so 32-bit words fold to
+ * the 16-bit sum) and byte-swapped once at the end: RFC 1071 s2(B), the
+ * sum is independent of byte order up to a swap.  The result is folded
+ * to 16 bits so callers can keep adding small terms. */
 static uint32_t csum_add(const uint8_t *p, size_t len, uint32_t sum)
 {
-	uint64_t acc = sum;
+	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, acc;
 	size_t i = 0;
 
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
+	for (; i + 16 <= len; i += 16) {
+		uint32_t w[4];
 
-		memcpy(&w, p + i, 8);
-		w = __builtin_bswap64(w);
-		acc += (w >> 32) + (w & 0xffffffffu);
+		memcpy(w, p + i, 16);
+		a0 += w[0];
+		a1 += w[1];
+		a2 += w[2];
+		a3 += w[3];
 	}
+	for (; i + 4 <= len; i += 4) {
+		uint32_t w;
+
+		memcpy(&w, p + i, 4);
+		a0 += w;
+	}
+	acc = a0 + a1 + a2 + a3;
+	while (acc >> 16)
+		acc = (acc & 0xffffu) + (acc >> 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	acc = __builtin_bswap16((uint16_t)acc);
+#endif
 	for (; i + 1 < len; i += 2)
 		acc += (uint32_t)(p[i] << 8 | p[i + 1]);
 	if (len & 1)
 		acc += (uint32_t)p[len - 1] << 8;
-	/* fold to 16 bits so callers can keep adding small terms */
+	acc += sum;
 	while (acc >> 16)
 		acc = (acc & 0xffffu) + (acc >> 16);
 	return (uint32_t)acc;
