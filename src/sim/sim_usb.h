@@ -212,6 +212,8 @@ struct sim_usb_hc {
 	/* event ring */
 	struct sim_usb_td *ev_head, *ev_tail;
 	unsigned ev_count;
+	/* TDs off their rings whose event is scheduled (crossing the link) */
+	struct sim_usb_td *cq_head, *cq_tail;
 	/* interrupter */
 	struct sim_irq *irq;            /* host interrupt (MSI), or NULL */
 	struct sim_event imod_ev;       /* a delayed assertion */
