@@ -117,7 +117,9 @@ static struct rx_agg *rx_done_pop(struct r8152 *tp)
  * rx_done for the poll; a short one is resubmitted at once; a killed or
  * unlinked URB, or a gone device, stays idle; other errors go through
  * rx_done too so that the poll resubmits them (research s1.1: -EPROTO is
- * re-queued), never in a tight loop here.
+ * re-queued), never in a tight loop here.  While closing (not running) a
+ * transfer that completed before it was killed still goes to rx_done:
+ * r8152_rx_stop() counts its frames.
  */
 static void read_bulk_callback(struct urb *urb)
 {
@@ -134,6 +136,7 @@ static void read_bulk_callback(struct urb *urb)
 				rx_submit(tp, agg, GFP_ATOMIC);
 			return;
 		}
+		rx_done_add(tp, agg);
 		break;
 	case -ENOENT:
 	case -ECONNRESET:
@@ -142,13 +145,14 @@ static void read_bulk_callback(struct urb *urb)
 		return;
 	default:
 		tp->stats.rx_urb_errors++;
+		if (!tp->running)
+			return;
 		urb->actual_length = 0;		/* nothing to parse */
+		rx_done_add(tp, agg);
 		break;
 	}
-	if (!tp->running)
-		return;
-	rx_done_add(tp, agg);
-	napi_schedule(&tp->napi);
+	if (tp->running)
+		napi_schedule(&tp->napi);
 }
 
 /* Checksum verdict of a v2 descriptor: true if the device verified the
@@ -279,7 +283,8 @@ void r8152_rx_stop(struct r8152 *tp)
 		if (tp->rx_agg[i].urb)
 			usb_kill_urb(tp->rx_agg[i].urb);
 	while ((agg = rx_done_pop(tp)))
-		rx_parse(tp, agg, 0, &work);
+		if (agg->urb->actual_length)
+			rx_parse(tp, agg, 0, &work);
 	rx_queue_purge(tp);
 }
 
@@ -297,7 +302,8 @@ int r8152_rx_bottom(struct r8152 *tp, int budget)
 	/* then whole transfers, while budget is left; the rest stays on
 	 * rx_done for the next poll */
 	while (work < budget && (agg = rx_done_pop(tp))) {
-		rx_parse(tp, agg, budget, &work);
+		if (agg->urb->actual_length)
+			rx_parse(tp, agg, budget, &work);
 		if (tp->running)
 			rx_submit(tp, agg, GFP_ATOMIC);
 	}
