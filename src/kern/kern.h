@@ -41,6 +41,7 @@ struct kern_faults {
 	 * (1 = the next one). */
 	unsigned dma_fail_nth;
 	unsigned skb_fail_nth;          /* same for skb allocation */
+	unsigned urb_fail_nth;          /* same for usb_alloc_urb */
 };
 
 /* Counters of things a correct driver never does (napi.rst contract,

@@ -160,7 +160,7 @@ struct urb {
 };
 
 /* Allocate a zeroed URB (@iso_packets must be 0).  NULL on failure or
- * when the kern->fault allocation knob fires. */
+ * when the kern->fault.urb_fail_nth knob fires. */
 struct urb *usb_alloc_urb(int iso_packets, gfp_t gfp);
 
 /* Free an URB that is not submitted (a submitted one is logged and
@@ -198,15 +198,20 @@ static inline void usb_fill_int_urb(struct urb *urb, struct usb_device *dev,
 int usb_submit_urb(struct urb *urb, gfp_t gfp);
 
 /*
- * Cancel @urb and wait: if it was submitted it is given back with status
- * -ENOENT (complete() runs, synchronously, in the caller's context) and
- * cannot be resubmitted until usb_kill_urb() returns.  No effect on an
- * URB that is not submitted.
+ * Cancel @urb and wait: if it was submitted it is given back (complete()
+ * runs, synchronously, in the caller's context) and cannot be resubmitted
+ * until usb_kill_urb() returns.  The status is -ENOENT if the controller
+ * had not finished it (IN: actual_length = bytes the device had written),
+ * else the status it finished with (it was crossing the link, on the event
+ * ring or waiting for its BH giveback; as in Linux, a URB that completed
+ * before the kill keeps its result).  No effect on an URB that is not
+ * submitted, including from inside its own complete().
  */
 void usb_kill_urb(struct urb *urb);
 
-/* Asynchronous cancel: given back later with -ECONNRESET.  Returns 0,
- * or -EIDRM when the URB is not submitted. */
+/* Asynchronous cancel: given back later, in BH on the calling CPU, with
+ * -ECONNRESET (or with its own result if it had already completed).
+ * Returns 0, or -EIDRM when the URB is not submitted. */
 int usb_unlink_urb(struct urb *urb);
 
 /*

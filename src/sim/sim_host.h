@@ -145,8 +145,12 @@ struct sim_irq {
 typedef bool (*sim_softirq_action)(struct sim_host *h, unsigned cpu,
 				   void *arg, bool first);
 
-enum { SIM_SOFTIRQ_TIMER, SIM_SOFTIRQ_NET_TX, SIM_SOFTIRQ_NET_RX,
-       SIM_SOFTIRQ_NR };
+/* Softirq numbers, run in this order within a pass, as Linux's
+ * HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL, TASKLET (BLOCK and
+ * IRQ_POLL are not modelled).  HI and TASKLET carry the USB core's URB
+ * givebacks (interrupt/isochronous and bulk/control endpoints). */
+enum { SIM_SOFTIRQ_HI, SIM_SOFTIRQ_TIMER, SIM_SOFTIRQ_NET_TX,
+       SIM_SOFTIRQ_NET_RX, SIM_SOFTIRQ_TASKLET, SIM_SOFTIRQ_NR };
 
 enum sim_task_ret {
 	SIM_TASK_RUNNABLE,      /* wants the CPU again */

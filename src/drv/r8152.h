@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * r8152.h - the r8152-style driver for the RTL8157/RTL8159 USB adapters:
+ * vendor control transfers for registers (OCP access with byte enables),
+ * RX aggregation over 10 bulk-in URBs parsed in one NAPI poll, TX
+ * aggregation into 4 bulk-out buffers, the interrupt URB for link, the
+ * device's RX aggregation timer as ethtool's rx-usecs.
+ *
+ * The driver sees only the datasheet (src/hw: rtl_chips.h rows,
+ * rtl_usb_regs.h) and the kernel-like API (src/kern/usb.h, netdevice.h).
+ * It never calls the device model or the simulated host controller.
+ *
+ * Hardware facts come from ../shared/research/usb-and-coalescing.md (cited
+ * as "research sN"); the code is written for rxscale.
+ *
+ * How a test or the CLI binds it to a device (tests/test_r8152.c):
+ *
+ *     kern_usb_dev_init(&udev, &intf, <the model's USB slot>, "2-1");
+ *     rc = kern_usb_probe(&r8152_driver, &intf);     0 or -errno
+ *     dev = r8152_netdev(&intf);                     "eth0"
+ *     dev_open(dev);  ...  kern_usb_disconnect(&r8152_driver, &intf);
+ *
+ * Knobs are module parameters: set r8152_params before probe.
+ */
+#ifndef RXSCALE_DRV_R8152_H
+#define RXSCALE_DRV_R8152_H
+
+#include "hw/rtl_chips.h"
+#include "hw/rtl_desc.h"
+#include "hw/rtl_usb_regs.h"
+#include "kern/netdevice.h"
+#include "kern/usb.h"
+
+#define R8152_DRV_NAME		"r8152"
+#define R8152_DRV_VERSION	"rxscale-1"
+
+/* URBs and buffers (research s1.1) */
+#define RTL8152_MAX_RX		10	/* bulk-in URBs kept in flight */
+#define RTL8152_MAX_TX		4	/* bulk-out aggregation buffers */
+#define R8152_AGG_BUF_SZ	16384	/* bytes per bulk-out buffer */
+/* Endpoints, the interrupt URB's size and interval: rtl_usb_regs.h. */
+/* ethtool -G rx: URBs in flight, 2..RTL8152_MAX_RX (our own range: the
+ * mainline pool of spare buffers, research s1.1, is not modelled). */
+#define R8152_RX_PENDING_MIN	2
+
+/* Module parameters. */
+struct r8152_params {
+	/*
+	 * false (default): leave USB 0xcf04 as the device resets it ("mitigation
+	 * on", what the merged RTL8157/9 code does at init).  true: clear its
+	 * bits 0, 1, 2 and 7 at open, as the dropped RFC patch "r8152: Add irq
+	 * mitigation for RTL8157/9" did (research s2, seeds/002).
+	 */
+	bool mitigation_off;
+	/* RX aggregation timer at probe, ns; 0 = the chip row's default
+	 * (15000).  Above the row's maximum is refused by probe (-EINVAL). */
+	u32 coalesce_ns;
+};
+
+extern struct r8152_params r8152_params;
+extern struct usb_driver r8152_driver;
+
+/* One bulk-in URB and its buffer (an "rx_agg"). */
+struct rx_agg {
+	struct r8152 *tp;
+	struct urb *urb;
+	u8 *buffer;			/* rx_buf_sz bytes */
+	struct rx_agg *next;		/* link on rx_done */
+	bool in_flight;			/* submitted, not given back */
+};
+
+/* One bulk-out aggregation buffer (a "tx_agg"). */
+struct tx_agg {
+	struct r8152 *tp;
+	struct urb *urb;
+	u8 *head;			/* R8152_AGG_BUF_SZ bytes */
+	struct sk_buff *skbs, *skbs_tail; /* frames in this transfer */
+	u32 skb_num, skb_len;		/* frames and their bytes */
+	struct tx_agg *next;		/* link on tx_free */
+};
+
+/* A FIFO of skbs (sk_buff_head without the lock). */
+struct r8152_skb_queue {
+	struct sk_buff *head, *tail;
+	unsigned int len;
+};
+
+/*
+ * Driver counters (ethtool -S).  Every frame the device put in a bulk-in
+ * transfer ends as rx_packets or in exactly one of the rx_* drop reasons
+ * whose sum is rx_drops.
+ */
+struct r8152_stats {
+	u64 rx_packets, rx_bytes;
+	u64 rx_drops;			/* sum of the four below */
+	u64 rx_alloc_fail;		/* of which: no skb */
+	u64 rx_length;			/* of which: frame overruns the transfer */
+	u64 rx_runt;			/* of which: descriptor length < ETH_ZLEN */
+	u64 rx_purged;			/* of which: queued frames freed by close */
+	u64 rx_csum_ok;			/* CHECKSUM_UNNECESSARY given */
+	u64 rx_transfers;		/* bulk-in transfers parsed */
+	u64 rx_transfer_frames;		/* frames found in them */
+	u64 rx_transfer_frames_max;	/* most frames in one transfer */
+	u64 rx_short_transfers;		/* completed with < ETH_ZLEN bytes */
+	u64 rx_queued;			/* frames held over to the next poll */
+	u64 rx_urb_errors;		/* completions with an error status */
+	u64 tx_packets, tx_bytes;
+	u64 tx_drops;			/* too big, or the URB failed */
+	u64 tx_transfers;		/* bulk-out transfers completed */
+	u64 tx_stops;			/* queue stopped: no free buffer */
+	u64 tx_urb_errors;
+	u64 intr;			/* interrupt URB completions */
+	u64 link_changes;
+};
+
+struct r8152 {
+	struct usb_device *udev;
+	struct usb_interface *intf;
+	struct net_device *netdev;
+	const struct rtl_usb_chip_info *chip;
+	struct napi_struct napi;
+	u16 version_word;		/* what probe read (PLA_TCR0 on K) */
+	u32 rx_buf_sz;			/* bytes per bulk-in buffer (row) */
+	unsigned int rx_pending;	/* bulk-in URBs in use, <= MAX_RX */
+	u32 coalesce;			/* RX aggregation timer, ns */
+	bool mitigation_off;
+	bool running;			/* URBs allocated and submitted */
+	struct rx_agg rx_agg[RTL8152_MAX_RX];
+	struct rx_agg *rx_done, *rx_done_tail;	/* given back, to parse */
+	struct r8152_skb_queue rx_queue;	/* parsed, beyond the budget */
+	struct tx_agg tx_agg[RTL8152_MAX_TX];
+	struct tx_agg *tx_free;		/* buffers not in flight */
+	unsigned int tx_free_cnt;
+	unsigned int tx_qlen;		/* full-size frames per buffer */
+	struct r8152_skb_queue tx_queue;	/* accepted, not yet in a buffer */
+	struct urb *intr_urb;
+	u8 *intr_buff;
+	bool link_up;
+	struct r8152_stats stats;
+	u64 rx_transfer_hist[6];	/* frames per transfer: 1, 2-4, 5-8,
+					 * 9-16, 17-32, >32 */
+};
+
+/* The net_device a probe created on @intf (NULL if none). */
+struct net_device *r8152_netdev(struct usb_interface *intf);
+
+/* ---- r8152_main.c: register access (research s1; K generic_ocp_*) ---- */
+
+/*
+ * ocp_read_word()/ocp_write_word() and the byte/dword variants: one vendor
+ * control transfer to a register of MCU @type (RTL_USB_MCU_PLA or
+ * RTL_USB_MCU_USB) at byte address @index.  The transfer is a dword at the
+ * 4-byte-aligned address with byte enables selecting the bytes.  Reads
+ * return the value (all ones if the transfer failed); writes return 0 or
+ * -errno from usb_control_msg().
+ */
+u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index);
+u16 ocp_read_word(struct r8152 *tp, u16 type, u16 index);
+u8 ocp_read_byte(struct r8152 *tp, u16 type, u16 index);
+int ocp_write_dword(struct r8152 *tp, u16 type, u16 index, u32 data);
+int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data);
+int ocp_write_byte(struct r8152 *tp, u16 type, u16 index, u8 data);
+
+/* Write USB_RX_EXTRA_AGGR_TMR from tp->coalesce (ns / 8).  0 or -errno. */
+int r8152_write_coalesce(struct r8152 *tp);
+
+/* ---- r8152_rx.c ---- */
+int r8152_rx_alloc(struct r8152 *tp);		/* 0 or -ENOMEM */
+void r8152_rx_free(struct r8152 *tp);
+int r8152_rx_start(struct r8152 *tp);		/* submit; 0 or -errno */
+void r8152_rx_stop(struct r8152 *tp);		/* kill, purge queues */
+/* Parse what completed and deliver up to @budget frames; returns them. */
+int r8152_rx_bottom(struct r8152 *tp, int budget);
+int r8152_poll(struct napi_struct *napi, int budget);
+
+/* ---- r8152_tx.c ---- */
+int r8152_tx_alloc(struct r8152 *tp);
+void r8152_tx_free(struct r8152 *tp);
+void r8152_tx_stop(struct r8152 *tp);		/* kill, free pending skbs */
+netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev);
+/* Fill free aggregation buffers from tx_queue and submit them. */
+void r8152_tx_bottom(struct r8152 *tp);
+
+/* ---- r8152_ethtool.c ---- */
+extern const struct ethtool_ops r8152_ethtool_ops;
+
+/* skb FIFO helpers */
+static inline void r8152_skb_enqueue(struct r8152_skb_queue *q,
+				     struct sk_buff *skb)
+{
+	skb->next = NULL;
+	if (q->tail)
+		q->tail->next = skb;
+	else
+		q->head = skb;
+	q->tail = skb;
+	q->len++;
+}
+
+static inline struct sk_buff *r8152_skb_dequeue(struct r8152_skb_queue *q)
+{
+	struct sk_buff *skb = q->head;
+
+	if (!skb)
+		return NULL;
+	q->head = skb->next;
+	if (!q->head)
+		q->tail = NULL;
+	skb->next = NULL;
+	q->len--;
+	return skb;
+}
+
+#endif /* RXSCALE_DRV_R8152_H */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * r8152_tx.c - TX aggregation: ndo_start_xmit only queues the skb; the
+ * NAPI poll (r8152_tx_bottom) packs queued skbs, each behind a 16-byte v2
+ * TX descriptor on a 16-byte boundary, into one of RTL8152_MAX_TX = 4
+ * bulk-out buffers of 16 KiB (research s1.1, s1.2) and submits it.  So
+ * the skbs sent before the poll runs share one bulk-out transfer.
+ *
+ * Flow control: the queue stops when ndo_start_xmit finds no free buffer
+ * (all four in flight) and wakes when a completion frees one.  The skbs
+ * stay with their buffer until the transfer completes; the completion
+ * counts and frees them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "drv/r8152.h"
+
+static void write_bulk_callback(struct urb *urb);
+
+/* Bytes one frame of @len takes in a buffer: descriptor, data, padding to
+ * the next 16-byte boundary. */
+static u32 tx_footprint(u32 len)
+{
+	u32 n = (u32)sizeof(struct rtlu_tx_desc_v2) + len;
+
+	return (n + RTLU_TX_ALIGN - 1) & ~(u32)(RTLU_TX_ALIGN - 1);
+}
+
+static void tx_free_push(struct r8152 *tp, struct tx_agg *agg)
+{
+	agg->next = tp->tx_free;
+	tp->tx_free = agg;
+	tp->tx_free_cnt++;
+}
+
+static struct tx_agg *tx_free_pop(struct r8152 *tp)
+{
+	struct tx_agg *agg = tp->tx_free;
+
+	if (agg) {
+		tp->tx_free = agg->next;
+		agg->next = NULL;
+		tp->tx_free_cnt--;
+	}
+	return agg;
+}
+
+/* Room for another skb: a buffer is free and the queued skbs do not
+ * already fill the free buffers (tx_qlen full-size frames each). */
+static bool tx_has_room(const struct r8152 *tp)
+{
+	return tp->tx_free && tp->tx_queue.len < tp->tx_free_cnt * tp->tx_qlen;
+}
+
+static void tx_maybe_wake(struct r8152 *tp)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(tp->netdev, 0);
+
+	if (tp->running && netif_tx_queue_stopped(txq) && tx_has_room(tp))
+		netif_tx_wake_queue(txq);
+}
+
+int r8152_tx_alloc(struct r8152 *tp)
+{
+	tp->tx_free = NULL;
+	tp->tx_free_cnt = 0;
+	/* full-size frames per buffer (K tx_qlen) */
+	tp->tx_qlen = R8152_AGG_BUF_SZ / tx_footprint(tp->netdev->mtu + ETH_HLEN);
+	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++) {
+		struct tx_agg *agg = &tp->tx_agg[RTL8152_MAX_TX - 1 - i];
+
+		agg->tp = tp;
+		agg->head = kzalloc(R8152_AGG_BUF_SZ, GFP_KERNEL);
+		agg->urb = usb_alloc_urb(0, GFP_KERNEL);
+		if (!agg->head || !agg->urb) {
+			r8152_tx_free(tp);
+			return -ENOMEM;
+		}
+		tx_free_push(tp, agg);
+	}
+	return 0;
+}
+
+static void tx_agg_drop_skbs(struct r8152 *tp, struct tx_agg *agg)
+{
+	struct sk_buff *skb;
+
+	while ((skb = agg->skbs)) {
+		agg->skbs = skb->next;
+		tp->stats.tx_drops++;
+		kfree_skb(skb);
+	}
+	agg->skbs_tail = NULL;
+	agg->skb_num = agg->skb_len = 0;
+}
+
+void r8152_tx_free(struct r8152 *tp)
+{
+	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++) {
+		struct tx_agg *agg = &tp->tx_agg[i];
+
+		if (agg->urb)
+			usb_free_urb(agg->urb);
+		tx_agg_drop_skbs(tp, agg);
+		kfree(agg->head);
+		agg->urb = NULL;
+		agg->head = NULL;
+	}
+	tp->tx_free = NULL;
+	tp->tx_free_cnt = 0;
+}
+
+/* Kill the bulk-out URBs in flight (their completions give the buffers
+ * back) and drop what was queued but not yet packed. */
+void r8152_tx_stop(struct r8152 *tp)
+{
+	struct sk_buff *skb;
+
+	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++)
+		if (tp->tx_agg[i].urb)
+			usb_kill_urb(tp->tx_agg[i].urb);
+	while ((skb = r8152_skb_dequeue(&tp->tx_queue))) {
+		tp->stats.tx_drops++;
+		kfree_skb(skb);
+	}
+}
+
+netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct r8152 *tp = netdev_priv(dev);
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
+
+	if (unlikely(tx_footprint(skb->len) > R8152_AGG_BUF_SZ ||
+		     skb->len > RTLU_TX_LEN_MASK)) {
+		tp->stats.tx_drops++;
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	r8152_skb_enqueue(&tp->tx_queue, skb);
+	if (tp->tx_free)
+		napi_schedule(&tp->napi);
+	if (!tx_has_room(tp)) {
+		/* every buffer in flight, or the free ones are spoken for:
+		 * the stack holds the next skbs until a completion */
+		netif_tx_stop_queue(txq);
+		tp->stats.tx_stops++;
+	}
+	return NETDEV_TX_OK;
+}
+
+/* Pack skbs from tx_queue into @agg while they fit; returns the bytes. */
+static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
+{
+	u32 used = 0;
+
+	while (tp->tx_queue.head &&
+	       used + tx_footprint(tp->tx_queue.head->len) <= R8152_AGG_BUF_SZ) {
+		struct sk_buff *skb = r8152_skb_dequeue(&tp->tx_queue);
+		struct rtlu_tx_desc_v2 *d = (void *)(agg->head + used);
+
+		kern_charge(SIM_COST_r8152_tx_desc);
+		memset(d, 0, sizeof(*d));
+		d->opts1 = cpu_to_le32(RTLU_TX_FS | RTLU_TX_LS | (skb->len & RTLU_TX_LEN_MASK));
+		d->opts4 = cpu_to_le32(RTLU_TX_SIG);
+		memcpy(d + 1, skb->data, skb->len);
+		sim_charge(kern->host, SIM_COST_copy_byte, skb->len);
+		/* pad bytes between frames are zero, not stale data */
+		memset((u8 *)(d + 1) + skb->len, 0,
+		       tx_footprint(skb->len) - sizeof(*d) - skb->len);
+		used += tx_footprint(skb->len);
+		if (agg->skbs_tail)
+			agg->skbs_tail->next = skb;
+		else
+			agg->skbs = skb;
+		agg->skbs_tail = skb;
+		agg->skb_num++;
+		agg->skb_len += skb->len;
+	}
+	return used;
+}
+
+void r8152_tx_bottom(struct r8152 *tp)
+{
+	struct tx_agg *agg;
+
+	while (tp->running && tp->tx_queue.head && (agg = tx_free_pop(tp))) {
+		u32 len = tx_agg_fill(tp, agg);
+		int rc;
+
+		usb_fill_bulk_urb(agg->urb, tp->udev,
+				  usb_sndbulkpipe(tp->udev, RTLU_EP_BULK_OUT),
+				  agg->head, (int)len, write_bulk_callback, agg);
+		rc = usb_submit_urb(agg->urb, GFP_ATOMIC);
+		if (rc) {
+			netdev_warn(tp->netdev, "tx submit failed: %d\n", rc);
+			tp->stats.tx_urb_errors++;
+			tx_agg_drop_skbs(tp, agg);
+			tx_free_push(tp, agg);
+			break;
+		}
+	}
+	tx_maybe_wake(tp);
+}
+
+/*
+ * Bulk-out completion (softirq context): count and free the transfer's
+ * skbs, give the buffer back, wake the queue, and let the poll pack what
+ * waited.
+ */
+static void write_bulk_callback(struct urb *urb)
+{
+	struct tx_agg *agg = urb->context;
+	struct r8152 *tp = agg->tp;
+	struct sk_buff *skb;
+
+	kern_charge(SIM_COST_r8152_tx_complete);
+	if (urb->status == 0) {
+		tp->stats.tx_transfers++;
+		tp->stats.tx_packets += agg->skb_num;
+		tp->stats.tx_bytes += agg->skb_len;
+		while ((skb = agg->skbs)) {
+			agg->skbs = skb->next;
+			skb->next = NULL;
+			dev_kfree_skb_any(skb);
+		}
+		agg->skbs_tail = NULL;
+		agg->skb_num = agg->skb_len = 0;
+	} else {
+		if (urb->status != -ENOENT && urb->status != -ECONNRESET &&
+		    urb->status != -ESHUTDOWN)
+			tp->stats.tx_urb_errors++;
+		tx_agg_drop_skbs(tp, agg);
+	}
+	tx_free_push(tp, agg);
+	if (!tp->running)
+		return;
+	if (tp->tx_queue.head)
+		napi_schedule(&tp->napi);
+	tx_maybe_wake(tp);
+}

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * usb.c - the USB core and xHCI host controller driver (HCD) subset behind
+ * kern/usb.h, on the platform's xHCI model (sim/sim_usb.h).
+ *
+ * One HCD per sim_usb controller, created at the first kern_usb_dev_init()
+ * on it: it takes a Linux irq (round-robin over the interrupt CPU set, as
+ * an MSI vector would be), requests it as "xhci_hcd" and points the
+ * controller's interrupter at it.  xhci_irq() drains the event ring in
+ * hardirq context, unmaps each URB and queues it for giveback on the CPU
+ * that took the interrupt: interrupt/isochronous URBs on the HI softirq,
+ * the others on TASKLET, as the USB core's high- and low-priority BH
+ * lists do (HCD_BH).  The BH action gives back one URB per step.
+ */
+#include "kern/usb.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "kern/interrupt.h"
+#include "kern/irq_internal.h"
+#include "sim/sim_usb.h"
+
+/* Per-CPU giveback lists, one per priority (HI, TASKLET). */
+struct usb_bhq {
+	struct urb *head, *tail;
+};
+
+enum { USB_BH_HI, USB_BH_LO, USB_BH_NR };
+
+struct kern_usb_hcd {
+	struct sim_usb_hc *hc;
+	struct kern_irq_desc *irq;
+};
+
+/* The BH lists belong to the running kernel instance. */
+static struct {
+	struct kern *k;
+	unsigned ncpus;
+	struct usb_bhq *q;              /* [ncpus][USB_BH_NR] */
+	unsigned users;                 /* live HCDs */
+} usb_bh;
+
+static struct usb_bhq *bhq(unsigned cpu, unsigned prio)
+{
+	return &usb_bh.q[cpu * USB_BH_NR + prio];
+}
+
+static void bhq_push(struct usb_bhq *q, struct urb *urb)
+{
+	urb->hcd_next = NULL;
+	if (q->tail)
+		q->tail->hcd_next = urb;
+	else
+		q->head = urb;
+	q->tail = urb;
+}
+
+/* Find @urb on a giveback list and, if @unlink, remove it; true if
+ * found. */
+static bool bh_find(struct urb *urb, bool unlink)
+{
+	if (!usb_bh.q || usb_bh.k != kern)
+		return false;
+	for (unsigned i = 0; i < usb_bh.ncpus * USB_BH_NR; i++) {
+		struct usb_bhq *q = &usb_bh.q[i];
+		struct urb *prev = NULL;
+
+		for (struct urb *u = q->head; u; prev = u, u = u->hcd_next) {
+			if (u != urb)
+				continue;
+			if (!unlink)
+				return true;
+			if (prev)
+				prev->hcd_next = u->hcd_next;
+			else
+				q->head = u->hcd_next;
+			if (q->tail == u)
+				q->tail = prev;
+			u->hcd_next = NULL;
+			return true;
+		}
+	}
+	return false;
+}
+
+static unsigned urb_prio(const struct urb *urb)
+{
+	unsigned t = usb_pipetype(urb->pipe);
+
+	return t == PIPE_INTERRUPT || t == PIPE_ISOCHRONOUS ? USB_BH_HI
+							     : USB_BH_LO;
+}
+
+static unsigned ep_addr_of(unsigned int pipe)
+{
+	return usb_pipeendpoint(pipe) | (usb_pipein(pipe) ? SIM_USB_DIR_IN : 0);
+}
+
+static void urb_unmap(struct urb *urb)
+{
+	if (urb->dma) {
+		dma_unmap_single(&urb->dev->dev, urb->dma,
+				 urb->transfer_buffer_length,
+				 usb_pipein(urb->pipe) ? DMA_FROM_DEVICE
+						       : DMA_TO_DEVICE);
+		urb->dma = 0;
+	}
+}
+
+/* Hand @urb back to its driver now, in the caller's context. */
+static void giveback(struct urb *urb)
+{
+	urb->submitted = false;
+	urb->hcd_next = NULL;
+	if (urb->complete)
+		urb->complete(urb);
+}
+
+/* Queue @urb (already unmapped, status set) for giveback in BH on the
+ * running CPU. */
+static void queue_giveback(struct urb *urb)
+{
+	unsigned cpu = smp_processor_id();
+	unsigned prio = urb_prio(urb);
+
+	bhq_push(bhq(cpu, prio), urb);
+	sim_softirq_raise(kern->host, cpu,
+			  prio == USB_BH_HI ? SIM_SOFTIRQ_HI : SIM_SOFTIRQ_TASKLET);
+}
+
+/* Softirq action (HI or TASKLET): one giveback per step. */
+static bool usb_bh_action(struct sim_host *h, unsigned cpu, void *arg,
+			  bool first)
+{
+	unsigned prio = (unsigned)(uintptr_t)arg;
+	struct usb_bhq *q;
+	struct urb *urb;
+
+	(void)h;
+	(void)first;
+	if (!usb_bh.q || usb_bh.k != kern || cpu >= usb_bh.ncpus)
+		return false;
+	q = bhq(cpu, prio);
+	urb = q->head;
+	if (!urb)
+		return false;
+	q->head = urb->hcd_next;
+	if (!q->head)
+		q->tail = NULL;
+	kern_charge(SIM_COST_urb_giveback);
+	giveback(urb);
+	return q->head != NULL;
+}
+
+/* The xHCI interrupt: drain the event ring, acknowledge. */
+static irqreturn_t xhci_irq(int irq, void *dev_id)
+{
+	struct kern_usb_hcd *hcd = dev_id;
+	struct sim_usb_event ev;
+	bool any = false;
+
+	(void)irq;
+	kern_charge(SIM_COST_xhci_irq);
+	while (sim_usb_event_next(hcd->hc, &ev)) {
+		struct urb *urb = ev.ctx;
+
+		any = true;
+		kern_charge(SIM_COST_xhci_event);
+		if (!urb)
+			continue;
+		urb_unmap(urb);
+		urb->actual_length = ev.actual;
+		urb->status = ev.status;
+		queue_giveback(urb);
+	}
+	sim_usb_irq_ack(hcd->hc);
+	return any ? IRQ_HANDLED : IRQ_NONE;
+}
+
+static void hcd_free(void *p)
+{
+	struct kern_usb_hcd *hcd = p;
+
+	if (kern && hcd->irq && hcd->irq->allocated) {
+		free_irq(hcd->irq->irq, hcd);
+		kern_irq_release(hcd->irq);
+	}
+	if (usb_bh.users && !--usb_bh.users) {
+		free(usb_bh.q);
+		memset(&usb_bh, 0, sizeof(usb_bh));
+	}
+	free(hcd);
+}
+
+static struct kern_usb_hcd *hcd_get(struct sim_usb_hc *hc)
+{
+	struct kern_usb_hcd *hcd = hc->hcd;
+
+	if (hcd)
+		return hcd;
+	if (usb_bh.k != kern) {
+		/* a new kernel instance: the old lists are gone with it */
+		free(usb_bh.q);
+		memset(&usb_bh, 0, sizeof(usb_bh));
+	}
+	if (!usb_bh.q) {
+		usb_bh.k = kern;
+		usb_bh.ncpus = kern->host->params.ncpus;
+		usb_bh.q = calloc((size_t)usb_bh.ncpus * USB_BH_NR,
+				  sizeof(*usb_bh.q));
+		if (!usb_bh.q)
+			return NULL;
+		sim_softirq_register(kern->host, SIM_SOFTIRQ_HI, usb_bh_action,
+				     (void *)(uintptr_t)USB_BH_HI);
+		sim_softirq_register(kern->host, SIM_SOFTIRQ_TASKLET,
+				     usb_bh_action, (void *)(uintptr_t)USB_BH_LO);
+	}
+	hcd = calloc(1, sizeof(*hcd));
+	if (!hcd)
+		return NULL;
+	hcd->hc = hc;
+	hcd->irq = kern_irq_alloc(NULL, -1);
+	if (!hcd->irq || request_irq(hcd->irq->irq, xhci_irq, 0, "xhci_hcd",
+				     hcd)) {
+		if (hcd->irq)
+			kern_irq_release(hcd->irq);
+		free(hcd);
+		return NULL;
+	}
+	usb_bh.users++;
+	sim_usb_hc_bind_irq(hc, &hcd->irq->sim);
+	hc->hcd = hcd;
+	hc->hcd_free = hcd_free;
+	return hcd;
+}
+
+/* ----- devices and drivers ----- */
+
+void kern_usb_dev_init(struct usb_device *udev, struct usb_interface *intf,
+		       struct sim_usb_dev *sim, const char *name)
+{
+	memset(udev, 0, sizeof(*udev));
+	memset(intf, 0, sizeof(*intf));
+	snprintf(udev->dev.name, sizeof(udev->dev.name), "%s", name);
+	snprintf(intf->dev.name, sizeof(intf->dev.name), "%s:1.0", name);
+	udev->sim = sim;
+	intf->udev = udev;
+	if (!sim || !sim->hc) {
+		udev->disconnected = true;
+		return;
+	}
+	udev->idVendor = sim->vendor;
+	udev->idProduct = sim->product;
+	udev->speed = sim->hc->params.link_mbps == 5000 ? USB_SPEED_SUPER
+							: USB_SPEED_SUPER_PLUS;
+	udev->rx_lanes = udev->tx_lanes =
+		sim->hc->params.link_mbps == 20000 ? 2 : 1;
+	if (!hcd_get(sim->hc)) {
+		pr_err("%s: no interrupt for the host controller\n", name);
+		udev->disconnected = true;
+	}
+}
+
+int kern_usb_probe(struct usb_driver *drv, struct usb_interface *intf)
+{
+	const struct usb_device_id *id;
+	struct usb_device *udev = interface_to_usbdev(intf);
+
+	if (!drv || !drv->id_table || !drv->probe || !udev)
+		return -ENODEV;
+	for (id = drv->id_table; id->idVendor; id++)
+		if (id->idVendor == udev->idVendor &&
+		    id->idProduct == udev->idProduct)
+			return drv->probe(intf, id);
+	return -ENODEV;
+}
+
+void kern_usb_disconnect(struct usb_driver *drv, struct usb_interface *intf)
+{
+	struct usb_device *udev = interface_to_usbdev(intf);
+
+	if (udev)
+		udev->disconnected = true;
+	if (drv && drv->disconnect)
+		drv->disconnect(intf);
+}
+
+/* ----- URBs ----- */
+
+struct urb *usb_alloc_urb(int iso_packets, gfp_t gfp)
+{
+	(void)gfp;
+	if (iso_packets)
+		return NULL;
+	if (kern->fault.urb_fail_nth && !--kern->fault.urb_fail_nth)
+		return NULL;
+	return calloc(1, sizeof(struct urb));
+}
+
+void usb_free_urb(struct urb *urb)
+{
+	if (!urb)
+		return;
+	if (urb->submitted) {
+		kern->warn.other++;
+		pr_err("%s: usb_free_urb of a submitted URB\n",
+		       urb->dev ? urb->dev->dev.name : "?");
+		usb_kill_urb(urb);
+	}
+	free(urb);
+}
+
+int usb_submit_urb(struct urb *urb, gfp_t gfp)
+{
+	unsigned type;
+	dma_addr_t dma;
+	int r;
+
+	(void)gfp;
+	if (!urb || !urb->dev)
+		return -EINVAL;
+	if (urb->reject)
+		return -EPERM;
+	if (urb->submitted)
+		return -EBUSY;
+	if (urb->dev->disconnected || !urb->dev->sim)
+		return -ENODEV;
+	type = usb_pipetype(urb->pipe);
+	if (type != PIPE_BULK && type != PIPE_INTERRUPT)
+		return -EINVAL;
+	if (!urb->transfer_buffer ||
+	    (usb_pipein(urb->pipe) && !urb->transfer_buffer_length))
+		return -EINVAL;
+	kern_charge(SIM_COST_usb_submit);
+	dma = dma_map_single(&urb->dev->dev, urb->transfer_buffer,
+			     urb->transfer_buffer_length ?
+			     urb->transfer_buffer_length : 1,
+			     usb_pipein(urb->pipe) ? DMA_FROM_DEVICE
+						   : DMA_TO_DEVICE);
+	if (dma_mapping_error(&urb->dev->dev, dma))
+		return -ENOMEM;
+	urb->dma = dma;
+	urb->actual_length = 0;
+	urb->status = -EINPROGRESS;
+	urb->submitted = true;
+	urb->hcd_next = NULL;
+	urb->submit_ns = ktime_get_ns();
+	r = sim_usb_submit(urb->dev->sim, ep_addr_of(urb->pipe), dma,
+			   urb->transfer_buffer_length, urb);
+	if (r) {
+		urb->submitted = false;
+		urb->status = 0;
+		urb_unmap(urb);
+		return r == -ENOMEM ? -ENOMEM : r == -ENODEV ? -ENODEV : -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Take @urb away from the controller.  Returns true if it is now owned
+ * here (status/actual_length set, unmapped), false if it was not found
+ * (it is on a giveback list: see the callers).
+ */
+static bool hcd_dequeue(struct urb *urb, int cancel_status)
+{
+	uint32_t actual = 0;
+	int status = 0;
+	int r = sim_usb_cancel(urb->dev->sim, ep_addr_of(urb->pipe), urb,
+			       &actual, &status);
+
+	if (r < 0)
+		return false;
+	urb_unmap(urb);
+	urb->actual_length = actual;
+	urb->status = r == 1 ? cancel_status : status;
+	return true;
+}
+
+void usb_kill_urb(struct urb *urb)
+{
+	if (!urb || !urb->submitted)
+		return;
+	urb->reject++;
+	if (bh_find(urb, true) || hcd_dequeue(urb, -ENOENT))
+		giveback(urb);
+	urb->reject--;
+}
+
+int usb_unlink_urb(struct urb *urb)
+{
+	if (!urb || !urb->submitted)
+		return -EIDRM;
+	/* already completed and waiting for its giveback: it comes back
+	 * there with its own status */
+	if (bh_find(urb, false) || !hcd_dequeue(urb, -ECONNRESET))
+		return 0;
+	queue_giveback(urb);
+	return 0;
+}
+
+int usb_control_msg(struct usb_device *dev, unsigned int pipe, u8 request,
+		    u8 requesttype, u16 value, u16 index, void *data,
+		    u16 size, int timeout)
+{
+	struct sim_usb_setup s;
+	int r;
+
+	(void)timeout;
+	if (!dev)
+		return -EINVAL;
+	if (dev->disconnected || !dev->sim)
+		return -ENODEV;
+	if (usb_pipetype(pipe) != PIPE_CONTROL || (size && !data))
+		return -EINVAL;
+	kern_charge(SIM_COST_usb_ctrl);
+	s.bRequestType = requesttype;
+	s.bRequest = request;
+	s.wValue = value;
+	s.wIndex = index;
+	s.wLength = size;
+	r = sim_usb_control(dev->sim, &s, data);
+	if (r == -ENODEV)
+		return -ENODEV;
+	return r < 0 ? -EPIPE : r;
+}
