@@ -4,12 +4,13 @@
  * kernel API, the device model, the r8169-style driver), apply ethtool
  * commands, run the workload, and report as iperf3/mpstat/ethtool do.
  *
- * The workload available so far is capture replay (--pcap): each frame
+ * The NIC is a PCIe chip (r8169 path) or a USB adapter (r8152 path),
+ * cli_nic.c.  Workloads: iperf3 (TCP or UDP, either direction) and ping
+ * over a line-rate wire to a peer, or capture replay (--pcap): each frame
  * enters the NIC at its recorded time (or back to back at line rate), the
  * driver delivers it through NAPI, and a sink counts frames, bytes and
  * flows per RX queue, checking each frame's hash and queue against an
- * independent rss_classify() of the configuration ethtool reports.  The
- * iperf3/ping workloads and the TCP stack are the rest of issue 6.
+ * independent rss_classify() of the configuration ethtool reports.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "cli/cli_world.h"
 #include "cli/compare.h"
 #include "cli/scenario.h"
 #include "drv/r8169.h"
@@ -38,12 +40,6 @@
 #endif
 
 #define FLOWSET_BITS 16
-
-/* Distinct flows per queue: an open-addressing set of 64-bit flow keys. */
-struct flowset {
-	uint64_t *slot;
-	size_t cap, n;
-};
 
 static void flowset_add(struct flowset *fs, uint64_t key)
 {
@@ -73,35 +69,6 @@ static void flowset_add(struct flowset *fs, uint64_t key)
 		}
 	}
 }
-
-struct world {
-	struct scenario scn;
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
-	struct rtlm_dev *m;
-	struct pci_dev pdev;
-	struct net_device *dev;
-	struct rtl8169_private *tp;
-	/* replay sink */
-	u64 q_frames[RTL_MAX_RX_QUEUES], q_bytes[RTL_MAX_RX_QUEUES];
-	struct flowset q_flows[RTL_MAX_RX_QUEUES];
-	u64 delivered, mismatches, hashed;
-	struct rss_thash key;
-	struct rss_indir indir;
-	struct rss_cfg cfg;
-	bool rss_on;
-	/* iperf3 run */
-	struct load_wire wire;
-	bool wire_up;
-	struct iperf3 ip;
-	bool ip_up;
-	struct ping pg;
-	bool pg_up;
-	struct load_host lh;
-	bool compare;
-};
 
 #define MAX_INTERVALS 3600
 
@@ -206,14 +173,6 @@ static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *dat
 	consume_skb(skb);
 }
 
-static const struct rtl_chip_info *chip_named(const char *name)
-{
-	for (unsigned i = 0; i < rtl_chips_count; i++)
-		if (!strcasecmp(rtl_chips[i].name, name))
-			return &rtl_chips[i];
-	return NULL;
-}
-
 static int load_preset(struct world *w)
 {
 	char path[600], err[512];
@@ -236,15 +195,20 @@ static int load_preset(struct world *w)
 static int world_up(struct world *w)
 {
 	struct sim_host_params p;
-	const struct rtl_chip_info *chip = chip_named(w->scn.chip);
-	struct rtlm_params mp;
 	int rc;
 
-	if (!chip) {
+	w->nic = cli_nic_for_chip(w->scn.chip);
+	if (!w->nic) {
 		cli_err("nic.chip: unknown chip '%s' (RTL8125A, RTL8125B, RTL8125D, "
-			"RTL8126A, RTL8127A, ...)", w->scn.chip);
+			"RTL8126A, RTL8127A, RTL8157, RTL8159)", w->scn.chip);
 		return -1;
 	}
+	for (unsigned i = 0; i < rtl_chips_count; i++)
+		if (!strcasecmp(rtl_chips[i].name, w->scn.chip))
+			w->chip = &rtl_chips[i];
+	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
+		if (!strcasecmp(rtl_usb_chips[i].name, w->scn.chip))
+			w->uchip = &rtl_usb_chips[i];
 	if (load_preset(w))
 		return -1;
 	sim_init(&w->sim);
@@ -277,25 +241,8 @@ static int world_up(struct world *w)
 			return -1;
 		}
 	}
-	rtlm_params_default(&mp);
-	mp.faults.ownbit_erratum = w->scn.ownbit_erratum;
-	/* the driver never reads the FCS: skip computing it (docs/run.md) */
-	mp.rx_fcs = false;
-	w->m = rtlm_create(w->host, &w->k.mem, chip, &mp);
-	if (!w->m) {
-		cli_err("cannot create the device model");
+	if (w->nic->up(w))
 		return -1;
-	}
-	kern_pci_dev_init(&w->pdev, rtlm_pci(w->m), "0000:01:00.0");
-	r8169_params.rx_queues = w->scn.rx_queues;
-	r8169_params.ownbit_workaround = w->scn.ownbit_workaround;
-	rc = kern_pci_probe(&rtl8169_pci_driver, &w->pdev);
-	if (rc) {
-		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
-		return -1;
-	}
-	w->dev = pci_get_drvdata(&w->pdev);
-	w->tp = netdev_priv(w->dev);
 	rc = dev_open(w->dev);
 	if (rc) {
 		cli_err("cannot bring %s up: %s", w->dev->name, strerror(-rc));
@@ -312,10 +259,8 @@ static void world_down(struct world *w)
 		ping_fini(&w->pg);
 	if (w->wire_up)
 		load_wire_fini(&w->wire);
-	if (w->dev)
-		kern_pci_remove(&rtl8169_pci_driver, &w->pdev);
-	if (w->m)
-		rtlm_destroy(w->m);
+	if (w->nic)
+		w->nic->down(w);
 	if (w->host) {
 		kern_fini(&w->k);
 		sim_host_destroy(w->host);
@@ -379,7 +324,7 @@ static bool replay_fetch(struct replay *r, uint64_t *when)
 	if (r->w->scn.line_rate) {
 		/* back to back: preamble + IFG 20 bytes, FCS 4, minimum 64 */
 		u64 wire = (r->len < 60 ? 60 : r->len) + 4 + 20;
-		u64 mbps = r->w->tp->chip->speed_mbps;
+		u64 mbps = r->w->nic->mbps(r->w);
 
 		*when = r->last + (r->frames ? wire * 8000 / mbps : 0);
 	} else {
@@ -399,7 +344,9 @@ static void replay_fn(struct sim *s, struct sim_event *ev)
 	struct replay *r = ev->arg;
 	uint64_t when;
 
-	rtlm_eth_rx(r->w->m, r->buf, r->len);
+	struct load_wire_nic port = r->w->nic->port(r->w);
+
+	port.eth_rx(port.dev, r->buf, r->len);
 	r->frames++;
 	r->bytes += r->len;
 	r->last = sim_now(s);
@@ -447,12 +394,13 @@ static json_object *cpu_json(unsigned c, const struct cpu_pct *p)
 static json_object *queue_json(struct world *w, unsigned q)
 {
 	json_object *o = json_object_new_object();
-	const struct rtl_rx_stats *st = &w->tp->rx_ring[q].stats;
+	u64 packets, bytes, drops;
 
+	w->nic->queue(w, q, &packets, &bytes, &drops);
 	json_object_object_add(o, "queue", json_object_new_int((int)q));
-	json_object_object_add(o, "packets", json_object_new_int64((int64_t)st->packets));
-	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)st->bytes));
-	json_object_object_add(o, "drops", json_object_new_int64((int64_t)st->drops));
+	json_object_object_add(o, "packets", json_object_new_int64((int64_t)packets));
+	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)bytes));
+	json_object_object_add(o, "drops", json_object_new_int64((int64_t)drops));
 	return o;
 }
 
@@ -470,49 +418,19 @@ static void print_mpstat(struct world *w)
 }
 
 /* Drops by reason: the device's counters and the driver's. */
-struct drop_reason {
-	const char *name;
-	u64 n;
-};
-
 static unsigned drop_reasons(struct world *w, struct drop_reason *d)
 {
-	const struct rtlm_stats *s = rtlm_stats(w->m);
-	u64 missed = 0, dma = 0, small = 0, err = 0, alloc = 0, len = 0;
-	unsigned n = 0;
-
-	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
-		missed += s->rx_missed[q];
-		dma += s->rx_dma_err[q];
-		small += s->rx_buf_small[q];
-		err += w->tp->rx_ring[q].stats.errors;
-		alloc += w->tp->rx_ring[q].stats.alloc_fail;
-		len += w->tp->rx_ring[q].stats.length;
-	}
-	d[n++] = (struct drop_reason){ "rx_missed", missed };
-	d[n++] = (struct drop_reason){ "rx_dma_error", dma };
-	d[n++] = (struct drop_reason){ "rx_buffer_too_small", small };
-	d[n++] = (struct drop_reason){ "rx_too_long", s->rx_too_long };
-	d[n++] = (struct drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
-	d[n++] = (struct drop_reason){ "rx_filtered", s->rx_filtered };
-	d[n++] = (struct drop_reason){ "rx_link_down", s->rx_link_down };
-	d[n++] = (struct drop_reason){ "rx_disabled", s->rx_disabled };
-	d[n++] = (struct drop_reason){ "rx_reset", s->rx_reset };
-	d[n++] = (struct drop_reason){ "driver_rx_errors", err };
-	d[n++] = (struct drop_reason){ "driver_skb_alloc", alloc };
-	d[n++] = (struct drop_reason){ "driver_length", len };
-	d[n++] = (struct drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
-	return n;
+	return w->nic->drop_reasons(w, d);
 }
 
 static void print_replay(struct world *w, struct replay *r)
 {
-	struct drop_reason d[16];
+	struct drop_reason d[CLI_DROP_REASONS];
 	unsigned nd = drop_reasons(w, d);
 	u64 dropped = 0;
 
 	printf("\nqueue  frames      bytes  flows  share\n");
-	for (unsigned q = 0; q < w->tp->num_rx_queues; q++)
+	for (unsigned q = 0; q < w->nic->nqueues(w); q++)
 		printf("%-5u %7llu %10llu %6zu %5.1f%%\n", q,
 		       (unsigned long long)w->q_frames[q],
 		       (unsigned long long)w->q_bytes[q], w->q_flows[q].n,
@@ -537,7 +455,7 @@ static void print_json(struct world *w, struct replay *r)
 	json_object *root = json_object_new_object(), *sum = json_object_new_object();
 	json_object *cpus = json_object_new_array(), *qs = json_object_new_array();
 	json_object *rep = json_object_new_object(), *drop = json_object_new_object();
-	struct drop_reason d[16];
+	struct drop_reason d[CLI_DROP_REASONS];
 	unsigned nd = drop_reasons(w, d);
 
 	for (unsigned c = 0; c < w->scn.cpus; c++) {
@@ -546,7 +464,7 @@ static void print_json(struct world *w, struct replay *r)
 		cpu_pct(w, c, &p);
 		json_object_array_add(cpus, cpu_json(c, &p));
 	}
-	for (unsigned q = 0; q < w->tp->num_rx_queues; q++) {
+	for (unsigned q = 0; q < w->nic->nqueues(w); q++) {
 		json_object *o = queue_json(w, q);
 
 		json_object_object_add(o, "flows", json_object_new_int64((int64_t)w->q_flows[q].n));
@@ -712,9 +630,9 @@ static int run_iperf3(struct world *w, bool json)
 
 	if (!iv)
 		return -1;
-	struct load_wire_nic port = load_wire_nic_rtlm(w->m);
+	struct load_wire_nic port = w->nic->port(w);
 
-	if (load_wire_init(&w->wire, &w->sim, &port, w->tp->chip->speed_mbps,
+	if (load_wire_init(&w->wire, &w->sim, &port, w->nic->mbps(w),
 			   w->scn.prop_ns, load_host_peer_rx, &w->lh)) {
 		free(iv);
 		return -1;
@@ -785,12 +703,17 @@ static int run_iperf3(struct world *w, bool json)
 		queued += w->ip.s[i].q_dgrams;
 	}
 	{
-		const struct rtlm_stats *ms = rtlm_stats(w->m);
+		struct drop_reason d[CLI_DROP_REASONS];
+		unsigned nd = drop_reasons(w, d);
 
-		nic_drops = rtlm_rx_dropped(w->m);
-		inflight = ms->rx_inflight + w->wire.to_dut.n;
-		for (unsigned q = 0; q < w->tp->num_rx_queues; q++)
-			drv_drops += w->tp->rx_ring[q].stats.drops;
+		/* the device's reasons, then the driver's (driver_*, no_handler) */
+		for (unsigned i = 0; i < nd; i++) {
+			if (!strncmp(d[i].name, "driver_", 7) || !strcmp(d[i].name, "no_handler"))
+				drv_drops += d[i].n;
+			else
+				nic_drops += d[i].n;
+		}
+		inflight = w->nic->model_inflight(w) + w->wire.to_dut.n;
 	}
 	if (json) {
 		json_object *root = json_object_new_object(), *sum = json_object_new_object();
@@ -847,7 +770,7 @@ static int run_iperf3(struct world *w, bool json)
 			window_pct(w, iv, c, &p);
 			json_object_array_add(cpus, cpu_json(c, &p));
 		}
-		for (unsigned q = 0; q < w->tp->num_rx_queues; q++)
+		for (unsigned q = 0; q < w->nic->nqueues(w); q++)
 			json_object_array_add(qs, queue_json(w, q));
 		json_object_object_add(sum, "cpus", cpus);
 		json_object_object_add(sum, "queues", qs);
@@ -883,8 +806,8 @@ static int run_iperf3(struct world *w, bool json)
 		return 0;
 	}
 	printf("rxscale run: %s, %u RX queue%s, RSS %s, %u CPUs, preset %s, seed %llu\n",
-	       w->tp->chip->name, w->tp->num_rx_queues, w->tp->num_rx_queues == 1 ? "" : "s",
-	       w->tp->rss_on ? "on" : "off", w->scn.cpus, w->cost.name,
+	       w->nic->chip_name(w), w->nic->nqueues(w), w->nic->nqueues(w) == 1 ? "" : "s",
+	       w->nic->rss_on(w) ? "on" : "off", w->scn.cpus, w->cost.name,
 	       (unsigned long long)w->scn.seed);
 	if (w->ip_up && cfg.udp)
 		printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
@@ -1121,7 +1044,7 @@ int cli_run(int argc, char **argv)
 	dev_set_promiscuity(w->dev, 1);
 	if (run_ethtool(w))
 		goto out;
-	if (snapshot_rss(w)) {
+	if (!strcmp(w->nic->bus, "pci") && snapshot_rss(w)) {
 		cli_err("cannot read the RSS configuration back");
 		goto out;
 	}
@@ -1137,8 +1060,8 @@ int cli_run(int argc, char **argv)
 		print_json(w, r);
 	} else {
 		printf("rxscale run: %s, %u RX queue%s, RSS %s, %u CPUs, preset %s, seed %llu\n",
-		       w->tp->chip->name, w->tp->num_rx_queues,
-		       w->tp->num_rx_queues == 1 ? "" : "s", w->rss_on ? "on" : "off",
+		       w->nic->chip_name(w), w->nic->nqueues(w),
+		       w->nic->nqueues(w) == 1 ? "" : "s", w->rss_on ? "on" : "off",
 		       w->scn.cpus, w->cost.name, (unsigned long long)w->scn.seed);
 		printf("replay %s: %llu frames over %.6f s (%s)\n", w->scn.pcap,
 		       (unsigned long long)r->frames, (double)sim_now(&w->sim) / 1e9,

@@ -27,6 +27,9 @@ void scenario_default(struct scenario *s)
 	s->prop_ns = 1000;
 	s->ping_interval_s = 1;
 	s->ping_size = 56;
+	s->usb_link_mbps = 20000;
+	s->usb_imod_ns = 40000;
+	s->usb_rx_usecs = -1;
 }
 
 /* "1G", "9.5G", "800M", "64K", "1000000": bits per second */
@@ -195,6 +198,48 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 			return -1;
 		}
 		s->iperf_rcvbuf = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "usb.link_gbps")) {
+		if (strcmp(v, "5") && strcmp(v, "10") && strcmp(v, "20")) {
+			snprintf(msg, ml, "%s: '%.64s' is not 5, 10 or 20", full, v);
+			return -1;
+		}
+		s->usb_link_mbps = (unsigned)strtoul(v, NULL, 10) * 1000u;
+		return 0;
+	}
+	if (!strcmp(full, "usb.imod_ns")) {
+		if (set_uint(&u, v, 0, 1000000, msg, ml, full))
+			return -1;
+		s->usb_imod_ns = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(full, "usb.rx_usecs")) {
+		if (!strcmp(v, "-1")) {
+			s->usb_rx_usecs = -1;
+			return 0;
+		}
+		/* 524 us: the 16-bit timer register in 8 ns units (research
+		 * usb-and-coalescing.md s1.3-1.4) */
+		if (set_uint(&u, v, 0, 524, msg, ml, full))
+			return -1;
+		s->usb_rx_usecs = (int)u;
+		return 0;
+	}
+	if (!strcmp(full, "usb.mitigation")) {
+		if (strcmp(v, "on") && strcmp(v, "off")) {
+			snprintf(msg, ml, "%s: '%.64s' is not on or off", full, v);
+			return -1;
+		}
+		s->usb_mitigation_off = !strcmp(v, "off");
+		return 0;
+	}
+	if (!strcmp(full, "ping.from")) {
+		if (strcmp(v, "peer") && strcmp(v, "host")) {
+			snprintf(msg, ml, "%s: '%.64s' is not peer or host", full, v);
+			return -1;
+		}
+		s->ping_from_host = !strcmp(v, "host");
 		return 0;
 	}
 	if (!strcmp(full, "iperf3.reverse"))

@@ -11,7 +11,9 @@
  *   host.irq_cpus = (all)    CPU list interrupts may target ("0-3")
  *   host.speed = (all 1)     per-CPU speed relative to the preset's core,
  *                            comma-separated ("1,1,1,1,0.45,0.45,0.45,0.45")
- *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c)
+ *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c): a PCIe
+ *                            chip (r8169 driver) or the USB RTL8157/RTL8159
+ *                            (r8152 driver behind an xHCI model)
  *   nic.rx_queues = 0        RX queues at probe; 0 = min(chip, CPUs)
  *   nic.ownbit_erratum = 0   the model's OwnBit erratum fault (0/1)
  *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1
@@ -28,6 +30,14 @@
  *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
  *                            run on the host
  *   iperf3.sndbuf = 0        -R: socket send buffer, bytes (0: 4 MiB)
+ *   usb.link_gbps = 20       USB link: 5 (Gen 1), 10 (Gen 2x1), 20 (Gen 2x2)
+ *   usb.imod_ns = 40000      xHCI interrupt moderation interval (0: off)
+ *   usb.rx_usecs = -1        RX aggregation timer at probe, microseconds,
+ *                            0..524 (-1: the chip's 15 us)
+ *   usb.mitigation = on      on: 0xcf04 as the device resets it; off: its
+ *                            bits 0,1,2,7 cleared (the dropped RFC patch)
+ *   ping.from = peer         who pings: peer (the peer pings the host) or
+ *                            host (the host pings the peer, seed 002)
  *   ping.count = 0           ping -c from the peer (0: no ping)
  *   ping.interval = 1        ping -i, seconds
  *   ping.size = 56           ping -s, payload bytes
@@ -62,6 +72,11 @@ struct scenario {
 	char pcap[SCN_STR];
 	bool line_rate;
 	bool iperf_reverse;
+	unsigned usb_link_mbps;
+	unsigned usb_imod_ns;
+	int usb_rx_usecs;
+	bool usb_mitigation_off;
+	bool ping_from_host;
 	unsigned iperf_sndbuf;
 	unsigned iperf_streams;
 	bool iperf_udp;

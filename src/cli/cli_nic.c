@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_nic.c - the two NIC kinds of `rxscale run` (see cli_world.h):
+ * a PCIe chip (rtlm + r8169) and a USB adapter (xHCI + rtlu + r8152).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "cli/cli_world.h"
+
+/* ----- PCIe: RTL8125/8126/8127 on the r8169-style driver ----- */
+
+static int pci_up(struct world *w)
+{
+	struct rtlm_params mp;
+	int rc;
+
+	rtlm_params_default(&mp);
+	mp.faults.ownbit_erratum = w->scn.ownbit_erratum;
+	/* the driver never reads the FCS: skip computing it (docs/run.md) */
+	mp.rx_fcs = false;
+	w->m = rtlm_create(w->host, &w->k.mem, w->chip, &mp);
+	if (!w->m) {
+		cli_err("cannot create the device model");
+		return -1;
+	}
+	kern_pci_dev_init(&w->pdev, rtlm_pci(w->m), "0000:01:00.0");
+	r8169_params.rx_queues = w->scn.rx_queues;
+	r8169_params.ownbit_workaround = w->scn.ownbit_workaround;
+	rc = kern_pci_probe(&rtl8169_pci_driver, &w->pdev);
+	if (rc) {
+		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
+		return -1;
+	}
+	w->dev = pci_get_drvdata(&w->pdev);
+	w->tp = netdev_priv(w->dev);
+	return 0;
+}
+
+static void pci_down(struct world *w)
+{
+	if (w->dev)
+		kern_pci_remove(&rtl8169_pci_driver, &w->pdev);
+	w->dev = NULL;
+	if (w->m)
+		rtlm_destroy(w->m);
+	w->m = NULL;
+}
+
+static const char *pci_chip_name(const struct world *w)
+{
+	return w->chip->name;
+}
+
+static uint32_t pci_mbps(const struct world *w)
+{
+	return w->chip->speed_mbps;
+}
+
+static unsigned pci_nqueues(const struct world *w)
+{
+	return w->tp->num_rx_queues;
+}
+
+static bool pci_rss_on(const struct world *w)
+{
+	return w->tp->rss_on;
+}
+
+static void pci_queue(const struct world *w, unsigned q, u64 *packets,
+		      u64 *bytes, u64 *drops)
+{
+	const struct rtl_rx_stats *st = &w->tp->rx_ring[q].stats;
+
+	*packets = st->packets;
+	*bytes = st->bytes;
+	*drops = st->drops;
+}
+
+static unsigned pci_drop_reasons(const struct world *w, struct drop_reason *d)
+{
+	const struct rtlm_stats *s = rtlm_stats(w->m);
+	u64 missed = 0, dma = 0, small = 0, err = 0, alloc = 0, len = 0;
+	unsigned n = 0;
+
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
+		missed += s->rx_missed[q];
+		dma += s->rx_dma_err[q];
+		small += s->rx_buf_small[q];
+		err += w->tp->rx_ring[q].stats.errors;
+		alloc += w->tp->rx_ring[q].stats.alloc_fail;
+		len += w->tp->rx_ring[q].stats.length;
+	}
+	d[n++] = (struct drop_reason){ "rx_missed", missed };
+	d[n++] = (struct drop_reason){ "rx_dma_error", dma };
+	d[n++] = (struct drop_reason){ "rx_buffer_too_small", small };
+	d[n++] = (struct drop_reason){ "rx_too_long", s->rx_too_long };
+	d[n++] = (struct drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
+	d[n++] = (struct drop_reason){ "rx_filtered", s->rx_filtered };
+	d[n++] = (struct drop_reason){ "rx_link_down", s->rx_link_down };
+	d[n++] = (struct drop_reason){ "rx_disabled", s->rx_disabled };
+	d[n++] = (struct drop_reason){ "rx_reset", s->rx_reset };
+	d[n++] = (struct drop_reason){ "driver_rx_errors", err };
+	d[n++] = (struct drop_reason){ "driver_skb_alloc", alloc };
+	d[n++] = (struct drop_reason){ "driver_length", len };
+	d[n++] = (struct drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
+	return n;
+}
+
+static u64 pci_model_inflight(const struct world *w)
+{
+	return rtlm_stats(w->m)->rx_inflight;
+}
+
+static struct load_wire_nic pci_port(struct world *w)
+{
+	return load_wire_nic_rtlm(w->m);
+}
+
+static u64 pci_interrupts(const struct world *w)
+{
+	const struct rtlm_stats *s = rtlm_stats(w->m);
+	u64 n = 0;
+
+	for (unsigned v = 0; v < RTL_MSIX_MAX_VECTORS; v++)
+		n += s->msix_sent[v];
+	return n;
+}
+
+static const struct cli_nic_ops pci_nic = {
+	.bus = "pci",
+	.up = pci_up,
+	.down = pci_down,
+	.chip_name = pci_chip_name,
+	.mbps = pci_mbps,
+	.nqueues = pci_nqueues,
+	.rss_on = pci_rss_on,
+	.queue = pci_queue,
+	.drop_reasons = pci_drop_reasons,
+	.model_inflight = pci_model_inflight,
+	.port = pci_port,
+	.interrupts = pci_interrupts,
+};
+
+/* ----- USB: RTL8157/8159 on the r8152-style driver, behind xHCI ----- */
+
+static int usb_up(struct world *w)
+{
+	struct sim_usb_params hp;
+	struct rtlu_params up;
+	int rc;
+
+	sim_usb_params_default(&hp);
+	hp.link_mbps = w->scn.usb_link_mbps;
+	hp.imod_ns = w->scn.usb_imod_ns;
+	w->hc = sim_usb_hc_create(w->host, &w->k.mem, &hp);
+	if (!w->hc) {
+		cli_err("cannot create the xHCI model");
+		return -1;
+	}
+	rtlu_params_default(&up);
+	/* the driver never reads the FCS: skip computing it (docs/run.md) */
+	up.rx_fcs = false;
+	w->u = rtlu_create(w->host, &w->k.mem, w->hc, w->uchip, &up);
+	if (!w->u) {
+		cli_err("cannot create the USB device model");
+		return -1;
+	}
+	kern_usb_dev_init(&w->udev, &w->intf, rtlu_usb(w->u), "2-1");
+	r8152_params.mitigation_off = w->scn.usb_mitigation_off;
+	r8152_params.coalesce_ns = w->scn.usb_rx_usecs >= 0 ?
+				   (u32)w->scn.usb_rx_usecs * 1000u : 0;
+	rc = kern_usb_probe(&r8152_driver, &w->intf);
+	if (rc) {
+		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
+		return -1;
+	}
+	w->usb_bound = true;
+	w->dev = r8152_netdev(&w->intf);
+	w->utp = netdev_priv(w->dev);
+	return 0;
+}
+
+static void usb_down(struct world *w)
+{
+	if (w->usb_bound)
+		kern_usb_disconnect(&r8152_driver, &w->intf);
+	w->usb_bound = false;
+	w->dev = NULL;
+	if (w->u)
+		rtlu_destroy(w->u);
+	w->u = NULL;
+	if (w->hc)
+		sim_usb_hc_destroy(w->hc);
+	w->hc = NULL;
+}
+
+static const char *usb_chip_name(const struct world *w)
+{
+	return w->uchip->name;
+}
+
+static uint32_t usb_mbps(const struct world *w)
+{
+	return w->uchip->speed_mbps;
+}
+
+static unsigned usb_nqueues(const struct world *w)
+{
+	(void)w;
+	return 1;
+}
+
+static bool usb_rss_on(const struct world *w)
+{
+	(void)w;
+	return false;
+}
+
+static void usb_queue(const struct world *w, unsigned q, u64 *packets,
+		      u64 *bytes, u64 *drops)
+{
+	(void)q;
+	*packets = w->utp->stats.rx_packets;
+	*bytes = w->utp->stats.rx_bytes;
+	*drops = w->utp->stats.rx_drops;
+}
+
+static unsigned usb_drop_reasons(const struct world *w, struct drop_reason *d)
+{
+	const struct rtlu_stats *s = rtlu_stats(w->u);
+	const struct r8152_stats *t = &w->utp->stats;
+	unsigned n = 0;
+
+	d[n++] = (struct drop_reason){ "rx_link_down", s->rx_link_down };
+	d[n++] = (struct drop_reason){ "rx_disabled", s->rx_disabled };
+	d[n++] = (struct drop_reason){ "rx_filtered", s->rx_filtered };
+	d[n++] = (struct drop_reason){ "rx_too_long", s->rx_too_long };
+	d[n++] = (struct drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
+	d[n++] = (struct drop_reason){ "rx_cancelled", s->rx_cancelled };
+	d[n++] = (struct drop_reason){ "rx_dma_error", s->rx_dma_err };
+	d[n++] = (struct drop_reason){ "rx_reset", s->rx_reset };
+	d[n++] = (struct drop_reason){ "driver_skb_alloc", t->rx_alloc_fail };
+	d[n++] = (struct drop_reason){ "driver_length", t->rx_length };
+	d[n++] = (struct drop_reason){ "driver_runt", t->rx_runt };
+	d[n++] = (struct drop_reason){ "driver_purged", t->rx_purged };
+	d[n++] = (struct drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
+	return n;
+}
+
+static u64 usb_model_inflight(const struct world *w)
+{
+	return rtlu_stats(w->u)->rx_inflight;
+}
+
+static int rtlu_port_rx(void *dev, const void *frame, size_t len)
+{
+	return rtlu_eth_rx(dev, frame, len);
+}
+
+static void rtlu_port_tx(void *dev, load_wire_rx_fn fn, void *arg)
+{
+	rtlu_set_wire_tx(dev, fn, arg);
+}
+
+static struct load_wire_nic usb_port(struct world *w)
+{
+	return (struct load_wire_nic){ w->u, rtlu_port_rx, rtlu_port_tx };
+}
+
+static u64 usb_interrupts(const struct world *w)
+{
+	return w->hc->stats.irqs;
+}
+
+static const struct cli_nic_ops usb_nic = {
+	.bus = "usb",
+	.up = usb_up,
+	.down = usb_down,
+	.chip_name = usb_chip_name,
+	.mbps = usb_mbps,
+	.nqueues = usb_nqueues,
+	.rss_on = usb_rss_on,
+	.queue = usb_queue,
+	.drop_reasons = usb_drop_reasons,
+	.model_inflight = usb_model_inflight,
+	.port = usb_port,
+	.interrupts = usb_interrupts,
+};
+
+const struct cli_nic_ops *cli_nic_for_chip(const char *name)
+{
+	for (unsigned i = 0; i < rtl_chips_count; i++)
+		if (!strcasecmp(rtl_chips[i].name, name))
+			return &pci_nic;
+	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
+		if (!strcasecmp(rtl_usb_chips[i].name, name))
+			return &usb_nic;
+	return NULL;
+}

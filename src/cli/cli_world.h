@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_world.h - the simulated system `rxscale run` builds: host CPUs, the
+ * kernel API, one NIC (a device model and its driver) and the workloads.
+ *
+ * The NIC is either a PCIe chip (rtlm model + r8169-style driver) or a USB
+ * adapter (xHCI model + rtlu model + r8152-style driver), chosen by the
+ * chip row's name (nic.chip).  The rest of `rxscale run` sees it only
+ * through struct cli_nic_ops (cli_nic.c): bring up and down, the port
+ * the wire plugs into, per-queue counters and drop reasons.
+ */
+#ifndef RXSCALE_CLI_WORLD_H
+#define RXSCALE_CLI_WORLD_H
+
+#include "cli/scenario.h"
+#include "drv/r8152.h"
+#include "drv/r8169.h"
+#include "kern/kern.h"
+#include "kern/pci.h"
+#include "kern/usb.h"
+#include "load/load_host.h"
+#include "load/load_iperf3.h"
+#include "load/load_ping.h"
+#include "load/load_wire.h"
+#include "model/rtlm.h"
+#include "model/rtlu.h"
+#include "rss/rss_hash.h"
+#include "rss/rss_indir.h"
+#include "rss/rss_toeplitz.h"
+#include "sim/sim_cost.h"
+#include "sim/sim_host.h"
+#include "sim/sim_usb.h"
+
+/* Distinct flows per queue: an open-addressing set of 64-bit flow keys. */
+struct flowset {
+	uint64_t *slot;
+	size_t cap, n;
+};
+
+/* One drop reason and its count (device and driver counters). */
+struct drop_reason {
+	const char *name;
+	u64 n;
+};
+
+#define CLI_DROP_REASONS 16
+
+struct world;
+
+/* What `rxscale run` needs of a NIC, PCIe or USB. */
+struct cli_nic_ops {
+	const char *bus;                        /* "pci" or "usb" */
+	/* create the model, probe the driver, open eth0: w->dev set.
+	 * 0, or -1 with the error printed */
+	int (*up)(struct world *w);
+	void (*down)(struct world *w);
+	const char *(*chip_name)(const struct world *w);
+	uint32_t (*mbps)(const struct world *w);        /* Ethernet line rate */
+	unsigned (*nqueues)(const struct world *w);     /* RX queues in use */
+	bool (*rss_on)(const struct world *w);
+	void (*queue)(const struct world *w, unsigned q, u64 *packets,
+		      u64 *bytes, u64 *drops);
+	/* every device and driver drop reason; returns how many */
+	unsigned (*drop_reasons)(const struct world *w, struct drop_reason *d);
+	u64 (*model_inflight)(const struct world *w);   /* frames inside the model */
+	struct load_wire_nic (*port)(struct world *w);
+	/* interrupts the host took for this NIC so far */
+	u64 (*interrupts)(const struct world *w);
+};
+
+/* The NIC kind for chip row @name ("RTL8127A", "RTL8159"), or NULL. */
+const struct cli_nic_ops *cli_nic_for_chip(const char *name);
+
+struct world {
+	struct scenario scn;
+	struct sim sim;
+	struct sim_cost cost;
+	struct sim_host *host;
+	struct kern k;
+	const struct cli_nic_ops *nic;
+	/* PCIe */
+	const struct rtl_chip_info *chip;
+	struct rtlm_dev *m;
+	struct pci_dev pdev;
+	struct rtl8169_private *tp;
+	/* USB */
+	const struct rtl_usb_chip_info *uchip;
+	struct sim_usb_hc *hc;
+	struct rtlu_dev *u;
+	struct usb_device udev;
+	struct usb_interface intf;
+	struct r8152 *utp;
+	bool usb_bound;
+	/* the interface either way */
+	struct net_device *dev;
+	/* replay sink */
+	u64 q_frames[RTL_MAX_RX_QUEUES], q_bytes[RTL_MAX_RX_QUEUES];
+	struct flowset q_flows[RTL_MAX_RX_QUEUES];
+	u64 delivered, mismatches, hashed;
+	struct rss_thash key;
+	struct rss_indir indir;
+	struct rss_cfg cfg;
+	bool rss_on;
+	/* iperf3 run */
+	struct load_wire wire;
+	bool wire_up;
+	struct iperf3 ip;
+	bool ip_up;
+	struct ping pg;
+	bool pg_up;
+	struct load_host lh;
+	bool compare;
+};
+
+#endif /* RXSCALE_CLI_WORLD_H */
