@@ -23,6 +23,9 @@ struct rec {
 	u32 id;
 	u16 len;
 	u64 t;
+	u8 ip_summed;
+	bool vlan;
+	u16 tci;
 };
 
 struct txrec {
@@ -68,6 +71,9 @@ static void hook(struct sk_buff *skb, struct napi_struct *napi, void *data)
 	if (skb->len >= 32)
 		memcpy(&r.id, skb->data + 28, 4);
 	r.len = (u16)(skb->len + ETH_HLEN);
+	r.ip_summed = skb->ip_summed;
+	r.vlan = skb->vlan_present;
+	r.tci = skb->vlan_tci;
 	r.t = ktime_get_ns();
 	f->recs[f->nrec++] = r;
 	consume_skb(skb);
@@ -461,12 +467,19 @@ static void test_rx_budget(void **state)
  * the transfer.  The model never makes such a transfer, so the test gives
  * one URB back itself as the HCD would (after taking it from the HCD).
  */
-static void put_desc(u8 *p, u32 pkt_len)
+static void put_desc_full(u8 *p, u32 pkt_len, u32 opts1, u32 opts2, u32 opts3)
 {
 	struct rtl_usb_rx_desc_v2 d = { 0 };
 
-	d.opts1 = pkt_len << RTL_USB_RX2_LEN_SHIFT;
+	d.opts1 = pkt_len << RTL_USB_RX2_LEN_SHIFT | opts1;
+	d.opts2 = opts2;
+	d.opts3 = opts3;
 	memcpy(p, &d, sizeof(d));
+}
+
+static void put_desc(u8 *p, u32 pkt_len)
+{
+	put_desc_full(p, pkt_len, 0, 0, 0);
 }
 
 static void test_rx_truncated(void **state)
@@ -480,9 +493,13 @@ static void test_rx_truncated(void **state)
 
 	(void)state;
 	usb_kill_urb(urb);
-	/* frame 7 whole (16 + 104 -> 128), frame 8 cut after 50 bytes */
+	/* frame 7 whole (16 + 104 -> 128) with UDP checksum verified and
+	 * VLAN 5 stripped (TCI byte-swapped in opts2 31:16), frame 8 cut
+	 * after 50 bytes */
 	memset(agg->buffer, 0xee, f->tp->rx_buf_sz);
-	put_desc(agg->buffer, (u32)n + 4);
+	put_desc_full(agg->buffer, (u32)n + 4, RTL_USB_RX2_VLAN_TAG,
+		      (u32)swab16(5) << RTL_USB_RX2_TCI_SHIFT,
+		      RTL_USB_RX2_UDP_CS | RTL_USB_RX2_IPV4_CS);
 	memcpy(agg->buffer + 16, frame, n);
 	off = 128;
 	put_desc(agg->buffer + off, (u32)n + 4);
@@ -495,6 +512,10 @@ static void test_rx_truncated(void **state)
 	assert_int_equal(f->nrec, 1);
 	assert_int_equal(f->recs[0].id, 7);
 	assert_int_equal(f->recs[0].len, 100);
+	assert_int_equal(f->recs[0].ip_summed, CHECKSUM_UNNECESSARY);
+	assert_true(f->recs[0].vlan);
+	assert_int_equal(f->recs[0].tci, 5);
+	assert_int_equal(f->tp->stats.rx_csum_ok, 1);
 	assert_int_equal(f->tp->stats.rx_length, 1);
 	assert_int_equal(f->tp->stats.rx_drops, 1);
 	assert_int_equal(f->tp->stats.rx_transfer_frames, 2);
@@ -703,7 +724,7 @@ static void test_ethtool_stats_rings(void **state)
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "     rx_packets: 500\n"));
 	assert_non_null(strstr(f->outbuf, "     rx_drops: 0\n"));
-	assert_non_null(strstr(f->outbuf, "     rx_transfers: 126\n"));
+	assert_non_null(strstr(f->outbuf, "     rx_transfers: 63\n"));
 	assert_non_null(strstr(f->outbuf, "     rx_transfer_frames: 500\n"));
 	ET_OK(f, "-g eth0");
 	assert_non_null(strstr(f->outbuf, "RX:\t\t\t10\n"));
