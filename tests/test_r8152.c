@@ -444,9 +444,15 @@ static void test_rx_many(void **state)
 
 /* 200 small frames in one transfer: 64 delivered by the first poll, 136
  * held in rx_queue and delivered by the next polls (research s1.1). */
+static void put_desc(u8 *p, u32 pkt_len);
+
 static void test_rx_budget(void **state)
 {
 	struct ufx *f = ufx_new("RTL8157");
+	struct rx_agg *agg = &f->tp->rx_agg[3];
+	struct urb *urb = agg->urb;
+	u8 frame[128];
+	size_t n = frame_make(200, 60, frame, sizeof(frame), dev_mac);
 
 	(void)state;
 	for (u32 i = 0; i < 200; i++)
@@ -458,6 +464,20 @@ static void test_rx_budget(void **state)
 	assert_int_equal(f->tp->stats.rx_transfer_frames_max, 200);
 	assert_int_equal(f->tp->stats.rx_queued, 200 - 64);
 	assert_int_equal(f->tp->napi.polls, 4);		/* 64 + 64 + 64 + 8 */
+	/* netpoll's budget 0 with a transfer waiting: no RX work, no
+	 * completion (napi.rst); the next real poll delivers it */
+	usb_kill_urb(urb);
+	put_desc(agg->buffer, (u32)n + 4);
+	memcpy(agg->buffer + 16, frame, n);
+	urb->actual_length = 16 + (u32)n + 4;
+	urb->status = 0;
+	urb->complete(urb);
+	assert_int_equal(kern_napi_poll_direct(&f->tp->napi, 0), 0);
+	assert_int_equal(f->nrec, 200);
+	sim_run(&f->sim);
+	assert_int_equal(f->nrec, 201);
+	assert_int_equal(f->recs[200].id, 200);
+	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
 	ufx_free(f);
 }
 
