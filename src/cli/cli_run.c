@@ -84,6 +84,8 @@ struct intervals {
 	bool have2;
 	struct sim_acct_sample acct_end[SIM_CPUS_MAX];  /* at the run's end */
 	bool have_end;
+	uint64_t app_ns2, app_ns_end;   /* iperf3 process CPU ns at 2 s, end */
+	sim_time_t t_end;               /* when acct_end was taken */
 };
 
 /* The configuration as ethtool reports it, for the independent check. */
@@ -502,6 +504,7 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 		sim_host_sync(w->host);
 		for (unsigned c = 0; c < w->scn.cpus; c++)
 			sim_host_acct(w->host, c, &iv->acct2[c]);
+		iv->app_ns2 = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
 		iv->have2 = true;
 	}
 	if (sim_now(s) + iv->len_ns <= (sim_time_t)(w->scn.duration_s * 1e9) + 1)
@@ -564,7 +567,8 @@ static unsigned evaluate_rows(struct world *w, struct intervals *iv,
 {
 	static double gbps[MAX_INTERVALS], soft[SIM_CPUS_MAX], idle[SIM_CPUS_MAX];
 	static bool irqc[SIM_CPUS_MAX];
-	struct run_figures f = { gbps, 0, 0, w->scn.cpus, soft, idle, irqc };
+	struct run_figures f = { .gbps = gbps, .ncpus = w->scn.cpus, .soft = soft,
+				 .idle = idle, .irq_cpu = irqc };
 	char list[128], *tok, *save = NULL;
 	struct sim_cpuset set;
 	unsigned n = 0;
@@ -582,6 +586,21 @@ static unsigned evaluate_rows(struct world *w, struct intervals *iv,
 		window_pct(w, iv, c, &p);
 		soft[c] = p.v[SIM_ACCT_SOFT];
 		idle[c] = p.v[SIM_ACCT_IDLE];
+		if (p.ksoftirqd > f.ksoftirqd_max)
+			f.ksoftirqd_max = p.ksoftirqd;
+	}
+	{
+		bool win = iv->have2 && w->scn.duration_s > 3;
+		double span = (double)(iv->t_end - (win ? SIM_S(2) : 0));
+
+		f.app_cpu = span > 0 ? 100.0 * (double)(iv->app_ns_end -
+					(win ? iv->app_ns2 : 0)) / span : 0;
+	}
+	if (w->pg_up) {
+		double md;
+
+		f.have_ping = ping_stats(&w->pg, &f.ping_min, &f.ping_avg,
+					 &f.ping_max, &md);
 	}
 	if (!w->scn.irq_cpus[0] || sim_cpuset_parse(&set, w->scn.irq_cpus, w->scn.cpus))
 		sim_cpuset_first_n(&set, w->scn.cpus);
@@ -608,12 +627,17 @@ static int run_iperf3(struct world *w, bool json)
 		.bitrate = w->scn.iperf_bitrate, .len = w->scn.iperf_len,
 		.seed = w->scn.seed, .rcvbuf = w->scn.iperf_rcvbuf,
 		.reverse = w->scn.iperf_reverse, .sndbuf = w->scn.iperf_sndbuf,
+		.thread_per_stream = w->scn.iperf_thread_per_stream,
 	};
 
 	if (cfg.udp && !cfg.len)
 		cfg.len = 1448;
 	if (cfg.udp && (cfg.len < 16 || cfg.len > 1472)) {
 		cli_err("iperf3.len: a UDP datagram carries 16..1472 bytes");
+		return -1;
+	}
+	if (cfg.thread_per_stream && !cfg.reverse) {
+		cli_err("iperf3.threads: a thread per stream is modelled for the sender (-R) only");
 		return -1;
 	}
 	if (cfg.udp && cfg.reverse) {
@@ -650,9 +674,11 @@ static int run_iperf3(struct world *w, bool json)
 		struct ping_cfg pc = {
 			.count = w->scn.ping_count, .size = w->scn.ping_size,
 			.interval = (sim_time_t)(w->scn.ping_interval_s * 1e9),
+			.from_host = w->scn.ping_from_host,
 		};
 
-		if (ping_init(&w->pg, &pc, &w->sim, &w->wire, w->dev->dev_addr)) {
+		if (ping_init(&w->pg, &pc, &w->sim, &w->wire, w->dev->dev_addr,
+			      w->host, w->dev)) {
 			cli_err("ping: bad configuration");
 			free(iv);
 			return -1;
@@ -690,6 +716,8 @@ static int run_iperf3(struct world *w, bool json)
 
 		for (unsigned c = 0; c < w->scn.cpus; c++)
 			sim_host_acct(w->host, c, &keep[c]);
+		iv->app_ns_end = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
+		iv->t_end = sim_now(&w->sim);
 		sim_run_until(&w->sim, dur + SIM_MS(50));
 		sim_host_sync(w->host);
 		memcpy(iv->acct_end, keep, sizeof(keep[0]) * w->scn.cpus);
@@ -805,6 +833,13 @@ static int run_iperf3(struct world *w, bool json)
 		free(iv);
 		return 0;
 	}
+	if (getenv("RXSCALE_DEBUG") && w->hc) {
+		const struct rtlu_stats *us = rtlu_stats(w->u);
+		fprintf(stderr, "dbg: irqs %llu moderated %llu tds %llu naks %llu tx_transfers %llu rx_transfers %llu fifo_max %u\n",
+			(unsigned long long)w->hc->stats.irqs, (unsigned long long)w->hc->stats.irq_moderated,
+			(unsigned long long)w->hc->stats.tds_done, (unsigned long long)us->tx_naks,
+			(unsigned long long)us->tx_transfers, (unsigned long long)us->rx_transfers, us->rx_fifo_max);
+	}
 	printf("rxscale run: %s, %u RX queue%s, RSS %s, %u CPUs, preset %s, seed %llu\n",
 	       w->nic->chip_name(w), w->nic->nqueues(w), w->nic->nqueues(w) == 1 ? "" : "s",
 	       w->nic->rss_on(w) ? "on" : "off", w->scn.cpus, w->cost.name,
@@ -850,7 +885,8 @@ static int run_iperf3(struct world *w, bool json)
 		double mn, av, mx, md;
 		unsigned tx = w->pg.sent, rx = w->pg.received;
 
-		printf("\n--- 192.168.2.1 ping statistics ---\n");
+		printf("\n--- %s ping statistics ---\n", w->scn.ping_from_host ?
+		       "192.168.2.2" : "192.168.2.1");
 		printf("%u packets transmitted, %u received, %g%% packet loss, time %.0fms\n",
 		       tx, rx, tx ? 100.0 * (tx - rx) / tx : 0.0,
 		       tx > 1 ? (double)(w->pg.t_sent[tx - 1] - w->pg.t_sent[0]) / 1e6 : 0.0);

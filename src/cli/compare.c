@@ -134,22 +134,62 @@ static double min_irq_soft(const struct run_figures *f, const struct compare_row
 	return mn;
 }
 
+/* E3a-E3d: throughput and the busiest ksoftirqd thread's %CPU, both in
+ * their bands */
+static double tput_ksoftirqd(const struct run_figures *f, const struct compare_row *r,
+			     bool *ok, char *note, size_t nl)
+{
+	double m = mean_gbps(f, NULL);
+	bool k = f->ksoftirqd_max >= r->lo2 && f->ksoftirqd_max <= r->hi2;
+
+	*ok = in_band(m, r) && k;
+	snprintf(note, nl, "ksoftirqd %.1f %% (band %g ... %g: %s), iperf3 %.1f %%",
+		 f->ksoftirqd_max, r->lo2, r->hi2 > 1e8 ? 100 : r->hi2,
+		 k ? "in" : "out", f->app_cpu);
+	return m;
+}
+
+/* E3e: ping avg (the difference between the two runs: the test) */
+static double ping_avg(const struct run_figures *f, const struct compare_row *r,
+		       bool *ok, char *note, size_t nl)
+{
+	if (!f->have_ping) {
+		*ok = false;
+		snprintf(note, nl, "no ping in this run");
+		return 0;
+	}
+	*ok = in_band(f->ping_avg, r);
+	snprintf(note, nl, "rtt min/avg/max %.3f/%.3f/%.3f ms", f->ping_min,
+		 f->ping_avg, f->ping_max);
+	return f->ping_avg;
+}
+
 const struct compare_row compare_rows[] = {
 	{ "E1a", "per-interval throughput (no RSS)", "unstable, 3.76 ... 8.2 Gbit/s",
-	  0, 5.0, true, e1a },
-	{ "E1b", "busiest CPU %soft (no RSS)", "up to 96 %", 90, 100, true, busiest_soft },
+	  0, 5.0, true, e1a, 0, 0 },
+	{ "E1b", "busiest CPU %soft (no RSS)", "up to 96 %", 90, 100, true, busiest_soft, 0, 0 },
 	{ "E1c", "mean throughput (RSS)", "stable 9.42 Gbit/s", 9.30, 9.42, false,
-	  mean_stable },
-	{ "E1d", "busiest CPU %soft (RSS)", "63 %", 50, 75, false, busiest_soft },
-	{ "E1e", "softirq spread (RSS)", "evenly distributed", 3, 1e9, false, spread_count },
-	{ "E2a", "throughput, vanilla -P 1", "5.5 Gbit/s", 5.1, 5.9, true, mean_only },
+	  mean_stable, 0, 0 },
+	{ "E1d", "busiest CPU %soft (RSS)", "63 %", 50, 75, false, busiest_soft, 0, 0 },
+	{ "E1e", "softirq spread (RSS)", "evenly distributed", 3, 1e9, false, spread_count, 0, 0 },
+	{ "E2a", "throughput, vanilla -P 1", "5.5 Gbit/s", 5.1, 5.9, true, mean_only, 0, 0 },
 	{ "E2b", "busiest A76 busy %, vanilla -P 1", "~100 %", 95, 100, true,
-	  busiest_irq_busy },
+	  busiest_irq_busy, 0, 0 },
 	{ "E2c", "throughput, vanilla -P 20", "4.3 Gbit/s (below E2a)", 3.9, 4.7, false,
-	  mean_only },
-	{ "E2d", "throughput, RSS -P 20", "9.4 Gbit/s", 9.25, 9.42, false, mean_only },
+	  mean_only, 0, 0 },
+	{ "E2d", "throughput, RSS -P 20", "9.4 Gbit/s", 9.25, 9.42, false, mean_only, 0, 0 },
 	{ "E2e", "spread over the A76s, RSS -P 20", "across all four A76", 10, 100, false,
-	  min_irq_soft },
+	  min_irq_soft, 0, 0 },
+	{ "E3a", "throughput / ksoftirqd, mit. on, -P 1", "8.87 Gbit/s / 12.5 %", 8.6, 9.0,
+	  true, tput_ksoftirqd, 8, 17 },
+	{ "E3b", "throughput / ksoftirqd, mit. on, -P 4", "8.81 Gbit/s / 46.5 %", 8.5, 9.0,
+	  false, tput_ksoftirqd, 38, 55 },
+	{ "E3c", "throughput / ksoftirqd, mit. off, -P 1", "8.83 Gbit/s / 16.6 %", 8.6, 9.0,
+	  true, tput_ksoftirqd, 11, 22 },
+	{ "E3d", "throughput / ksoftirqd, mit. off, -P 4", "8.04 Gbit/s / 96.7 %", 7.7, 8.4,
+	  false, tput_ksoftirqd, 88, 1e9 },
+	{ "E3e", "ping rtt avg (ms), idle", "0.411 (on) / 0.388 (off)", 0.30, 0.50, false,
+	  ping_avg, 0, 0 },
 };
 
 const unsigned compare_rows_n = sizeof(compare_rows) / sizeof(compare_rows[0]);

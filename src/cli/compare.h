@@ -21,6 +21,11 @@ struct run_figures {
 	const double *soft;             /* per CPU %soft over the mean window */
 	const double *idle;             /* per CPU %idle */
 	const bool *irq_cpu;            /* CPUs interrupts may target */
+	/* top-style %CPU over the mean window (100 = one CPU) */
+	double ksoftirqd_max;           /* the busiest ksoftirqd/N thread */
+	double app_cpu;                 /* the iperf3 process, all threads */
+	bool have_ping;
+	double ping_min, ping_avg, ping_max;    /* ms */
 };
 
 struct compare_row {
@@ -33,6 +38,9 @@ struct compare_row {
 	 * have an extra condition, e.g. E1a's max); *note: extra text */
 	double (*value)(const struct run_figures *f, const struct compare_row *r,
 			bool *ok, char *note, size_t nlen);
+	/* a second figure in the same row (E3: ksoftirqd %CPU), its band;
+	 * lo2 == hi2 == 0: none */
+	double lo2, hi2;
 };
 
 /* The row named @id, or NULL. */

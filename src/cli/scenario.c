@@ -242,6 +242,15 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		s->ping_from_host = !strcmp(v, "host");
 		return 0;
 	}
+	if (!strcmp(full, "iperf3.threads")) {
+		if (strcmp(v, "0") && strcmp(v, "1")) {
+			snprintf(msg, ml, "%s: '%.64s' is not 1 (one thread) or 0 (one per stream)",
+				 full, v);
+			return -1;
+		}
+		s->iperf_thread_per_stream = !strcmp(v, "0");
+		return 0;
+	}
 	if (!strcmp(full, "iperf3.reverse"))
 		return set_bool(&s->iperf_reverse, v, msg, ml, full);
 	if (!strcmp(full, "iperf3.sndbuf")) {

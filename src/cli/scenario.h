@@ -30,6 +30,8 @@
  *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
  *                            run on the host
  *   iperf3.sndbuf = 0        -R: socket send buffer, bytes (0: 4 MiB)
+ *   iperf3.threads = 1       -R: 1 = one thread for all streams (iperf3
+ *                            < 3.16), 0 = one per stream (iperf3 >= 3.16)
  *   usb.link_gbps = 20       USB link: 5 (Gen 1), 10 (Gen 2x1), 20 (Gen 2x2)
  *   usb.imod_ns = 40000      xHCI interrupt moderation interval (0: off)
  *   usb.rx_usecs = -1        RX aggregation timer at probe, microseconds,
@@ -72,6 +74,7 @@ struct scenario {
 	char pcap[SCN_STR];
 	bool line_rate;
 	bool iperf_reverse;
+	bool iperf_thread_per_stream;
 	unsigned usb_link_mbps;
 	unsigned usb_imod_ns;
 	int usb_rx_usecs;

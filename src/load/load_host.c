@@ -9,6 +9,8 @@ static void host_rx(struct sk_buff *skb, struct napi_struct *napi, void *data)
 	if (h->ip && iperf3_host_rx(h->ip, skb, napi))
 		return;
 	kern_charge(SIM_COST_ip_rcv);
+	if (h->ping && ping_host_reply_rx(h->ping, skb))
+		return;
 	if (ping_host_rx(h->dev, skb))
 		return;
 	h->no_socket++;

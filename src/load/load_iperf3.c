@@ -159,13 +159,48 @@ static enum sim_task_ret client_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
-/* -R: an ACK freed send-buffer space; wake the writer once half the
- * buffer is free (sk_stream_write_space's min_wspace rule). */
+/* -R, a thread per stream: write -l bytes per call while the socket's
+ * send buffer has room, up to 4 writes per chunk. */
+static enum sim_task_ret stream_writer_run(struct sim_task *t, void *arg)
+{
+	struct iperf3_stream *st = arg;
+	struct iperf3 *ip = st->ip;
+	unsigned writes = 0;
+
+	(void)t;
+	while (!ip->stopped && writes < 4 &&
+	       st->snd.p.app_bytes - st->snd.una + ip->cfg.len <= ip->cfg.sndbuf) {
+		sim_charge(ip->host, SIM_COST_sock_write, 1);
+		sim_charge(ip->host, SIM_COST_copy_user_byte, ip->cfg.len);
+		sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] *
+				  ip->cfg.len);
+		st->written += ip->cfg.len;
+		tcp_sender_write(&st->snd, ip->cfg.len);
+		writes++;
+	}
+	if (!writes) {
+		st->waiting = true;
+		return SIM_TASK_SLEEP;
+	}
+	return SIM_TASK_RUNNABLE;
+}
+
+/* -R: an ACK freed send-buffer space of stream @arg; wake its writer once
+ * half the buffer is free (sk_stream_write_space's min_wspace rule). */
 static void write_space(void *arg, uint64_t queued)
 {
-	struct iperf3 *ip = arg;
+	struct iperf3_stream *st = arg;
+	struct iperf3 *ip = st->ip;
 
-	if (ip->server_waiting && queued <= ip->cfg.sndbuf / 2) {
+	if (queued > ip->cfg.sndbuf / 2)
+		return;
+	if (ip->cfg.thread_per_stream) {
+		if (st->waiting) {
+			st->waiting = false;
+			kern_charge(SIM_COST_sock_wakeup);
+			sim_task_wake(&st->task);
+		}
+	} else if (ip->server_waiting) {
 		ip->server_waiting = false;
 		kern_charge(SIM_COST_sock_wakeup);
 		sim_task_wake(&ip->server);
@@ -319,6 +354,26 @@ uint64_t iperf3_rx_bytes(const struct iperf3 *ip)
 	return n;
 }
 
+static uint64_t task_ns(const struct sim_task *t)
+{
+	uint64_t n = 0;
+
+	for (int k = 0; k < SIM_ACCT_NR; k++)
+		if (k != SIM_ACCT_IDLE)
+			n += t->ns[k];
+	return n;
+}
+
+uint64_t iperf3_cpu_ns(const struct iperf3 *ip)
+{
+	uint64_t n = task_ns(&ip->server);
+
+	for (unsigned i = 0; i < ip->cfg.streams; i++)
+		if (ip->s[i].task_up)
+			n += task_ns(&ip->s[i].task);
+	return n;
+}
+
 uint64_t iperf3_retransmits(const struct iperf3 *ip)
 {
 	uint64_t n = 0;
@@ -416,6 +471,9 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 	if (rev) {
 		/* the host's application writes what is sent */
 		sp.app_bytes = 0;
+		/* the drivers offer no TSO: Linux segments GSO packets of up
+		 * to gso_max_size (64 KiB, 45 segments) in software */
+		sp.gso_max_segs = 65536 / 1448;
 	} else {
 		/* Linux's tcp_rmem default (128 KiB); its autotuning is not
 		 * modelled, and a fixed 6 MiB buffer would let 20 streams
@@ -433,7 +491,7 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 	}
 	st->tcp_up = true;
 	if (rev) {
-		tcp_sender_set_write_space(&st->snd, write_space, ip);
+		tcp_sender_set_write_space(&st->snd, write_space, st);
 		tcp_sender_set_can_xmit(&st->snd, tsq_can_xmit, st);
 		tcp_receiver_set_ready(&st->rcv, peer_ready, st);
 		/* the host demuxes the peer's ACKs to its sender */
@@ -453,6 +511,8 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	struct sim_cpuset all;
 	uint64_t per_stream;
 
+	if (cfg->thread_per_stream && !cfg->reverse)
+		return -EINVAL;
 	if (!cfg->streams || cfg->streams > IPERF3_MAX_STREAMS ||
 	    (cfg->udp && (!cfg->bitrate || cfg->len < 16 || cfg->len > 1472)) ||
 	    (cfg->udp && cfg->reverse))
@@ -501,6 +561,13 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	sim_task_init(host, &ip->server, "iperf3",
 		      ip->cfg.reverse ? client_run : server_run, ip, &all);
 	ip->server_waiting = true;
+	for (unsigned i = 0; ip->cfg.thread_per_stream && i < cfg->streams; i++) {
+		struct iperf3_stream *st = &ip->s[i];
+
+		sim_task_init(host, &st->task, "iperf3", stream_writer_run, st, &all);
+		st->task_up = true;
+		st->waiting = true;
+	}
 	return 0;
 }
 
@@ -512,6 +579,10 @@ static void tcp_start_fn(struct sim *s, struct sim_event *ev)
 	(void)s;
 	if (!ip->cfg.reverse) {
 		tcp_sender_start(&st->snd);
+	} else if (ip->cfg.thread_per_stream) {
+		/* the client connected this stream: its thread starts */
+		st->waiting = false;
+		sim_task_wake(&st->task);
 	} else if (ip->server_waiting) {
 		/* the client connected this stream: it starts writing */
 		ip->server_waiting = false;
@@ -549,6 +620,9 @@ void iperf3_fini(struct iperf3 *ip)
 		stack_gro_fini(&ip->gro[i].gro);
 	stack_demux_fini(&ip->demux);
 	sim_task_fini(&ip->server);
+	for (unsigned i = 0; i < ip->cfg.streams; i++)
+		if (ip->s[i].task_up)
+			sim_task_fini(&ip->s[i].task);
 	sim_purge(ip->host->sim);
 }
 

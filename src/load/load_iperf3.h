@@ -29,7 +29,9 @@
  * in sys, user_byte in usr) while the socket's send buffer has room and
  * sleeps when every stream's is full; an ACK that frees half of it wakes
  * the task (Linux sk_stream_write_space).  Segments go one skb each
- * through dev_queue_xmit (no TSO/GSO); the peer's ACKs come back through
+ * through dev_queue_xmit (no TSO; CPU costs as Linux's software GSO:
+ * tcp_xmit per GSO packet of up to 45 segments, gso_segment per further
+ * segment); the peer's ACKs come back through
  * the driver, GRO and demux to the host's senders.  Local queues are kept
  * short as Linux's TCP Small Queues do: a socket sends new data only while
  * its skbs not yet freed by the driver stay under IPERF3_TSQ_LIMIT and the
@@ -68,6 +70,9 @@ struct iperf3_cfg {
 	bool reverse;                   /* -R: the host sends (TCP only) */
 	uint32_t sndbuf;                /* reverse: send buffer, bytes
 					   (0 = 4 MiB, tcp_wmem[2]) */
+	bool thread_per_stream;         /* -R: one writer thread per stream,
+					   as iperf3 >= 3.16 runs; else one
+					   thread for all (iperf3 < 3.16) */
 	uint64_t seed;                  /* client port choice */
 };
 
@@ -90,6 +95,8 @@ struct iperf3_stream {
 	uint64_t written;               /* -R: bytes the host task wrote */
 	uint64_t tsq_bytes;             /* -R: frame bytes of this socket's
 					   skbs not yet freed by the driver */
+	struct sim_task task;           /* -R, thread_per_stream: its writer */
+	bool task_up, waiting;
 	bool tcp_up;
 	uint64_t rcvbuf_errors;
 	uint64_t sent;                  /* datagrams the peer sent */
@@ -123,6 +130,10 @@ struct iperf3 {
  * deliveries (the host's, or with -R the peer's; the line bounds it; app
  * reads come in 128 KiB bursts), UDP what the server read. */
 uint64_t iperf3_rx_bytes(const struct iperf3 *ip);
+
+/* CPU time of the host's iperf3 process, all its threads, ns (what top's
+ * %CPU of the process is made of). */
+uint64_t iperf3_cpu_ns(const struct iperf3 *ip);
 
 /* TCP: segments retransmitted by all senders (-R: the host's). */
 uint64_t iperf3_retransmits(const struct iperf3 *ip);

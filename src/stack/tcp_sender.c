@@ -141,8 +141,10 @@ static void arm_rto(struct tcp_sender *s)
 	sim_schedule_in(s->sim, &s->rto_timer, tcp_rtt_rto(&s->rtt));
 }
 
-/* Send the segment starting at stream offset @off. */
-static int send_segment(struct tcp_sender *s, uint64_t off)
+/* Send the segment starting at stream offset @off; @gso_first: false
+ * when it continues a GSO packet of the same push (charged gso_segment,
+ * not tcp_xmit). */
+static int send_segment_gso(struct tcp_sender *s, uint64_t off, bool gso_first)
 {
 	uint32_t len = seg_len(s, off);
 	bool again = off < s->max;
@@ -162,10 +164,17 @@ static int send_segment(struct tcp_sender *s, uint64_t off)
 	if (again)
 		s->st.retransmits++;
 	if (s->host)
-		sim_charge(s->host, SIM_COST_tcp_xmit, 1);
+		sim_charge(s->host, gso_first ? SIM_COST_tcp_xmit : SIM_COST_gso_segment, 1);
+	if (gso_first && s->p.gso_max_segs)
+		s->st.gso_packets++;
 	if (!sim_event_pending(&s->rto_timer))
 		arm_rto(s);
 	return 0;
+}
+
+static int send_segment(struct tcp_sender *s, uint64_t off)
+{
+	return send_segment_gso(s, off, true);
 }
 
 /* Track how much of cwnd is really used (Linux tcp_cwnd_validate idea). */
@@ -188,7 +197,7 @@ static bool cwnd_limited(const struct tcp_sender *s)
 
 static void push(struct tcp_sender *s)
 {
-	uint32_t len;
+	uint32_t len, run = 0;
 
 	while (s->nxt < app_end(s)) {
 		if (packets_out(s) >= s->w.cwnd)
@@ -206,8 +215,10 @@ static void push(struct tcp_sender *s)
 			s->st.throttled++;
 			break;
 		}
-		if (send_segment(s, s->nxt))
+		if (send_segment_gso(s, s->nxt, !s->p.gso_max_segs ||
+				     run % s->p.gso_max_segs == 0))
 			break;
+		run++;
 		s->nxt += len;
 		if (s->nxt > s->max)
 			s->max = s->nxt;

@@ -110,6 +110,14 @@ struct tcp_sender_params {
 	bool timestamps;                /* RFC 7323 option on every segment */
 	sim_time_t ts_tick;             /* TSval clock period, ns (1 ms) */
 	sim_time_t rto_min, rto_max, rto_init;  /* ns: 200 ms, 120 s, 1 s */
+	/* Host CPU cost shape (only with a host): 0 = every segment is a
+	 * full transmit (tcp_xmit); N = GSO, as Linux does for a device
+	 * without TSO: the new segments one push sends go down as GSO
+	 * packets of up to N segments, tcp_xmit once per packet and
+	 * gso_segment per further segment (skb_segment in
+	 * validate_xmit_skb).  Retransmissions are single segments.  The
+	 * frames the callback sees are the same either way. */
+	uint32_t gso_max_segs;
 };
 
 /* Counters (read-only for users). */
@@ -125,6 +133,7 @@ struct tcp_sender_stats {
 	uint64_t bad_frames;            /* unparseable or not this connection */
 	uint64_t bytes_acked;           /* cumulative, bytes */
 	uint64_t throttled;             /* pushes stopped by can_xmit */
+	uint64_t gso_packets;           /* GSO packets (gso_max_segs > 0) */
 };
 
 /* One in-flight segment's record (ring indexed by offset / mss). */
