@@ -620,7 +620,17 @@ static unsigned evaluate_rows(struct world *w, struct intervals *iv,
 	return n;
 }
 
-static int run_iperf3(struct world *w, bool json)
+/* One point of a --sweep: the run's headline figures. */
+struct sweep_point {
+	double gbps;                    /* iperf3 throughput */
+	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
+					   mean window */
+	double irqs_per_s;              /* the NIC's host interrupts */
+	double ping_avg_ms;             /* -1: no reply */
+	u64 retransmits;
+};
+
+static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 {
 	struct iperf3_cfg cfg = {
 		.streams = w->scn.iperf_streams, .udp = w->scn.iperf_udp,
@@ -742,6 +752,26 @@ static int run_iperf3(struct world *w, bool json)
 				nic_drops += d[i].n;
 		}
 		inflight = w->nic->model_inflight(w) + w->wire.to_dut.n;
+	}
+	if (pt) {
+		double mn, md, mx;
+
+		pt->gbps = (double)app_at_end * 8 / secs / 1e9;
+		pt->ksoftirqd = 0;
+		for (unsigned c = 0; c < w->scn.cpus; c++) {
+			struct cpu_pct p;
+
+			window_pct(w, iv, c, &p);
+			if (p.ksoftirqd > pt->ksoftirqd)
+				pt->ksoftirqd = p.ksoftirqd;
+		}
+		pt->irqs_per_s = (double)w->nic->interrupts(w) / ((double)sim_now(&w->sim) / 1e9);
+		pt->ping_avg_ms = -1;
+		if (w->pg_up && !ping_stats(&w->pg, &mn, &pt->ping_avg_ms, &mx, &md))
+			pt->ping_avg_ms = -1;
+		pt->retransmits = w->ip_up ? iperf3_retransmits(&w->ip) : 0;
+		free(iv);
+		return 0;
 	}
 	if (json) {
 		json_object *root = json_object_new_object(), *sum = json_object_new_object();
@@ -932,12 +962,148 @@ static int run_iperf3(struct world *w, bool json)
 	return 0;
 }
 
+/* ----- --sweep KEY=V1,V2,... ----- */
+
+#define SWEEP_MAX 32
+
+/* Write a gnuplot script for the sweep to gnuplot's stdin; the output
+ * format follows @plot's extension (.svg, else PNG). */
+static int sweep_plot(const char *plot, const char *key, char vals[][64],
+		      const struct sweep_point *pt, unsigned n)
+{
+	const char *ext = strrchr(plot, '.');
+	bool svg = ext && !strcasecmp(ext, ".svg");
+	FILE *g;
+	int st;
+
+	if (strchr(plot, '\'') || strchr(plot, '\n')) {
+		cli_err("--plot: a file name without quotes or newlines, please");
+		return -1;
+	}
+	g = popen("gnuplot 2>&1", "w");
+	if (!g) {
+		cli_err("--plot: cannot run gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	fprintf(g, "set terminal %s size 900,600\n", svg ? "svg" : "pngcairo");
+	fprintf(g, "set output '%s'\n", plot);
+	fprintf(g, "set title 'rxscale sweep of %s'\n", key);
+	fprintf(g, "set xlabel '%s'\nset grid\nset key outside bottom center horizontal\n",
+		key);
+	fprintf(g, "set xtics (");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(g, "%s'%s' %u", i ? ", " : "", vals[i], i);
+	fprintf(g, ")\n");
+	fprintf(g, "set ylabel 'Gbit/s, ksoftirqd %%CPU / 10'\nset y2label 'ping avg (ms), "
+		"interrupts/s / 100000'\nset y2tics\nset ytics nomirror\n");
+	fprintf(g, "$d << EOD\n");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(g, "%u %.4f %.4f %.4f %.4f\n", i, pt[i].gbps, pt[i].ksoftirqd / 10,
+			pt[i].ping_avg_ms < 0 ? 0 : pt[i].ping_avg_ms, pt[i].irqs_per_s / 1e5);
+	fprintf(g, "EOD\n");
+	fprintf(g, "plot $d using 1:2 with linespoints title 'throughput (Gbit/s)', "
+		"$d using 1:3 with linespoints title 'ksoftirqd (%%CPU / 10)', "
+		"$d using 1:4 axes x1y2 with linespoints title 'ping avg (ms)', "
+		"$d using 1:5 axes x1y2 with linespoints title 'interrupts/s (x 100000)'\n");
+	st = pclose(g);
+	if (st != 0) {
+		cli_err("--plot: gnuplot failed (exit status %d); is it installed?", st);
+		remove(plot);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Run the scenario once per value of @spec ("usb.rx_usecs=0,5,15"), each
+ * in a fresh world, and print one line per value.  Without a ping in the
+ * scenario, the host pings the peer every 0.2 s during the load.
+ */
+static int run_sweep(const struct scenario *base, const char *spec, const char *plot)
+{
+	char key[64], vals[SWEEP_MAX][64], buf[600], err[600];
+	const char *eq = strchr(spec, '=');
+	struct sweep_point pt[SWEEP_MAX];
+	unsigned n = 0;
+	char *tok, *save = NULL;
+
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(key) || !eq[1]) {
+		cli_err("--sweep: expected section.key=V1,V2,... (e.g. usb.rx_usecs=0,5,15)");
+		return CLI_EXIT_USAGE;
+	}
+	memcpy(key, spec, (size_t)(eq - spec));
+	key[eq - spec] = 0;
+	snprintf(buf, sizeof(buf), "%s", eq + 1);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct scenario t = *base;
+		char set[200];
+
+		if (n == SWEEP_MAX) {
+			cli_err("--sweep: at most %d values", SWEEP_MAX);
+			return CLI_EXIT_USAGE;
+		}
+		snprintf(vals[n], sizeof(vals[n]), "%.63s", tok);
+		snprintf(set, sizeof(set), "%.63s=%.63s", key, tok);
+		if (scenario_set(&t, set, err, sizeof(err))) {   /* validate all first */
+			cli_err("--sweep: %s", err);
+			return CLI_EXIT_USAGE;
+		}
+		n++;
+	}
+	if (base->pcap[0] || !base->iperf_streams) {
+		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
+		return CLI_EXIT_USAGE;
+	}
+	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %g s each\n", key,
+	       base->chip, base->cpus, base->preset, (unsigned long long)base->seed,
+	       base->duration_s);
+	printf("%-12s %10s %11s %13s %13s %8s\n", key, "Gbit/s", "ksoftirqd%",
+	       "interrupts/s", "ping avg ms", "retrans");
+	for (unsigned i = 0; i < n; i++) {
+		struct world *w = calloc(1, sizeof(*w));
+		char set[200];
+		int rc;
+
+		if (!w) {
+			cli_err("out of memory");
+			return 1;
+		}
+		w->scn = *base;
+		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
+		scenario_set(&w->scn, set, err, sizeof(err));
+		if (!w->scn.ping_count && w->scn.duration_s >= 1) {
+			w->scn.ping_from_host = true;
+			w->scn.ping_interval_s = 0.2;
+			w->scn.ping_count = (unsigned)((w->scn.duration_s - 0.5) / 0.2);
+		}
+		rc = world_up(w) || run_ethtool(w) || run_iperf3(w, false, &pt[i]);
+		world_down(w);
+		free(w);
+		if (rc)
+			return 1;
+		printf("%-12s %10.2f %11.1f %13.0f %13.3f %8llu\n", vals[i], pt[i].gbps,
+		       pt[i].ksoftirqd, pt[i].irqs_per_s, pt[i].ping_avg_ms,
+		       (unsigned long long)pt[i].retransmits);
+		fflush(stdout);
+	}
+	if (plot && sweep_plot(plot, key, vals, pt, n))
+		return 1;
+	if (plot)
+		printf("plot: %s\n", plot);
+	return 0;
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: rxscale run [SCENARIO.ini] [--pcap FILE] [--set section.key=value]...\n"
 	      "                   [--ethtool \"ARGS\"]... [--preset NAME] [--seed N] [--json]\n"
+	      "                   [--compare] [--sweep section.key=V1,V2,... [--plot FILE]]\n"
 	      "\n"
-	      "Simulate a host with the RTL8125-family NIC model and the r8169-style driver.\n"
+	      "Simulate a host with a Realtek NIC model and its driver: a PCIe RTL8125/8126/\n"
+	      "8127 on the r8169-style driver, or a USB RTL8157/8159 (nic.chip) on the\n"
+	      "r8152-style driver behind an xHCI model.  --sweep runs the scenario once per\n"
+	      "value and prints throughput, ksoftirqd, interrupts/s and ping; --plot draws\n"
+	      "it with gnuplot (PNG, or SVG for a .svg name).\n"
 	      "With --pcap (or replay.pcap in the scenario) the capture is replayed into\n"
 	      "the NIC and each RX queue's frames, bytes and flows are reported, with the\n"
 	      "mpstat-style CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
@@ -957,6 +1123,8 @@ int cli_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "compare", no_argument, NULL, 'c' },
+		{ "sweep", required_argument, NULL, 'W' },
+		{ "plot", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -965,6 +1133,7 @@ int cli_run(int argc, char **argv)
 	char err[600];
 	const char *sets[64];
 	unsigned nsets = 0;
+	const char *sweep = NULL, *plot = NULL;
 	bool json = false;
 	int c, rc = CLI_EXIT_USAGE;
 	uint64_t when;
@@ -1022,6 +1191,12 @@ int cli_run(int argc, char **argv)
 		case 'c':
 			w->compare = true;
 			break;
+		case 'W':
+			sweep = optarg;
+			break;
+		case 'G':
+			plot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = 0;
@@ -1061,10 +1236,22 @@ int cli_run(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (plot && !sweep) {
+		cli_err("--plot: only with --sweep");
+		goto out;
+	}
+	if (sweep) {
+		if (json || w->compare) {
+			cli_err("--sweep: prints its own table (no --json or --compare)");
+			goto out;
+		}
+		rc = run_sweep(&w->scn, sweep, plot);
+		goto out;
+	}
 	if (!w->scn.pcap[0]) {
 		if (world_up(w) || run_ethtool(w))
 			goto out;
-		rc = run_iperf3(w, json) ? 1 : 0;
+		rc = run_iperf3(w, json, NULL) ? 1 : 0;
 		goto out;
 	}
 	r->pc = cli_pcap_open(w->scn.pcap);
