@@ -107,7 +107,7 @@ enum rtl_usb_version {
 struct rtl_usb_chip_info {
 	uint16_t vendor;
 	uint16_t product;
-	uint16_t hw_id;		/* version word the driver reads (PLA_TCR0) */
+	uint16_t hw_id;		/* version word: PLA_TCR1 & VERSION_MASK (rtl_usb_regs.h) */
 	enum rtl_usb_version version;
 	const char *name;
 	uint32_t speed_mbps;

@@ -190,10 +190,12 @@ static inline void usb_fill_int_urb(struct urb *urb, struct usb_device *dev,
 
 /*
  * Queue @urb on its endpoint.  From any context (the HCD work is charged
- * to the caller as cost usb_submit).  Returns 0, -EINVAL (no buffer, zero
- * length on an IN pipe, bad pipe type, no such endpoint), -EBUSY (already
- * submitted), -ENODEV (device disconnected), -EPERM (being killed),
- * -ENOMEM (mapping failed).
+ * to the caller as cost usb_submit).  Bulk and interrupt pipes only
+ * (control goes through usb_control_msg(); isochronous is not modelled).
+ * Returns 0, -EINVAL (no buffer, zero length on an IN pipe, bad pipe
+ * type, no such endpoint), -EBUSY (already submitted), -ENODEV (device
+ * disconnected), -EPERM (being killed), -ENOMEM (mapping failed, or the
+ * kern->fault.dma_fail_nth knob).
  */
 int usb_submit_urb(struct urb *urb, gfp_t gfp);
 

@@ -73,6 +73,7 @@ struct rtlu_dev {
 	struct rtlu_tx_frame *txq_head, *txq_tail;
 	uint32_t txq_bytes;
 	uint64_t wire_free_ps;		/* Ethernet TX wire idle at */
+	uint64_t tx_due_ps;		/* exact start of the head frame */
 	struct sim_event tx_ev;		/* head frame starts on the wire */
 	bool tx_naked;			/* bulk-out NAKed, resume on room */
 

@@ -35,8 +35,10 @@ static void tx_schedule(struct rtlu_dev *dev)
 	uint64_t t = dev->wire_free_ps > now_ps(dev) ? dev->wire_free_ps
 						     : now_ps(dev);
 
-	if (dev->txq_head && !sim_event_pending(&dev->tx_ev))
+	if (dev->txq_head && !sim_event_pending(&dev->tx_ev)) {
+		dev->tx_due_ps = t;     /* exact; the event fires rounded up */
 		sim_schedule_at(eng(dev), &dev->tx_ev, (t + 999u) / 1000u);
+	}
 }
 
 /* The head frame starts on the wire now. */
@@ -54,7 +56,7 @@ static void tx_fire(struct sim *s, struct sim_event *ev)
 		dev->txq_tail = NULL;
 	dev->txq_bytes -= f->len;
 	bytes = (f->len < MIN_FRAME ? MIN_FRAME : f->len) + WIRE_OVERHEAD;
-	dev->wire_free_ps = now_ps(dev) +
+	dev->wire_free_ps = dev->tx_due_ps +
 			    (uint64_t)bytes * 8u * 1000000u / dev->link_mbps;
 	if (dev->link_up) {
 		dev->st.tx_frames++;
