@@ -509,7 +509,7 @@ static void test_mitigation_on_off(void **state)
 static uint32_t put_tx(uint8_t *b, uint32_t off, uint32_t len, uint32_t o1,
 		       uint32_t o4)
 {
-	uint32_t w[4] = { o1 | len, 0, 0, o4 };
+	uint32_t w[4] = { o1, 0, len << RTLU_TX_LEN_SHIFT, o4 };
 
 	for (int i = 0; i < 4; i++)
 		for (int j = 0; j < 4; j++)

@@ -132,7 +132,7 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
 
 	if (unlikely(tx_footprint(skb->len) > R8152_AGG_BUF_SZ ||
-		     skb->len > RTLU_TX_LEN_MASK)) {
+		     skb->len > RTLU_TX_LEN_MAX)) {
 		tp->stats.tx_drops++;
 		dev_kfree_skb_any(skb);
 		return NETDEV_TX_OK;
@@ -161,7 +161,8 @@ static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 
 		kern_charge(SIM_COST_r8152_tx_desc);
 		memset(d, 0, sizeof(*d));
-		d->opts1 = cpu_to_le32(RTLU_TX_FS | RTLU_TX_LS | (skb->len & RTLU_TX_LEN_MASK));
+		d->opts1 = cpu_to_le32(RTLU_TX_FS | RTLU_TX_LS);
+		d->opts3 = cpu_to_le32(skb->len << RTLU_TX_LEN_SHIFT);
 		d->opts4 = cpu_to_le32(RTLU_TX_SIG);
 		memcpy(d + 1, skb->data, skb->len);
 		sim_charge(kern->host, SIM_COST_copy_byte, skb->len);

@@ -168,11 +168,14 @@
 
 /* ---- TX descriptor v2 (RS s1.2, [S3]): 16 bytes, each descriptor and
  * frame start 16-byte aligned in the bulk-out buffer, opts4 carries the
- * signature TX_SIG = 0x15 << 27.
- * [I] The length field of v2 is not in the research; the model takes it
- * from opts1 bits 17:0 with first/last-segment bits 31/30 as in the v1
- * tx_desc (r8152 TX_FS BIT(31), TX_LS BIT(30), TX_LEN_MAX 0x3ffff), and
- * requires both FS and LS (no multi-descriptor frames). */
+ * signature TX_SIG = 0x15 << 27.  The frame length is in opts3, shifted
+ * left by 4 (the RTL8157 patch [S3], struct tx_desc_v2: "tx_v2_set_len(x)
+ * ((x) << 4)"); opts2 holds the TCP header offset for checksum offload
+ * (TCPHO_MAX_2 0x3ff, not used here).
+ * [I] The width of the v2 length is not given; the model takes 18 bits
+ * (v1's TX_LEN_MAX 0x3ffff).  [I] First/last-segment bits 31/30 of
+ * opts1 as in the v1 tx_desc (r8152 TX_FS BIT(31), TX_LS BIT(30)); the
+ * model requires both (no multi-descriptor frames). */
 struct rtlu_tx_desc_v2 {
 	uint32_t opts1;
 	uint32_t opts2;
@@ -183,7 +186,9 @@ struct rtlu_tx_desc_v2 {
 #define RTLU_TX_ALIGN		16u
 #define RTLU_TX_FS		0x80000000u	/* opts1 */
 #define RTLU_TX_LS		0x40000000u
-#define RTLU_TX_LEN_MASK	0x0003FFFFu
+#define RTLU_TX_LEN_SHIFT	4		/* opts3 */
+#define RTLU_TX_LEN_MAX		0x0003FFFFu
+#define RTLU_TX_LEN_MASK	(RTLU_TX_LEN_MAX << RTLU_TX_LEN_SHIFT)
 #define RTLU_TX_SIG		(0x15u << 27)	/* opts4 */
 #define RTLU_TX_SIG_MASK	(0x1Fu << 27)
 /* TX aggregation buffer size (agg_buf_sz 16384, RS s1.1) -- the driver's

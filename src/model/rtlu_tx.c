@@ -94,7 +94,7 @@ static int tx_validate(struct rtlu_dev *dev, const uint8_t *data, uint32_t len)
 		}
 		o1 = le32(data + off);
 		o4 = le32(data + off + 12);
-		fl = o1 & RTLU_TX_LEN_MASK;
+		fl = (le32(data + off + 8) & RTLU_TX_LEN_MASK) >> RTLU_TX_LEN_SHIFT;
 		if ((o4 & RTLU_TX_SIG_MASK) != RTLU_TX_SIG) {
 			rtlu_guest_error(dev, "bulk-out: TX descriptor at %u "
 					 "without TX_SIG (opts4 0x%08x)", off, o4);
@@ -141,7 +141,8 @@ int rtlu_bulk_out(void *opaque, unsigned ep_addr, const uint8_t *data,
 	}
 	send = dev->link_up && (dev->pla[RTLU_PLA_CR] & RTLU_CR_TE);
 	while (n--) {
-		uint32_t fl = le32(data + off) & RTLU_TX_LEN_MASK;
+		uint32_t fl = (le32(data + off + 8) & RTLU_TX_LEN_MASK) >>
+			      RTLU_TX_LEN_SHIFT;
 		struct rtlu_tx_frame *f;
 
 		if (!send) {
