@@ -6,8 +6,8 @@ level=${1:-build}
 pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev zlib1g-dev python3"
 case "$level" in
   build) ;;
-  test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3" ;;
-  ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 clang libclang-rt-14-dev" ;;
+  test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox" ;;
+  ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox clang libclang-rt-14-dev" ;;
   *) echo "deps.sh: unknown level '$level' (build|test|ci)" >&2; exit 2 ;;
 esac
 missing=""

@@ -7,6 +7,8 @@ bad scenarios, overrides and ethtool commands fail with a clear message and
 exit status 2.  Exit 77 (skipped) without the captures."""
 import glob
 import json
+import re
+import shutil
 import os
 import subprocess
 import sys
@@ -178,6 +180,76 @@ if a.returncode == 0:
     check(sum(q["packets"] for q in d["summary"]["queues"]) > 0, "ACKs received")
 r = run("--set", "iperf3.reverse=1", "--set", "iperf3.udp=1")
 check(r.returncode == 1 and "only TCP can run reversed" in r.stderr, f"-R -u: {r.stderr}")
+# The USB path: an RTL8159 behind the xHCI model on the r8152-style driver.
+# UDP into the host: every datagram accounted for; TCP from the host (-R);
+# deterministic; one queue, RSS off.
+usb = ("--set", "nic.chip=RTL8159", "--set", "host.cpus=6")
+a = run(*usb, "--set", "iperf3.udp=1", "--set", "iperf3.bitrate=5G",
+        "--set", "iperf3.streams=4", "--set", "run.duration=0.3", "--json")
+check(a.returncode == 0, f"usb udp: {a.stderr}")
+if a.returncode == 0:
+    d = json.loads(a.stdout)
+    u = d["udp"]
+    check(u["sent"] == u["received"] + u["rcvbuf_errors"] + u["nic_drops"] +
+          u["driver_drops"] + u["in_flight"] + u["socket_queued"],
+          f"usb udp accounting {u}")
+    check(u["received"] > 0.9 * u["sent"], f"usb udp: most datagrams read {u}")
+    check(len(d["summary"]["queues"]) == 1, "usb: one RX queue")
+a, b = (run(*usb, "--set", "iperf3.reverse=1", "--set", "iperf3.streams=2",
+            "--set", "iperf3.threads=0", "--set", "run.duration=0.3", "--json")
+        for _ in range(2))
+check(a.returncode == 0 and a.stdout == b.stdout, f"usb reverse: {a.stderr}")
+if a.returncode == 0:
+    d = json.loads(a.stdout)
+    g = d["summary"]["throughput_gbps"]
+    check(5 < g <= 10 * 1448 / 1538, f"usb reverse throughput {g}")
+    check(d["summary"]["retransmits"] == 0, "usb reverse: no loss, no retransmit")
+# the host pings the peer over USB: every probe answered, RTT in the 10s of us
+r = run(*usb, "--set", "iperf3.streams=0", "--set", "ping.from=host",
+        "--set", "ping.count=5", "--set", "run.duration=6", "--json")
+check(r.returncode == 0, f"usb ping: {r.stderr}")
+if r.returncode == 0:
+    p = json.loads(r.stdout)["summary"].get("ping")
+    check(p is not None and p["received"] == 5 and 0.01 < p["avg_ms"] < 0.2, f"usb ping {p}")
+# rx-usecs through ethtool: the unit is microseconds, 524 the limit
+r = run(*usb, "--set", "iperf3.streams=0", "--set", "run.duration=0.01",
+        "--ethtool", "-C eth0 rx-usecs 50", "--ethtool", "-c eth0")
+check(r.returncode == 0 and re.search(r"rx-usecs:\s+50\b", r.stdout) is not None,
+      f"usb -c after -C rx-usecs 50: {r.stdout} {r.stderr}")
+r = run(*usb, "--set", "iperf3.streams=0", "--ethtool", "-C eth0 rx-usecs 525")
+check(r.returncode != 0 and "Invalid argument" in r.stderr, f"rx-usecs 525: {r.stderr}")
+# --sweep: one line per value, in order, deterministic; --plot draws it
+sweep = ("--set", "nic.chip=RTL8159", "--set", "host.cpus=6", "--set", "iperf3.reverse=1",
+         "--set", "iperf3.streams=1", "--set", "run.duration=1",
+         "--sweep", "usb.rx_usecs=0,15,150")
+a, b = run(*sweep), run(*sweep)
+check(a.returncode == 0 and a.stdout == b.stdout, f"sweep: {a.stderr}")
+rows = [l.split() for l in a.stdout.splitlines()[2:]]
+check([x[0] for x in rows] == ["0", "15", "150"] and all(len(x) == 6 for x in rows),
+      f"sweep table: {a.stdout}")
+if shutil.which("gnuplot"):
+    with tempfile.TemporaryDirectory() as td:
+        for ext, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+            out = os.path.join(td, "sweep" + ext)
+            r = run(*sweep, "--plot", out)
+            check(r.returncode == 0 and os.path.exists(out) and
+                  open(out, "rb").read(5).startswith(magic[:4]), f"--plot {ext}: {r.stderr}")
+else:
+    print("note: gnuplot not installed, --plot not tested (scripts/deps.sh test installs it)")
+# bad USB and sweep input: a clear error, exit 2 (usage) or 1, nothing run
+for args, text in ((("--set", "usb.link_gbps=7"), "not 5, 10 or 20"),
+                   (("--set", "usb.rx_usecs=525"), "usb.rx_usecs"),
+                   (("--set", "usb.mitigation=maybe"), "not on or off"),
+                   (("--set", "ping.from=moon"), "not peer or host"),
+                   (("--set", "iperf3.threads=4"), "iperf3.threads"),
+                   (("--plot", "x.png"), "only with --sweep"),
+                   (("--sweep", "usb.rx_usecs"), "expected section.key=V1,V2"),
+                   (("--sweep", "usb.rx_usecs=1,999"), "usb.rx_usecs"),
+                   (("--sweep", "no.such=1"), "no.such"),
+                   (("--set", "nic.chip=RTL9999"), "unknown chip")):
+    r = run(*args)
+    check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
+          f"bad input {args}: rc {r.returncode} {r.stderr!r} {r.stdout[:200]!r}")
 # --compare: the scenario's EXPERIMENTS.md rows, with roles and bands
 scen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios")
 r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.5",

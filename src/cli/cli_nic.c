@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_world.h"
+#include "kern/ethtool_cmd.h"
 
 /* ----- PCIe: RTL8125/8126/8127 on the r8169-style driver ----- */
 
@@ -170,8 +171,7 @@ static int usb_up(struct world *w)
 	}
 	kern_usb_dev_init(&w->udev, &w->intf, rtlu_usb(w->u), "2-1");
 	r8152_params.mitigation_off = w->scn.usb_mitigation_off;
-	r8152_params.coalesce_ns = w->scn.usb_rx_usecs >= 0 ?
-				   (u32)w->scn.usb_rx_usecs * 1000u : 0;
+	r8152_params.coalesce_ns = 0;           /* the chip's default */
 	rc = kern_usb_probe(&r8152_driver, &w->intf);
 	if (rc) {
 		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
@@ -180,6 +180,17 @@ static int usb_up(struct world *w)
 	w->usb_bound = true;
 	w->dev = r8152_netdev(&w->intf);
 	w->utp = netdev_priv(w->dev);
+	if (w->scn.usb_rx_usecs >= 0) {
+		/* as a user sets it: ethtool -C eth0 rx-usecs N (microseconds) */
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "-C %s rx-usecs %d", w->dev->name,
+			 w->scn.usb_rx_usecs);
+		if (ethtool_cmd_run(w->dev, cmd, stdout, stderr)) {
+			cli_err("usb.rx_usecs: ethtool %s failed", cmd);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -985,26 +985,23 @@ static int sweep_plot(const char *plot, const char *key, char vals[][64],
 		cli_err("--plot: cannot run gnuplot: %s", strerror(errno));
 		return -1;
 	}
-	fprintf(g, "set terminal %s size 900,600\n", svg ? "svg" : "pngcairo");
+	fprintf(g, "set terminal %s size 1000,700 noenhanced\n", svg ? "svg" : "pngcairo");
 	fprintf(g, "set output '%s'\n", plot);
-	fprintf(g, "set title 'rxscale sweep of %s'\n", key);
-	fprintf(g, "set xlabel '%s'\nset grid\nset key outside bottom center horizontal\n",
-		key);
-	fprintf(g, "set xtics (");
+	fprintf(g, "set multiplot layout 2,2 title 'rxscale sweep of %s'\n", key);
+	fprintf(g, "set grid\nset key off\nset xlabel '%s'\nset xtics (", key);
 	for (unsigned i = 0; i < n; i++)
 		fprintf(g, "%s'%s' %u", i ? ", " : "", vals[i], i);
-	fprintf(g, ")\n");
-	fprintf(g, "set ylabel 'Gbit/s, ksoftirqd %%CPU / 10'\nset y2label 'ping avg (ms), "
-		"interrupts/s / 100000'\nset y2tics\nset ytics nomirror\n");
+	fprintf(g, ")\nset xrange [-0.3:%u.3]\nset yrange [0:*]\n", n ? n - 1 : 0);
 	fprintf(g, "$d << EOD\n");
 	for (unsigned i = 0; i < n; i++)
-		fprintf(g, "%u %.4f %.4f %.4f %.4f\n", i, pt[i].gbps, pt[i].ksoftirqd / 10,
-			pt[i].ping_avg_ms < 0 ? 0 : pt[i].ping_avg_ms, pt[i].irqs_per_s / 1e5);
+		fprintf(g, "%u %.4f %.4f %.1f %.4f\n", i, pt[i].gbps, pt[i].ksoftirqd,
+			pt[i].irqs_per_s, pt[i].ping_avg_ms < 0 ? 0 : pt[i].ping_avg_ms);
 	fprintf(g, "EOD\n");
-	fprintf(g, "plot $d using 1:2 with linespoints title 'throughput (Gbit/s)', "
-		"$d using 1:3 with linespoints title 'ksoftirqd (%%CPU / 10)', "
-		"$d using 1:4 axes x1y2 with linespoints title 'ping avg (ms)', "
-		"$d using 1:5 axes x1y2 with linespoints title 'interrupts/s (x 100000)'\n");
+	fprintf(g, "set title 'throughput (Gbit/s)'\nplot $d using 1:2 with linespoints pt 7\n");
+	fprintf(g, "set title 'busiest ksoftirqd (%%CPU)'\nplot $d using 1:3 with linespoints pt 7\n");
+	fprintf(g, "set title 'NIC interrupts per second'\nplot $d using 1:4 with linespoints pt 7\n");
+	fprintf(g, "set title 'ping avg under load (ms)'\nplot $d using 1:5 with linespoints pt 7\n");
+	fprintf(g, "unset multiplot\n");
 	st = pclose(g);
 	if (st != 0) {
 		cli_err("--plot: gnuplot failed (exit status %d); is it installed?", st);
