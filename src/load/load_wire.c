@@ -5,45 +5,65 @@
 
 #include "load/load_wire.h"
 
-#define SLOT 16384      /* bytes reserved per queued frame */
+/* Bytes reserved per queued frame; longer frames (up to LOAD_WIRE_MAX)
+ * get their own allocation, so the ring stays small and cache-friendly. */
+#define SLOT 2048
+#define LOAD_WIRE_MAX 16384
+
+static uint8_t *slot_data(struct load_wire_dir *d, size_t i)
+{
+	return d->big[i] ? d->big[i] : d->buf + i * SLOT;
+}
 
 static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
 		    sim_time_t due)
 {
 	size_t i;
 
-	if (len > SLOT)
-		len = SLOT;
+	if (len > LOAD_WIRE_MAX)
+		len = LOAD_WIRE_MAX;
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? 2 * d->cap : 64;
 		uint8_t *buf = malloc(cap * SLOT);
 		size_t *l = malloc(cap * sizeof(*l));
 		sim_time_t *t = malloc(cap * sizeof(*t));
+		uint8_t **big = calloc(cap, sizeof(*big));
 
-		if (!buf || !l || !t) {
+		if (!buf || !l || !t || !big) {
 			free(buf);
 			free(l);
 			free(t);
+			free(big);
 			return -ENOMEM;
 		}
 		for (size_t k = 0; k < d->n; k++) {
 			size_t j = (d->head + k) % d->cap;
 
-			memcpy(buf + k * SLOT, d->buf + j * SLOT, d->len[j]);
+			if (d->big[j])
+				big[k] = d->big[j];
+			else
+				memcpy(buf + k * SLOT, d->buf + j * SLOT, d->len[j]);
 			l[k] = d->len[j];
 			t[k] = d->due[j];
 		}
 		free(d->buf);
 		free(d->len);
 		free(d->due);
+		free(d->big);
 		d->buf = buf;
 		d->len = l;
 		d->due = t;
+		d->big = big;
 		d->cap = cap;
 		d->head = 0;
 	}
 	i = (d->head + d->n) % d->cap;
-	memcpy(d->buf + i * SLOT, f, len);
+	if (len > SLOT) {
+		d->big[i] = malloc(len);
+		if (!d->big[i])
+			return -ENOMEM;
+	}
+	memcpy(slot_data(d, i), f, len);
 	d->len[i] = len;
 	d->due[i] = due;
 	if (!d->n)
@@ -63,7 +83,15 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 		d->n--;
 		d->frames++;
 		d->bytes += d->len[i];
-		d->deliver(d, d->buf + i * SLOT, d->len[i]);
+		{
+			/* take a long frame's buffer out of the slot first:
+			 * delivery may queue new frames */
+			uint8_t *bp = d->big[i];
+
+			d->big[i] = NULL;
+			d->deliver(d, bp ? bp : d->buf + i * SLOT, d->len[i]);
+			free(bp);
+		}
 	}
 	if (d->n)
 		sim_schedule_at(s, ev, d->due[d->head]);
@@ -134,9 +162,12 @@ void load_wire_fini(struct load_wire *w)
 	w->dut.set_wire_tx(w->dut.dev, NULL, NULL);
 	for (int i = 0; i < 2; i++) {
 		sim_cancel(w->sim, &ds[i]->ev);
+		for (size_t k = 0; ds[i]->big && k < ds[i]->cap; k++)
+			free(ds[i]->big[k]);
 		free(ds[i]->buf);
 		free(ds[i]->len);
 		free(ds[i]->due);
+		free(ds[i]->big);
 	}
 	sim_purge(w->sim);
 }

@@ -43,6 +43,8 @@ struct load_wire_dir {
 	struct sim_event ev;
 	struct load_wire *w;
 	uint8_t *buf;                   /* frames in flight, FIFO */
+	uint8_t **big;                  /* per slot: a frame longer than the
+					   slot, allocated apart (or NULL) */
 	size_t *len;
 	sim_time_t *due;
 	size_t cap, head, n;

@@ -169,7 +169,9 @@ int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
 	    f.n_vlan && (f.vlan_tpid[0] == 0x8100 || f.vlan_tpid[0] == 0x88A8))
 		strip = 4;
 	out = (uint32_t)(len - strip);
-	fr = calloc(1, sizeof(*fr) + out + RTLM_FCS_LEN);
+	fr = malloc(sizeof(*fr) + out + RTLM_FCS_LEN);   /* data: written below */
+	if (fr)
+		memset(fr, 0, sizeof(*fr));
 	if (!fr) {
 		dev->st.rx_fifo_over++;
 		return -ENOBUFS;
