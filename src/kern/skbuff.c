@@ -11,14 +11,13 @@ struct sk_buff *alloc_skb(unsigned int size, gfp_t gfp)
 	(void)gfp;
 	if (kern->fault.skb_fail_nth && --kern->fault.skb_fail_nth == 0)
 		return NULL;
-	skb = calloc(1, sizeof(*skb));
+	/* the struct and its buffer in one allocation (the buffer is never
+	 * reallocated here); only the struct is zeroed */
+	skb = malloc(sizeof(*skb) + (size ? size : 1));
 	if (!skb)
 		return NULL;
-	skb->head = malloc(size ? size : 1);
-	if (!skb->head) {
-		free(skb);
-		return NULL;
-	}
+	memset(skb, 0, sizeof(*skb));
+	skb->head = (unsigned char *)(skb + 1);
 	skb->data = skb->head;
 	skb->end = size;
 	skb->truesize = size + (unsigned int)sizeof(*skb);
@@ -59,7 +58,6 @@ static void free_skb(struct sk_buff *skb)
 	if (skb->destructor)
 		skb->destructor(skb);
 	kern->skbs_live--;
-	free(skb->head);
 	free(skb);
 }
 

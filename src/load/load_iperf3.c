@@ -294,6 +294,14 @@ static void peer_tx(void *arg, const uint8_t *frame, size_t len)
 	load_wire_peer_send(ip->wire, frame, len);
 }
 
+/* The peer's senders build each frame where the wire queues it. */
+static uint8_t *peer_tx_buf(void *arg, size_t *cap)
+{
+	struct iperf3 *ip = arg;
+
+	return load_wire_peer_buf(ip->wire, cap);
+}
+
 static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
 {
 	struct stack_gro_params gp;
@@ -490,6 +498,8 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 		return -EINVAL;
 	}
 	st->tcp_up = true;
+	if (!rev)
+		tcp_sender_set_xmit_buf(&st->snd, peer_tx_buf);
 	if (rev) {
 		tcp_sender_set_write_space(&st->snd, write_space, st);
 		tcp_sender_set_can_xmit(&st->snd, tsq_can_xmit, st);

@@ -15,13 +15,9 @@ static uint8_t *slot_data(struct load_wire_dir *d, size_t i)
 	return d->big[i] ? d->big[i] : d->buf + i * SLOT;
 }
 
-static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
-		    sim_time_t due)
+/* Make room for one more frame.  0 or -ENOMEM. */
+static int dir_reserve(struct load_wire_dir *d)
 {
-	size_t i;
-
-	if (len > LOAD_WIRE_MAX)
-		len = LOAD_WIRE_MAX;
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? 2 * d->cap : 64;
 		uint8_t *buf = malloc(cap * SLOT);
@@ -57,13 +53,28 @@ static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
 		d->cap = cap;
 		d->head = 0;
 	}
+	return 0;
+}
+
+static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
+		    sim_time_t due)
+{
+	size_t i;
+	uint8_t *dst;
+
+	if (len > LOAD_WIRE_MAX)
+		len = LOAD_WIRE_MAX;
+	if (dir_reserve(d))
+		return -ENOMEM;
 	i = (d->head + d->n) % d->cap;
 	if (len > SLOT) {
 		d->big[i] = malloc(len);
 		if (!d->big[i])
 			return -ENOMEM;
 	}
-	memcpy(slot_data(d, i), f, len);
+	dst = slot_data(d, i);
+	if (dst != f)           /* else built in place (load_wire_peer_buf) */
+		memcpy(dst, f, len);
 	d->len[i] = len;
 	d->due[i] = due;
 	if (!d->n)
@@ -170,6 +181,16 @@ void load_wire_fini(struct load_wire *w)
 		free(ds[i]->big);
 	}
 	sim_purge(w->sim);
+}
+
+uint8_t *load_wire_peer_buf(struct load_wire *w, size_t *cap)
+{
+	struct load_wire_dir *d = &w->to_dut;
+
+	if (dir_reserve(d))
+		return NULL;
+	*cap = SLOT;
+	return d->buf + ((d->head + d->n) % d->cap) * SLOT;
 }
 
 sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,

@@ -92,4 +92,12 @@ void load_wire_fini(struct load_wire *w);
 sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
 			       size_t len);
 
+/*
+ * Where the peer's next frame will be queued: a caller may build the
+ * frame there (up to *@cap bytes) and pass that pointer to
+ * load_wire_peer_send(), which then does not copy it.  Valid until the
+ * next call that queues a frame.  NULL when out of memory.
+ */
+uint8_t *load_wire_peer_buf(struct load_wire *w, size_t *cap);
+
 #endif /* RXSCALE_LOAD_WIRE_H */

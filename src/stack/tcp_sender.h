@@ -56,6 +56,11 @@ struct sim_host;
  * copies what it keeps; @frame is only valid during the call. */
 typedef void (*tcp_xmit_fn)(void *arg, const uint8_t *frame, size_t len);
 
+/* Optional: a buffer (of *@cap bytes) the next frame may be built in, so
+ * the transmit callback gets its own memory back and need not copy it;
+ * NULL = use a local buffer.  Same @arg as the tcp_xmit_fn. */
+typedef uint8_t *(*tcp_xmit_buf_fn)(void *arg, size_t *cap);
+
 enum tcp_ca_state {
 	TCP_CA_OPEN,            /* normal: slow start or congestion avoidance */
 	TCP_CA_RECOVERY,        /* NewReno fast recovery */
@@ -148,6 +153,7 @@ struct tcp_sender {
 	struct tcp_sender_params p;
 	tcp_xmit_fn xmit;
 	void *xmit_arg;
+	tcp_xmit_buf_fn xmit_buf;
 	tcp_trace_fn trace;
 	void *trace_arg;
 	tcp_write_space_fn write_space;
@@ -205,6 +211,9 @@ void tcp_sender_fini(struct tcp_sender *s);
 
 /* Install a trace hook called at every cwnd change and loss event. */
 void tcp_sender_set_trace(struct tcp_sender *s, tcp_trace_fn fn, void *arg);
+
+/* Install the build-in-place hook (NULL: a local buffer). */
+void tcp_sender_set_xmit_buf(struct tcp_sender *s, tcp_xmit_buf_fn fn);
 
 /* Install the can-xmit hook (NULL: always yes). */
 void tcp_sender_set_can_xmit(struct tcp_sender *s, tcp_can_xmit_fn fn,
