@@ -128,29 +128,34 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
-/* -R: the host's iperf3 client writes -l bytes per call to each stream
- * whose send buffer has room, up to 4 writes per chunk; sleeps when every
- * buffer is full. */
+/* -R: one write() of -l bytes to @st's socket if its send buffer has
+ * room (sock_write, copy_user_byte in sys, user_byte in usr); false if
+ * it had none. */
+static bool stream_write(struct iperf3 *ip, struct iperf3_stream *st)
+{
+	if (ip->stopped ||
+	    st->snd.p.app_bytes - st->snd.una + ip->cfg.len > ip->cfg.sndbuf)
+		return false;
+	sim_charge(ip->host, SIM_COST_sock_write, 1);
+	sim_charge(ip->host, SIM_COST_copy_user_byte, ip->cfg.len);
+	sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] *
+			  ip->cfg.len);
+	st->written += ip->cfg.len;
+	tcp_sender_write(&st->snd, ip->cfg.len);
+	return true;
+}
+
+/* -R: the host's iperf3 client, one thread for all streams: a write to
+ * each stream whose send buffer has room, up to 4 per chunk; sleeps when
+ * every buffer is full. */
 static enum sim_task_ret client_run(struct sim_task *t, void *arg)
 {
 	struct iperf3 *ip = arg;
 	unsigned writes = 0;
 
 	(void)t;
-	for (unsigned k = 0; !ip->stopped && k < ip->cfg.streams && writes < 4; k++) {
-		struct iperf3_stream *st = &ip->s[(ip->rr + k) % ip->cfg.streams];
-		uint64_t queued = st->snd.p.app_bytes - st->snd.una;
-
-		if (queued + ip->cfg.len > ip->cfg.sndbuf)
-			continue;
-		sim_charge(ip->host, SIM_COST_sock_write, 1);
-		sim_charge(ip->host, SIM_COST_copy_user_byte, ip->cfg.len);
-		sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] *
-				  ip->cfg.len);
-		st->written += ip->cfg.len;
-		tcp_sender_write(&st->snd, ip->cfg.len);
-		writes++;
-	}
+	for (unsigned k = 0; k < ip->cfg.streams && writes < 4; k++)
+		writes += stream_write(ip, &ip->s[(ip->rr + k) % ip->cfg.streams]);
 	ip->rr = (ip->rr + 1) % ip->cfg.streams;
 	if (!writes) {
 		ip->server_waiting = true;
@@ -159,25 +164,15 @@ static enum sim_task_ret client_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
-/* -R, a thread per stream: write -l bytes per call while the socket's
- * send buffer has room, up to 4 writes per chunk. */
+/* -R, a thread per stream: up to 4 writes per chunk to its own socket. */
 static enum sim_task_ret stream_writer_run(struct sim_task *t, void *arg)
 {
 	struct iperf3_stream *st = arg;
-	struct iperf3 *ip = st->ip;
 	unsigned writes = 0;
 
 	(void)t;
-	while (!ip->stopped && writes < 4 &&
-	       st->snd.p.app_bytes - st->snd.una + ip->cfg.len <= ip->cfg.sndbuf) {
-		sim_charge(ip->host, SIM_COST_sock_write, 1);
-		sim_charge(ip->host, SIM_COST_copy_user_byte, ip->cfg.len);
-		sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] *
-				  ip->cfg.len);
-		st->written += ip->cfg.len;
-		tcp_sender_write(&st->snd, ip->cfg.len);
+	while (writes < 4 && stream_write(st->ip, st))
 		writes++;
-	}
 	if (!writes) {
 		st->waiting = true;
 		return SIM_TASK_SLEEP;
