@@ -554,6 +554,17 @@ static void window_pct(struct world *w, struct intervals *iv, unsigned cpu,
 	p->ksoftirqd = tot ? 100.0 * (double)(s.ksoftirqd_ns - b->ksoftirqd_ns) / tot : 0;
 }
 
+/* The host's iperf3 process, all threads, as top's %CPU (100 = one CPU)
+ * over the mean window. */
+static double app_cpu_pct(struct world *w, const struct intervals *iv)
+{
+	bool win = iv->have2 && w->scn.duration_s > 3;
+	double span = (double)(iv->t_end - (win ? SIM_S(2) : 0));
+
+	return span > 0 ? 100.0 * (double)(iv->app_ns_end -
+					   (win ? iv->app_ns2 : 0)) / span : 0;
+}
+
 /* The scenario's compare rows, evaluated on this run. */
 struct cmp_out {
 	const struct compare_row *row;
@@ -589,13 +600,7 @@ static unsigned evaluate_rows(struct world *w, struct intervals *iv,
 		if (p.ksoftirqd > f.ksoftirqd_max)
 			f.ksoftirqd_max = p.ksoftirqd;
 	}
-	{
-		bool win = iv->have2 && w->scn.duration_s > 3;
-		double span = (double)(iv->t_end - (win ? SIM_S(2) : 0));
-
-		f.app_cpu = span > 0 ? 100.0 * (double)(iv->app_ns_end -
-					(win ? iv->app_ns2 : 0)) / span : 0;
-	}
+	f.app_cpu = app_cpu_pct(w, iv);
 	if (w->pg_up) {
 		double md;
 
@@ -832,6 +837,21 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 			json_object_array_add(qs, queue_json(w, q));
 		json_object_object_add(sum, "cpus", cpus);
 		json_object_object_add(sum, "queues", qs);
+		if (w->ip_up) {
+			json_object *top = json_object_new_object();
+
+			json_object_object_add(top, "iperf3", json_object_new_double(
+				app_cpu_pct(w, iv)));
+			for (unsigned c = 0; c < w->scn.cpus; c++) {
+				struct cpu_pct p;
+				char name[32];
+
+				window_pct(w, iv, c, &p);
+				snprintf(name, sizeof(name), "ksoftirqd/%u", c);
+				json_object_object_add(top, name, json_object_new_double(p.ksoftirqd));
+			}
+			json_object_object_add(sum, "top", top);
+		}
 		json_object_object_add(root, "summary", sum);
 		json_object_object_add(root, "intervals", ivs);
 		if (w->compare) {
@@ -932,6 +952,18 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 		printf("%-3u  %7.2f %7.2f %7.2f %7.2f %7.2f %10.2f\n", c,
 		       p.v[SIM_ACCT_USR], p.v[SIM_ACCT_SYS], p.v[SIM_ACCT_IRQ],
 		       p.v[SIM_ACCT_SOFT], p.v[SIM_ACCT_IDLE], p.ksoftirqd);
+	}
+	/* top's view of the processes the seeds quote */
+	if (w->ip_up) {
+		printf("\ntop (%%CPU, same window): iperf3 %.1f", app_cpu_pct(w, iv));
+		for (unsigned c = 0; c < w->scn.cpus; c++) {
+			struct cpu_pct p;
+
+			window_pct(w, iv, c, &p);
+			if (p.ksoftirqd >= 0.05)
+				printf(", ksoftirqd/%u %.1f", c, p.ksoftirqd);
+		}
+		printf("\n");
 	}
 	printf("\n");
 	fflush(stdout);
