@@ -161,6 +161,21 @@ if a.returncode == 0:
     check(9.0 < g <= 10 * 1448 / 1538, f"tcp throughput {g}")
     check(d["summary"]["retransmits"] == 0, "retransmits without loss")
     check(sum(1 for q in d["summary"]["queues"] if q["packets"]) == 4, "4 queues used")
+# TCP conservation: every frame the peer's senders sent (retransmissions
+# and probes included) reached a host socket, or is in a drop counter, or
+# is still in flight; also with ring overflows (one queue, the slow preset)
+for extra in ((), ("--set", "nic.rx_queues=1", "--set", "host.preset=r2514",
+                   "--set", "run.duration=1.5")):
+    r = tcp(*extra)
+    check(r.returncode == 0, f"tcp accounting run {extra}: {r.stderr}")
+    if r.returncode == 0:
+        t = json.loads(r.stdout)["tcp"]
+        check(t["frames_sent"] == t["frames_received"] + t["nic_drops"] +
+              t["driver_drops"] + t["in_flight"] and t["frames_sent"] > 0,
+              f"tcp accounting {extra}: {t}")
+        if extra:
+            check(t["nic_drops"] > 0 and t["retransmits"] > 0,
+                  f"the lossy case lost nothing: {t}")
 r = tcp("--set", "nic.rx_queues=1", "--set", "iperf3.cc=reno", "--set", "iperf3.streams=1")
 check(r.returncode == 0 and len(json.loads(r.stdout)["summary"]["queues"]) == 1,
       f"1 queue reno: {r.stderr}")

@@ -663,7 +663,7 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 	struct intervals *iv = calloc(1, sizeof(*iv));
 	sim_time_t dur = (sim_time_t)(w->scn.duration_s * 1e9);
 	uint64_t sent = 0, got = 0, rcvbuf = 0, queued = 0, nic_drops = 0;
-	uint64_t drv_drops = 0, inflight = 0, app_at_end;
+	uint64_t drv_drops = 0, inflight = 0, app_at_end, tcp_sent = 0, tcp_got = 0;
 	double secs;
 	char b1[64], b2[64];
 
@@ -739,6 +739,10 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 		iv->have_end = true;
 	}
 	secs = (double)dur / 1e9;
+	for (unsigned i = 0; w->ip_up && !cfg.udp && !cfg.reverse && i < cfg.streams; i++) {
+		tcp_sent += w->ip.s[i].snd.st.segs_out + w->ip.s[i].snd.st.probes;
+		tcp_got += w->ip.s[i].rcv.st.segs_in;
+	}
 	for (unsigned i = 0; w->ip_up && i < cfg.streams; i++) {
 		sent += w->ip.s[i].sent;
 		got += w->ip.s[i].rx_dgrams;
@@ -806,7 +810,23 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 		json_object_object_add(acc, "in_flight", json_object_new_int64((int64_t)inflight));
 		json_object_object_add(acc, "not_for_a_socket",
 				       json_object_new_int64((int64_t)w->lh.no_socket));
-		json_object_object_add(root, "udp", acc);
+		if (cfg.udp) {
+			json_object_object_add(root, "udp", acc);
+		} else {
+			json_object *t = json_object_new_object();
+
+			json_object_put(acc);
+			if (!cfg.reverse) {
+				json_object_object_add(t, "frames_sent", json_object_new_int64((int64_t)tcp_sent));
+				json_object_object_add(t, "frames_received", json_object_new_int64((int64_t)tcp_got));
+				json_object_object_add(t, "nic_drops", json_object_new_int64((int64_t)nic_drops));
+				json_object_object_add(t, "driver_drops", json_object_new_int64((int64_t)drv_drops));
+				json_object_object_add(t, "in_flight", json_object_new_int64((int64_t)inflight));
+			}
+			json_object_object_add(t, "retransmits", json_object_new_int64(
+				(int64_t)iperf3_retransmits(&w->ip)));
+			json_object_object_add(root, "tcp", t);
+		}
 		{
 			double mn, av, mx, md;
 
@@ -925,6 +945,13 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 			printf("  (%llu retransmits)", (unsigned long long)iperf3_retransmits(&w->ip));
 		printf("\n");
 	}
+	if (w->ip_up && !cfg.udp && !cfg.reverse)
+		printf("\naccounting: %llu TCP frames sent by the peer (%llu retransmitted) = "
+		       "%llu received by the host's sockets + %llu NIC drops + %llu driver "
+		       "drops + %llu in flight\n", (unsigned long long)tcp_sent,
+		       (unsigned long long)iperf3_retransmits(&w->ip),
+		       (unsigned long long)tcp_got, (unsigned long long)nic_drops,
+		       (unsigned long long)drv_drops, (unsigned long long)inflight);
 	if (w->ip_up && cfg.udp)
 		printf("\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu receive "
 	       "buffer errors + %llu NIC drops + %llu driver drops + %llu in flight\n",

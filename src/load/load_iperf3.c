@@ -608,6 +608,10 @@ void iperf3_start(struct iperf3 *ip)
 void iperf3_stop(struct iperf3 *ip)
 {
 	ip->stopped = true;
+	/* the peer's TCP senders stop sending new data */
+	for (unsigned i = 0; !ip->cfg.udp && !ip->cfg.reverse && i < ip->cfg.streams; i++)
+		if (ip->s[i].tcp_up)
+			tcp_sender_close(&ip->s[i].snd);
 	for (unsigned i = 0; i < ip->cfg.streams; i++)
 		sim_cancel(ip->host->sim, &ip->s[i].ev);
 }

@@ -159,7 +159,9 @@ bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *frame, size_t len);
 /* Start the peer's streams at the current time. */
 void iperf3_start(struct iperf3 *ip);
 
-/* Stop sending (the run's end); pending datagrams still arrive. */
+/* Stop sending new data (the run's end): UDP streams, the peer's TCP
+ * senders (what is outstanding is still delivered or recovered) and the
+ * host's writers; pending frames still arrive. */
 void iperf3_stop(struct iperf3 *ip);
 
 void iperf3_fini(struct iperf3 *ip);

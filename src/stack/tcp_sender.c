@@ -357,6 +357,11 @@ void tcp_sender_start(struct tcp_sender *s)
 	push(s);
 }
 
+void tcp_sender_close(struct tcp_sender *s)
+{
+	s->p.app_bytes = s->max;
+}
+
 void tcp_sender_write(struct tcp_sender *s, uint64_t bytes)
 {
 	if (s->p.app_bytes == TCP_APP_INFINITE)

@@ -226,6 +226,10 @@ void tcp_sender_set_write_space(struct tcp_sender *s, tcp_write_space_fn fn,
 /* Start sending: as much as cwnd and the window allow. */
 void tcp_sender_start(struct tcp_sender *s);
 
+/* The application stops: no new data after what was already sent (what
+ * is outstanding is still recovered and retransmitted as needed). */
+void tcp_sender_close(struct tcp_sender *s);
+
 /* Let the application add @bytes more to send (not for TCP_APP_INFINITE). */
 void tcp_sender_write(struct tcp_sender *s, uint64_t bytes);
 
