@@ -69,7 +69,9 @@ for name, rows in SCENARIOS.items():
                                capture_output=True, text=True)
         check(again.stdout == r.stdout, f"{name}: not deterministic")
     d = json.loads(r.stdout)
-    over = [i for i in d["intervals"] if i["gbps"] > LIMIT + 1e-9]
+    # a window can hold one segment more than the average (frame phase)
+    over = [i for i in d["intervals"]
+            if i["gbps"] > LIMIT + 1448 * 8 / ((i["end"] - i["start"]) * 1e9) + 1e-9]
     check(not over, f"{name}: intervals above the goodput limit: {over}")
     check(d["summary"]["throughput_gbps"] <= LIMIT,
           f"{name}: throughput {d['summary']['throughput_gbps']} above {LIMIT}")

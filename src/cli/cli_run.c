@@ -554,6 +554,35 @@ static void window_pct(struct world *w, struct intervals *iv, unsigned cpu,
 	p->ksoftirqd = tot ? 100.0 * (double)(s.ksoftirqd_ns - b->ksoftirqd_ns) / tot : 0;
 }
 
+/*
+ * Put each interval's bytes where they crossed the wire.  The receiver
+ * counts bytes when they are delivered in order, in batches: a GRO packet
+ * flushed just after an interval boundary, or out-of-order data released
+ * by a retransmission, carries bytes that arrived before the boundary.
+ * No window can hold more than the line's goodput (@limit_bps) plus one
+ * segment (@seg bytes, the phase of the frames); what an interval holds
+ * beyond that arrived earlier, so it moves to the interval before.  The
+ * total is unchanged.
+ */
+static void attribute_intervals(struct intervals *iv, uint64_t limit_bps, unsigned seg)
+{
+	static uint64_t d[MAX_INTERVALS + 1];
+
+	for (unsigned i = 1; i <= iv->n; i++)
+		d[i] = iv->app_bytes[i] - iv->app_bytes[i - 1];
+	for (unsigned i = iv->n; i > 1; i--) {
+		double t = (double)(iv->end[i] - iv->end[i - 1]) / 1e9;
+		uint64_t cap = (uint64_t)((double)limit_bps * t / 8) + seg;
+
+		if (d[i] > cap) {
+			d[i - 1] += d[i] - cap;
+			d[i] = cap;
+		}
+	}
+	for (unsigned i = 1; i <= iv->n; i++)
+		iv->app_bytes[i] = iv->app_bytes[i - 1] + d[i];
+}
+
 /* The host's iperf3 process, all threads, as top's %CPU (100 = one CPU)
  * over the mean window. */
 static double app_cpu_pct(struct world *w, const struct intervals *iv)
@@ -724,6 +753,10 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 	}
 	sim_host_sync(w->host);
 	app_at_end = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
+	if (w->ip_up)
+		attribute_intervals(iv, cfg.udp ? iperf3_goodput_limit_bps(&w->ip, w->nic->mbps(w))
+				    : (uint64_t)w->nic->mbps(w) * 1000000ull * 1448 / 1538,
+				    cfg.udp ? cfg.len : 1448);
 	/* let what is on the wire and in the rings drain, so every datagram
 	 * sent is accounted for; CPU figures above are taken already */
 	{
@@ -1059,7 +1092,7 @@ static int sweep_plot(const char *plot, const char *key, char vals[][64],
 	fprintf(g, "set title 'throughput (Gbit/s)'\nplot $d using 1:2 with linespoints pt 7\n");
 	fprintf(g, "set title 'busiest ksoftirqd (%%CPU)'\nplot $d using 1:3 with linespoints pt 7\n");
 	fprintf(g, "set title 'NIC interrupts per second'\nplot $d using 1:4 with linespoints pt 7\n");
-	fprintf(g, "set title 'ping avg under load (ms)'\nplot $d using 1:5 with linespoints pt 7\n");
+	fprintf(g, "set title 'ping avg, idle (ms)'\nplot $d using 1:5 with linespoints pt 7\n");
 	fprintf(g, "unset multiplot\n");
 	st = pclose(g);
 	if (st != 0) {
@@ -1071,9 +1104,40 @@ static int sweep_plot(const char *plot, const char *key, char vals[][64],
 }
 
 /*
+ * One sweep point: @base with @set applied, in a fresh world.  @idle_ping:
+ * instead of the workload, the host pings the idle peer 20 times, 0.1 s
+ * apart (the seed measured ping on an idle link).
+ */
+static int sweep_one(const struct scenario *base, const char *set, bool idle_ping,
+		     struct sweep_point *pt)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	char err[600];
+	int rc;
+
+	if (!w) {
+		cli_err("out of memory");
+		return -1;
+	}
+	w->scn = *base;
+	scenario_set(&w->scn, set, err, sizeof(err));    /* validated before */
+	if (idle_ping) {
+		w->scn.iperf_streams = 0;
+		w->scn.ping_from_host = true;
+		w->scn.ping_interval_s = 0.1;
+		w->scn.ping_count = 20;
+		w->scn.duration_s = 2.5;
+	}
+	rc = world_up(w) || run_ethtool(w) || run_iperf3(w, false, pt);
+	world_down(w);
+	free(w);
+	return rc ? -1 : 0;
+}
+
+/*
  * Run the scenario once per value of @spec ("usb.rx_usecs=0,5,15"), each
- * in a fresh world, and print one line per value.  Without a ping in the
- * scenario, the host pings the peer every 0.2 s during the load.
+ * in a fresh world, and print one line per value; the ping column comes
+ * from a second, idle run per value (sweep_one).
  */
 static int run_sweep(const struct scenario *base, const char *spec, const char *plot)
 {
@@ -1110,33 +1174,19 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return CLI_EXIT_USAGE;
 	}
-	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %g s each\n", key,
-	       base->chip, base->cpus, base->preset, (unsigned long long)base->seed,
-	       base->duration_s);
+	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %g s each "
+	       "(ping: idle, 20 probes)\n", key, base->chip, base->cpus, base->preset,
+	       (unsigned long long)base->seed, base->duration_s);
 	printf("%-12s %10s %11s %13s %13s %8s\n", key, "Gbit/s", "ksoftirqd%",
 	       "interrupts/s", "ping avg ms", "retrans");
 	for (unsigned i = 0; i < n; i++) {
-		struct world *w = calloc(1, sizeof(*w));
+		struct sweep_point idle;
 		char set[200];
-		int rc;
 
-		if (!w) {
-			cli_err("out of memory");
-			return 1;
-		}
-		w->scn = *base;
 		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
-		scenario_set(&w->scn, set, err, sizeof(err));
-		if (!w->scn.ping_count && w->scn.duration_s >= 1) {
-			w->scn.ping_from_host = true;
-			w->scn.ping_interval_s = 0.2;
-			w->scn.ping_count = (unsigned)((w->scn.duration_s - 0.5) / 0.2);
-		}
-		rc = world_up(w) || run_ethtool(w) || run_iperf3(w, false, &pt[i]);
-		world_down(w);
-		free(w);
-		if (rc)
+		if (sweep_one(base, set, false, &pt[i]) || sweep_one(base, set, true, &idle))
 			return 1;
+		pt[i].ping_avg_ms = idle.ping_avg_ms;
 		printf("%-12s %10.2f %11.1f %13.0f %13.3f %8llu\n", vals[i], pt[i].gbps,
 		       pt[i].ksoftirqd, pt[i].irqs_per_s, pt[i].ping_avg_ms,
 		       (unsigned long long)pt[i].retransmits);

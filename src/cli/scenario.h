@@ -22,7 +22,8 @@
  *   iperf3.streams = 20      -P: parallel streams from the peer (0: none)
  *   iperf3.udp = 0           -u: UDP instead of TCP
  *   iperf3.cc = cubic        -C: TCP congestion control, reno or cubic
- *   iperf3.bitrate = 1G      -b: UDP payload bit/s, all streams (K/M/G)
+ *   iperf3.bitrate = 1G      -b: UDP payload bit/s of each stream, as
+ *                            iperf3 applies it (K/M/G)
  *   iperf3.len = 0           -l: UDP payload per datagram (0: 1448), TCP
  *                            bytes per read (0: 128 KiB)
  *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: TCP 128 KiB,

@@ -539,7 +539,8 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	ip->wire = wire;
 	ip->dut_mac = dev->dev_addr;
 	sim_rng_init(&rng, cfg->seed, sim_rng_stream_id("iperf3-ports"));
-	per_stream = cfg->bitrate / cfg->streams;
+	/* iperf3 applies -b to each stream separately (iperf3(1), -b) */
+	per_stream = cfg->bitrate;
 	for (unsigned i = 0; i < cfg->streams; i++) {
 		struct iperf3_stream *st = &ip->s[i];
 

@@ -4,8 +4,8 @@
  * not CPU-limited) and the host under test (server): -P streams with
  * distinct 5-tuples (ephemeral client ports, server port 5201).
  *
- * So far: UDP (-u -b RATE -l LEN).  The peer paces each stream's
- * datagrams at RATE/streams onto the wire; on the host, each datagram the
+ * UDP (-u -b RATE -l LEN): the peer paces each stream's datagrams at
+ * RATE onto the wire (iperf3 applies -b to each stream); on the host, each datagram the
  * driver delivers is demultiplexed to its stream's socket (ip_rcv +
  * udp_rcv charged in the softirq that delivers it; a full receive buffer
  * drops it, counted as iperf3/netstat "receive buffer errors"), and the
@@ -63,7 +63,8 @@ struct iperf3_cfg {
 	unsigned streams;               /* -P, 1..IPERF3_MAX_STREAMS */
 	bool udp;                       /* -u */
 	enum tcp_cc_algo cc;            /* -C reno|cubic (TCP) */
-	uint64_t bitrate;               /* -b, bit/s of UDP payload, all streams */
+	uint64_t bitrate;               /* -b, bit/s of UDP payload per stream,
+					   as iperf3 applies it */
 	unsigned len;                   /* -l: UDP payload bytes per datagram;
 					   TCP bytes per read (0 = 128 KiB) */
 	uint32_t rcvbuf;                /* socket receive buffer, bytes */
