@@ -94,7 +94,7 @@ with tempfile.TemporaryDirectory() as d:
         (("--pcap", demo, "--set", "run.duration=-1"), "is not a duration"),
         (("--pcap", demo, "--set", "nic.chip=RTL9999"), "unknown chip 'RTL9999'"),
         (("--pcap", demo, "--set", "host.irq_cpus=0-9"), "host.irq_cpus"),
-        (("--pcap", demo, "--preset", "nosuch"), "nosuch.ini"),
+        (("--pcap", demo, "--preset", "nosuch"), "no preset 'nosuch'"),
         (("--pcap", demo, "--ethtool", "-L eth0 rx 9"),
          "requested channel count exceeds maximum"),
         (("--pcap", demo, "--ethtool", "-N eth0 rx-flow-hash tcp4 sd"),
@@ -262,10 +262,25 @@ for args, text in ((("--set", "usb.link_gbps=7"), "not 5, 10 or 20"),
                    (("--sweep", "usb.rx_usecs"), "expected section.key=V1,V2"),
                    (("--sweep", "usb.rx_usecs=1,999"), "usb.rx_usecs"),
                    (("--sweep", "no.such=1"), "no.such"),
-                   (("--set", "nic.chip=RTL9999"), "unknown chip")):
+                   (("--set", "nic.chip=RTL9999"), "unknown chip"),
+                   (("--set", "usb.rx_usecs=5"), "apply to the USB chips"),
+                   (("--sweep", "usb.rx_usecs=0,5"), "apply to the USB chips"),
+                   (("--set", "nic.chip=RTL8159", "--set", "nic.rx_queues=4"),
+                    "apply to the PCIe chips"),
+                   (("--preset", "nosuch"), "there are: default, desktop6, r2514, rk3588"),
+                   ((os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                  "scenarios"),), "not a regular file")):
     r = run(*args)
     check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
           f"bad input {args}: rc {r.returncode} {r.stderr!r} {r.stdout[:200]!r}")
+# INI text inih would blame on the wrong line
+with tempfile.TemporaryDirectory() as td:
+    for text, want in (("[nic\nrx_queues = 2\n", ":1: section header without ']'"),
+                       ("rx_queues = 2\n", ":1: key 'rx_queues' is outside any [section]")):
+        f = os.path.join(td, "bad.ini")
+        open(f, "w").write(text)
+        r = run(f)
+        check(r.returncode == 2 and want in r.stderr and not r.stdout, f"{text!r}: {r.stderr}")
 # --compare: the scenario's EXPERIMENTS.md rows, with roles and bands
 scen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios")
 r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.5",

@@ -13,7 +13,9 @@
  * independent rss_classify() of the configuration ethtool reports.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,11 @@ static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *dat
 	consume_skb(skb);
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
 static int load_preset(struct world *w)
 {
 	char path[600], err[512];
@@ -183,10 +190,36 @@ static int load_preset(struct world *w)
 		sim_cost_load_default(&w->cost);
 		return 0;
 	}
-	if (strchr(w->scn.preset, '/') || strstr(w->scn.preset, ".ini"))
+	if (strchr(w->scn.preset, '/') || strstr(w->scn.preset, ".ini")) {
 		snprintf(path, sizeof(path), "%s", w->scn.preset);
-	else
+	} else {
 		snprintf(path, sizeof(path), "%s/%s.ini", RXSCALE_PRESETS_DIR, w->scn.preset);
+		if (access(path, R_OK)) {
+			/* a name: say which names there are, sorted */
+			char list[1200] = "default", names[16][64];
+			unsigned nn = 0;
+			DIR *d = opendir(RXSCALE_PRESETS_DIR);
+			struct dirent *e;
+
+			while (d && (e = readdir(d)) && nn < 16) {
+				size_t l = strlen(e->d_name);
+
+				if (l > 4 && l < 60 && !strcmp(e->d_name + l - 4, ".ini") &&
+				    strcmp(e->d_name, "default.ini"))
+					snprintf(names[nn++], sizeof(names[0]), "%.*s",
+						 (int)(l - 4), e->d_name);
+			}
+			if (d)
+				closedir(d);
+			qsort(names, nn, sizeof(names[0]), cmp_name);
+			for (unsigned i = 0; i < nn; i++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list),
+					 ", %.60s", names[i]);
+			cli_err("host.preset: no preset '%s' (there are: %s; or give a path "
+				"to an .ini file)", w->scn.preset, list);
+			return -1;
+		}
+	}
 	if (sim_cost_load_file(&w->cost, path, err, sizeof(err))) {
 		cli_err("%s", err);
 		return -1;
@@ -211,6 +244,19 @@ static int world_up(struct world *w)
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
 		if (!strcasecmp(rtl_usb_chips[i].name, w->scn.chip))
 			w->uchip = &rtl_usb_chips[i];
+	/* keys the chosen NIC does not have are errors, not silent no-ops */
+	if (w->chip && (w->scn.usb_link_mbps != 20000 || w->scn.usb_imod_ns != 40000 ||
+			w->scn.usb_rx_usecs != -1 || w->scn.usb_mitigation_off)) {
+		cli_err("usb.*: these keys apply to the USB chips (RTL8157, RTL8159), not to %s",
+			w->chip->name);
+		return -1;
+	}
+	if (w->uchip && (w->scn.rx_queues > 1 || w->scn.ownbit_erratum ||
+			 w->scn.ownbit_workaround != -1)) {
+		cli_err("nic.rx_queues/nic.ownbit_*: these keys apply to the PCIe chips; "
+			"the %s has one RX queue", w->uchip->name);
+		return -1;
+	}
 	if (load_preset(w))
 		return -1;
 	sim_init(&w->sim);
@@ -245,6 +291,10 @@ static int world_up(struct world *w)
 	}
 	if (w->nic->up(w))
 		return -1;
+	if (w->scn.rx_queues && w->nic->nqueues(w) != w->scn.rx_queues)
+		fprintf(stderr, "rxscale: note: nic.rx_queues=%u asked, the driver set up %u on "
+			"the %s with %u CPUs\n", w->scn.rx_queues, w->nic->nqueues(w),
+			w->nic->chip_name(w), w->scn.cpus);
 	rc = dev_open(w->dev);
 	if (rc) {
 		cli_err("cannot bring %s up: %s", w->dev->name, strerror(-rc));
@@ -271,6 +321,23 @@ static void world_down(struct world *w)
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
 		free(w->q_flows[q].slot);
 	rss_thash_fini(&w->key);
+}
+
+/* The same, query output discarded (a sweep's check pass). */
+static int run_ethtool_quiet(struct world *w)
+{
+	FILE *null = fopen("/dev/null", "w");
+	int rc = 0;
+
+	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
+		rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i], null ? null : stdout, stderr);
+		if (rc)
+			cli_err("ethtool %s: failed (exit %d); nothing was run",
+				w->scn.ethtool[i], rc);
+	}
+	if (null)
+		fclose(null);
+	return rc ? -1 : 0;
 }
 
 /* Run the scenario's ethtool commands in order; query output to stdout. */
@@ -1128,7 +1195,7 @@ static int sweep_one(const struct scenario *base, const char *set, bool idle_pin
 		w->scn.ping_count = 20;
 		w->scn.duration_s = 2.5;
 	}
-	rc = world_up(w) || run_ethtool(w) || run_iperf3(w, false, pt);
+	rc = world_up(w) || run_ethtool_quiet(w) || run_iperf3(w, false, pt);
 	world_down(w);
 	free(w);
 	return rc ? -1 : 0;
@@ -1173,6 +1240,26 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 	if (base->pcap[0] || !base->iperf_streams) {
 		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return CLI_EXIT_USAGE;
+	}
+	/* bring every point's world up once before printing anything: a value
+	 * the NIC refuses fails here, with nothing half-written */
+	for (unsigned i = 0; i < n; i++) {
+		struct world *w = calloc(1, sizeof(*w));
+		char set[200];
+		int bad;
+
+		if (!w) {
+			cli_err("out of memory");
+			return 1;
+		}
+		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
+		w->scn = *base;
+		scenario_set(&w->scn, set, err, sizeof(err));
+		bad = world_up(w) || run_ethtool_quiet(w);
+		world_down(w);
+		free(w);
+		if (bad)
+			return 1;
 	}
 	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %g s each "
 	       "(ping: idle, 20 probes)\n", key, base->chip, base->cpus, base->preset,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
@@ -334,7 +335,52 @@ static int handler(void *user, const char *sec, const char *key, const char *v)
 {
 	struct load_ctx *lc = user;
 
+	if (lc->msg[0])
+		return 0;       /* keep the first error's message */
+	if (!sec[0]) {
+		snprintf(lc->msg, sizeof(lc->msg), "key '%.64s' is outside any [section]", key);
+		return 0;
+	}
 	return apply(&lc->s, sec, key, v, lc->msg, sizeof(lc->msg)) ? 0 : 1;
+}
+
+/* What inih does not say well: not a regular file, and a section header
+ * without its ']' (inih goes on and blames a later key).  0, or -1 with
+ * @err set. */
+static int precheck(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char line[512];
+	unsigned n = 0;
+	FILE *f;
+
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (a scenario is an INI file)", path);
+		return -1;
+	}
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+
+		n++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '[' && !strchr(p, ']')) {
+			snprintf(err, errlen, "%s:%u: section header without ']'", path, n);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	return 0;
 }
 
 int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen)
@@ -342,6 +388,8 @@ int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen
 	struct load_ctx lc = { .s = *s };
 	int rc;
 
+	if (precheck(path, err, errlen))
+		return -1;
 	errno = 0;
 	rc = ini_parse(path, handler, &lc);
 	if (rc == -1) {
