@@ -504,12 +504,20 @@ static void print_replay(struct world *w, struct replay *r)
 		       (unsigned long long)w->q_frames[q],
 		       (unsigned long long)w->q_bytes[q], w->q_flows[q].n,
 		       w->delivered ? 100.0 * (double)w->q_frames[q] / (double)w->delivered : 0);
-	printf("total %7llu %10llu\n", (unsigned long long)w->delivered,
-	       (unsigned long long)r->bytes);
+	{
+		u64 qb = 0;
+
+		for (unsigned q = 0; q < w->nic->nqueues(w); q++)
+			qb += w->q_bytes[q];
+		/* delivered bytes: after the NIC stripped VLAN tags, without FCS */
+		printf("total %7llu %10llu\n", (unsigned long long)w->delivered,
+		       (unsigned long long)qb);
+	}
 	for (unsigned i = 0; i < nd; i++)
 		dropped += d[i].n;
-	printf("\naccounting: %llu frames offered = %llu delivered + %llu dropped",
-	       (unsigned long long)r->frames, (unsigned long long)w->delivered,
+	printf("\naccounting: %llu frames (%llu bytes) offered = %llu delivered + %llu dropped",
+	       (unsigned long long)r->frames, (unsigned long long)r->bytes,
+	       (unsigned long long)w->delivered,
 	       (unsigned long long)dropped);
 	for (unsigned i = 0; i < nd; i++)
 		if (d[i].n)
@@ -1109,8 +1117,9 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 				snprintf(band, sizeof(band), ">= %g", co[i].row->lo);
 			else
 				snprintf(band, sizeof(band), "%g ... %g", co[i].row->lo, co[i].row->hi);
-			printf("%-4s  %-34s  %-30s  %8.2f  %-17s  %-9s  %s  %s\n", co[i].row->id,
-			       co[i].row->figure, co[i].row->seed, co[i].value, band,
+			printf("%-4s  %-34s  %-30s  %8.*f  %-17s  %-9s  %s  %s\n", co[i].row->id,
+			       co[i].row->figure, co[i].row->seed,
+			       co[i].row->hi < 5 ? 3 : 2, co[i].value, band,
 			       co[i].row->fit ? "fit" : "predicted", co[i].ok ? "yes" : "NO",
 			       co[i].note);
 		}
