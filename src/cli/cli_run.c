@@ -1022,6 +1022,10 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 	       w->nic->chip_name(w), w->nic->nqueues(w), w->nic->nqueues(w) == 1 ? "" : "s",
 	       w->nic->rss_on(w) ? "on" : "off", w->scn.cpus, w->cost.name,
 	       (unsigned long long)w->scn.seed);
+	if (w->utp)
+		printf("USB %u Gbit/s link, xHCI IMOD %u ns, rx-usecs %u, mitigation %s\n",
+		       w->scn.usb_link_mbps / 1000, w->scn.usb_imod_ns,
+		       (unsigned)(w->utp->coalesce / 1000), w->utp->mitigation_off ? "off" : "on");
 	if (w->ip_up && cfg.udp)
 		printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
 		       (unsigned long long)cfg.bitrate, cfg.len, cfg.streams, w->scn.duration_s);
