@@ -52,4 +52,31 @@ enum net_link cli_pcap_link(const struct cli_pcap *c);
 
 void cli_pcap_close(struct cli_pcap *c);
 
+/* One point of `rxscale run --sweep`: the run's headline figures. */
+struct cli_sweep_point {
+	double gbps;                    /* iperf3 throughput, Gbit/s */
+	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
+					   mean window */
+	double irqs_per_s;              /* the NIC's host interrupts */
+	double ping_avg_ms;             /* idle ping average; -1: no reply */
+	uint64_t retransmits;
+};
+
+/*
+ * cli_plot_prepare() - before any run of a sweep: @plot must not name
+ * anything but a regular file, and a temporary file is created next to it
+ * (its name in @tmp, @n bytes).  0, or -1 with the error printed.
+ */
+int cli_plot_prepare(const char *plot, char *tmp, size_t n);
+
+/*
+ * cli_plot_sweep() - draw @n points of a sweep of @key over @vals with
+ * gnuplot into @tmp (from cli_plot_prepare), then rename it to @plot: SVG
+ * for a .svg name, else PNG.  No file name enters gnuplot's script; key
+ * and values are reduced to safe label characters.  0, or -1 with the
+ * error (and gnuplot's first message) printed and @tmp removed.
+ */
+int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
+		   char vals[][64], const struct cli_sweep_point *pt, unsigned n);
+
 #endif /* RXSCALE_CLI_H */

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <getopt.h>
+#include <limits.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,17 +730,7 @@ static unsigned evaluate_rows(struct world *w, struct intervals *iv,
 	return n;
 }
 
-/* One point of a --sweep: the run's headline figures. */
-struct sweep_point {
-	double gbps;                    /* iperf3 throughput */
-	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
-					   mean window */
-	double irqs_per_s;              /* the NIC's host interrupts */
-	double ping_avg_ms;             /* -1: no reply */
-	u64 retransmits;
-};
-
-static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
+static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 {
 	struct iperf3_cfg cfg = {
 		.streams = w->scn.iperf_streams, .udp = w->scn.iperf_udp,
@@ -1138,58 +1129,13 @@ static int run_iperf3(struct world *w, bool json, struct sweep_point *pt)
 
 #define SWEEP_MAX 32
 
-/* Write a gnuplot script for the sweep to gnuplot's stdin; the output
- * format follows @plot's extension (.svg, else PNG). */
-static int sweep_plot(const char *plot, const char *key, char vals[][64],
-		      const struct sweep_point *pt, unsigned n)
-{
-	const char *ext = strrchr(plot, '.');
-	bool svg = ext && !strcasecmp(ext, ".svg");
-	FILE *g;
-	int st;
-
-	if (strchr(plot, '\'') || strchr(plot, '\n')) {
-		cli_err("--plot: a file name without quotes or newlines, please");
-		return -1;
-	}
-	g = popen("gnuplot 2>&1", "w");
-	if (!g) {
-		cli_err("--plot: cannot run gnuplot: %s", strerror(errno));
-		return -1;
-	}
-	fprintf(g, "set terminal %s size 1000,700 noenhanced\n", svg ? "svg" : "pngcairo");
-	fprintf(g, "set output '%s'\n", plot);
-	fprintf(g, "set multiplot layout 2,2 title 'rxscale sweep of %s'\n", key);
-	fprintf(g, "set grid\nset key off\nset xlabel '%s'\nset xtics (", key);
-	for (unsigned i = 0; i < n; i++)
-		fprintf(g, "%s'%s' %u", i ? ", " : "", vals[i], i);
-	fprintf(g, ")\nset xrange [-0.3:%u.3]\nset yrange [0:*]\n", n ? n - 1 : 0);
-	fprintf(g, "$d << EOD\n");
-	for (unsigned i = 0; i < n; i++)
-		fprintf(g, "%u %.4f %.4f %.1f %.4f\n", i, pt[i].gbps, pt[i].ksoftirqd,
-			pt[i].irqs_per_s, pt[i].ping_avg_ms < 0 ? 0 : pt[i].ping_avg_ms);
-	fprintf(g, "EOD\n");
-	fprintf(g, "set title 'throughput (Gbit/s)'\nplot $d using 1:2 with linespoints pt 7\n");
-	fprintf(g, "set title 'busiest ksoftirqd (%%CPU)'\nplot $d using 1:3 with linespoints pt 7\n");
-	fprintf(g, "set title 'NIC interrupts per second'\nplot $d using 1:4 with linespoints pt 7\n");
-	fprintf(g, "set title 'ping avg, idle (ms)'\nplot $d using 1:5 with linespoints pt 7\n");
-	fprintf(g, "unset multiplot\n");
-	st = pclose(g);
-	if (st != 0) {
-		cli_err("--plot: gnuplot failed (exit status %d); is it installed?", st);
-		remove(plot);
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * One sweep point: @base with @set applied, in a fresh world.  @idle_ping:
  * instead of the workload, the host pings the idle peer 20 times, 0.1 s
  * apart (the seed measured ping on an idle link).
  */
 static int sweep_one(const struct scenario *base, const char *set, bool idle_ping,
-		     struct sweep_point *pt)
+		     struct cli_sweep_point *pt)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	char err[600];
@@ -1221,11 +1167,10 @@ static int sweep_one(const struct scenario *base, const char *set, bool idle_pin
  */
 static int run_sweep(const struct scenario *base, const char *spec, const char *plot)
 {
-	char key[64], vals[SWEEP_MAX][64], buf[600], err[600];
+	char key[64], vals[SWEEP_MAX][64], buf[2100], err[600], plot_tmp[PATH_MAX];
 	const char *eq = strchr(spec, '=');
-	struct sweep_point pt[SWEEP_MAX];
+	struct cli_sweep_point pt[SWEEP_MAX];
 	unsigned n = 0;
-	char *tok, *save = NULL;
 
 	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(key) || !eq[1]) {
 		cli_err("--sweep: expected section.key=V1,V2,... (e.g. usb.rx_usecs=0,5,15)");
@@ -1233,19 +1178,40 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 	}
 	memcpy(key, spec, (size_t)(eq - spec));
 	key[eq - spec] = 0;
+	if (strlen(eq + 1) >= sizeof(buf)) {
+		cli_err("--sweep: the value list is too long");
+		return CLI_EXIT_USAGE;
+	}
 	snprintf(buf, sizeof(buf), "%s", eq + 1);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* split by hand: strtok would skip empty values silently */
+	for (char *v = buf, *next; v; v = next) {
 		struct scenario t = *base;
 		char set[200];
 
+		next = strchr(v, ',');
+		if (next)
+			*next++ = 0;
+		if (!*v) {
+			cli_err("--sweep: an empty value in '%.64s'", eq + 1);
+			return CLI_EXIT_USAGE;
+		}
+		if (strlen(v) >= sizeof(vals[0])) {
+			cli_err("--sweep: value '%.20s...' is longer than 63 characters", v);
+			return CLI_EXIT_USAGE;
+		}
 		if (n == SWEEP_MAX) {
 			cli_err("--sweep: at most %d values", SWEEP_MAX);
 			return CLI_EXIT_USAGE;
 		}
-		snprintf(vals[n], sizeof(vals[n]), "%.63s", tok);
-		snprintf(set, sizeof(set), "%.63s=%.63s", key, tok);
+		snprintf(vals[n], sizeof(vals[n]), "%s", v);
+		snprintf(set, sizeof(set), "%.63s=%s", key, v);
 		if (scenario_set(&t, set, err, sizeof(err))) {   /* validate all first */
 			cli_err("--sweep: %s", err);
+			return CLI_EXIT_USAGE;
+		}
+		if (t.pcap[0] || !t.iperf_streams) {
+			cli_err("--sweep: %s leaves no iperf3 workload (a sweep needs one; "
+				"not a capture replay)", set);
 			return CLI_EXIT_USAGE;
 		}
 		n++;
@@ -1254,6 +1220,8 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return CLI_EXIT_USAGE;
 	}
+	if (plot && cli_plot_prepare(plot, plot_tmp, sizeof(plot_tmp)))
+		return 1;
 	/* bring every point's world up once before printing anything: a value
 	 * the NIC refuses fails here, with nothing half-written */
 	for (unsigned i = 0; i < n; i++) {
@@ -1263,7 +1231,7 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 
 		if (!w) {
 			cli_err("out of memory");
-			return 1;
+			goto fail;
 		}
 		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
 		w->scn = *base;
@@ -1272,31 +1240,38 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 		world_down(w);
 		free(w);
 		if (bad)
-			return 1;
+			goto fail;
 	}
-	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %g s each "
-	       "(ping: idle, 20 probes)\n", key, base->chip, base->cpus, base->preset,
-	       (unsigned long long)base->seed, base->duration_s);
+	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, ", key, base->chip,
+	       base->cpus, base->preset, (unsigned long long)base->seed);
+	if (strcmp(key, "run.duration"))
+		printf("%g s each (ping: idle, 20 probes)\n", base->duration_s);
+	else
+		printf("(ping: idle, 20 probes)\n");
 	printf("%-12s %10s %11s %13s %13s %8s\n", key, "Gbit/s", "ksoftirqd%",
 	       "interrupts/s", "ping avg ms", "retrans");
 	for (unsigned i = 0; i < n; i++) {
-		struct sweep_point idle;
+		struct cli_sweep_point idle;
 		char set[200];
 
 		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
 		if (sweep_one(base, set, false, &pt[i]) || sweep_one(base, set, true, &idle))
-			return 1;
+			goto fail;
 		pt[i].ping_avg_ms = idle.ping_avg_ms;
 		printf("%-12s %10.2f %11.1f %13.0f %13.3f %8llu\n", vals[i], pt[i].gbps,
 		       pt[i].ksoftirqd, pt[i].irqs_per_s, pt[i].ping_avg_ms,
 		       (unsigned long long)pt[i].retransmits);
 		fflush(stdout);
 	}
-	if (plot && sweep_plot(plot, key, vals, pt, n))
-		return 1;
+	if (plot && cli_plot_sweep(plot, plot_tmp, key, vals, pt, n))
+		return 1;       /* it removed the temporary file */
 	if (plot)
 		printf("plot: %s\n", plot);
 	return 0;
+fail:
+	if (plot)
+		unlink(plot_tmp);
+	return 1;
 }
 
 static void usage(FILE *out)
