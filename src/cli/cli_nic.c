@@ -248,6 +248,7 @@ static unsigned usb_drop_reasons(const struct world *w, struct drop_reason *d)
 	d[n++] = (struct drop_reason){ "rx_link_down", s->rx_link_down };
 	d[n++] = (struct drop_reason){ "rx_disabled", s->rx_disabled };
 	d[n++] = (struct drop_reason){ "rx_filtered", s->rx_filtered };
+	d[n++] = (struct drop_reason){ "rx_runt", s->rx_runt };
 	d[n++] = (struct drop_reason){ "rx_too_long", s->rx_too_long };
 	d[n++] = (struct drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
 	d[n++] = (struct drop_reason){ "rx_cancelled", s->rx_cancelled };

@@ -1478,6 +1478,20 @@ int cli_run(int argc, char **argv)
 		ethtool_cmd_run(w->dev, err, stdout, stderr);
 	}
 	rc = w->mismatches ? 1 : 0;
+	{
+		struct drop_reason d[CLI_DROP_REASONS];
+		unsigned nd = drop_reasons(w, d);
+		u64 dropped = 0;
+
+		for (unsigned i = 0; i < nd; i++)
+			dropped += d[i].n;
+		if (r->frames != w->delivered + dropped) {
+			cli_err("replay: %llu frames offered but %llu delivered + %llu dropped: "
+				"a frame was lost uncounted (a bug)", (unsigned long long)r->frames,
+				(unsigned long long)w->delivered, (unsigned long long)dropped);
+			rc = 1;
+		}
+	}
 out:
 	if (r->pc)
 		cli_pcap_close(r->pc);

@@ -40,7 +40,7 @@ static int parse_rate(const char *v, uint64_t *out)
 	double d = strtod(v, &end);
 	double mul = 1;
 
-	if (end == v || d <= 0)
+	if (end == v || !(d > 0) || d > 1e12)   /* also NaN and inf */
 		return -1;
 	switch (*end) {
 	case 'k': case 'K': mul = 1e3; end++; break;
@@ -102,8 +102,9 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		char *end;
 		double d = strtod(v, &end);
 
-		if (end == v || *end || !(d > 0 && d <= 3600)) {
-			snprintf(msg, ml, "%s: '%.64s' is not a duration in (0, 3600] s",
+		/* at least 1 us: the simulation's clock is integer ns */
+		if (end == v || *end || !(d >= 1e-6 && d <= 3600)) {
+			snprintf(msg, ml, "%s: '%.64s' is not a duration in [0.000001, 3600] s",
 				 full, v);
 			return -1;
 		}

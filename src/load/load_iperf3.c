@@ -67,10 +67,16 @@ static void stream_fn(struct sim *s, struct sim_event *ev)
 	struct iperf3_stream *st = ev->arg;
 	struct iperf3 *ip = st->ip;
 
-	set_seq(st, st->next_seq);
-	load_wire_peer_send(ip->wire, st->tmpl, st->tmpl_len);
-	st->next_seq++;
-	st->sent++;
+	/* a full transmit queue blocks the sender: this turn is skipped and
+	 * not counted as sent (iperf3 counts what send() took) */
+	if (load_wire_peer_backlog(ip->wire) >= LOAD_WIRE_PEER_QLEN) {
+		st->blocked++;
+	} else {
+		set_seq(st, st->next_seq);
+		load_wire_peer_send(ip->wire, st->tmpl, st->tmpl_len);
+		st->next_seq++;
+		st->sent++;
+	}
 	sim_schedule_in(s, ev, st->gap);
 }
 

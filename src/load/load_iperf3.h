@@ -101,6 +101,8 @@ struct iperf3_stream {
 	bool tcp_up;
 	uint64_t rcvbuf_errors;
 	uint64_t sent;                  /* datagrams the peer sent */
+	uint64_t blocked;               /* turns skipped: the peer's transmit
+					   queue was full (over the line rate) */
 };
 
 struct iperf3 {

@@ -92,6 +92,16 @@ void load_wire_fini(struct load_wire *w);
 sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
 			       size_t len);
 
+/* Frames the peer has queued that are not yet at the NIC. */
+static inline size_t load_wire_peer_backlog(const struct load_wire *w)
+{
+	return w->to_dut.n;
+}
+
+/* The peer's transmit queue (its qdisc's txqueuelen): a paced sender that
+ * finds this many frames queued is blocked and skips its turn. */
+#define LOAD_WIRE_PEER_QLEN 1000
+
 /*
  * Where the peer's next frame will be queued: a caller may build the
  * frame there (up to *@cap bytes) and pass that pointer to

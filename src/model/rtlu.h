@@ -119,7 +119,9 @@ struct rtlu_stats {
 	uint64_t rx_link_down;          /* arrived with the link down */
 	uint64_t rx_disabled;           /* PLA_CR RE clear */
 	uint64_t rx_filtered;           /* PLA_RCR address filter */
-	uint64_t rx_too_long;           /* never fits a transfer buffer */
+	uint64_t rx_too_long;           /* over 16383 bytes, or never fits a
+					 * transfer buffer */
+	uint64_t rx_runt;               /* shorter than ETH_ZLEN (60 bytes) */
 	uint64_t rx_fifo_over;          /* RX FIFO full */
 	uint64_t rx_cancelled;          /* in a transfer the host cancelled */
 	uint64_t rx_dma_err;            /* TD buffer not DMA-visible */
@@ -182,9 +184,10 @@ const struct rtl_usb_chip_info *rtlu_chip(const struct rtlu_dev *dev);
  * @len:   bytes, 1..16383
  *
  * Return: 0 accepted (in flight); -ENETDOWN (link down), -EAGAIN (RX
- * disabled), -EPERM (filtered), -EMSGSIZE (cannot fit any transfer),
- * -ENOBUFS (RX FIFO full) -- each counted in its drop counter; -EINVAL
- * for no frame (NULL, 0 or > 16383 bytes; not counted, not offered).
+ * disabled), -EPERM (filtered), -EMSGSIZE (a runt under 60 bytes, or
+ * over 16383 bytes, or cannot fit any transfer), -ENOBUFS (RX FIFO full)
+ * -- each counted in its drop counter; -EINVAL for no frame (NULL or 0
+ * bytes; not counted, not offered).
  */
 int rtlu_eth_rx(struct rtlu_dev *dev, const void *frame, size_t len);
 

@@ -208,7 +208,7 @@ uint64_t rtlu_rx_dropped(const struct rtlu_dev *dev)
 	const struct rtlu_stats *s = &dev->st;
 
 	return s->rx_link_down + s->rx_disabled + s->rx_filtered +
-	       s->rx_too_long + s->rx_fifo_over + s->rx_cancelled +
+	       s->rx_too_long + s->rx_runt + s->rx_fifo_over + s->rx_cancelled +
 	       s->rx_dma_err + s->rx_reset;
 }
 

@@ -276,9 +276,21 @@ int rtlu_eth_rx(struct rtlu_dev *dev, const void *frame, size_t len)
 	struct rtlu_rx_frame *f;
 	uint32_t foot;
 
-	if (!dev || !frame || !len || len > RTLU_MAX_FRAME)
+	if (!dev || !frame || !len)
 		return -EINVAL;
 	dev->st.rx_offered++;
+	/* [I] a frame shorter than ETH_ZLEN cannot be handed over: r8152's
+	 * parser takes such a length for the end of the transfer (research
+	 * s1.2), so the MAC drops runts (what a MAC does with frames under
+	 * 64 bytes with FCS) */
+	if (len < RTLU_ETH_ZLEN) {
+		dev->st.rx_runt++;
+		return -EMSGSIZE;
+	}
+	if (len > RTLU_MAX_FRAME) {
+		dev->st.rx_too_long++;
+		return -EMSGSIZE;
+	}
 	if (!dev->link_up) {
 		dev->st.rx_link_down++;
 		return -ENETDOWN;
