@@ -271,18 +271,47 @@ for args, text in ((("--set", "usb.link_gbps=7"), "not 5, 10 or 20"),
                     "apply to the PCIe chips"),
                    (("--preset", "nosuch"), "there are: default, desktop6, r2514, rk3588"),
                    ((os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                  "scenarios"),), "not a regular file")):
+                                  "scenarios"),), "not a regular file"),
+                   (("--set", "iperf3.bitrate=nan"), "not a bit rate"),
+                   (("--set", "nic.chip=RTL8159", "--set", "iperf3.reverse=1",
+                     "--set", "iperf3.sndbuf=65536"), "less than one write"),
+                   (("--sweep", "usb.rx_usecs=0,,2"), "an empty value"),
+                   (("--sweep", "nic.chip=RTL8127A,RTL9999"), "unknown chip"),
+                   (("--set", "nic.chip=RTL8159", "--sweep", "usb.rx_usecs=0",
+                     "--plot", tempfile.gettempdir()), "not a regular file"),
+                   (("--set", "nic.chip=RTL8159", "--sweep", "usb.rx_usecs=0",
+                     "--plot", "/nonexistent-dir/x.png"), "cannot create a file next to")):
     r = run(*args)
     check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
           f"bad input {args}: rc {r.returncode} {r.stderr!r} {r.stdout[:200]!r}")
-# INI text inih would blame on the wrong line
+# INI text inih would blame on the wrong line, or misread
 with tempfile.TemporaryDirectory() as td:
     for text, want in (("[nic\nrx_queues = 2\n", ":1: section header without ']'"),
-                       ("rx_queues = 2\n", ":1: key 'rx_queues' is outside any [section]")):
+                       ("rx_queues = 2\n", ":1: key 'rx_queues' is outside any [section]"),
+                       ("[run]\n;" + "c" * 198 + "duration=0.02\n", ":2: line longer than 198"),
+                       ("[run]\nduration = 0.05\n  0.5\n", ":3: an indented line"),
+                       ("[run]\nduration\n", ":2: not a section, a key = value"),
+                       ("[run]\nduration = 0.0\x001\n", ":2: a NUL byte"),
+                       ("[run]\nduration = 1e-10\n", "not a duration")):
         f = os.path.join(td, "bad.ini")
         open(f, "w").write(text)
         r = run(f)
         check(r.returncode == 2 and want in r.stderr and not r.stdout, f"{text!r}: {r.stderr}")
+# the command line wins over the scenario file; --json stays one document
+# with ethtool query commands (their text goes to stderr)
+with tempfile.TemporaryDirectory() as td:
+    f = os.path.join(td, "ov.ini")
+    open(f, "w").write("[run]\nseed = 5\nduration = 0.01\n[host]\npreset = desktop6\n")
+    r = run(f, "--seed", "1", "--preset", "default")
+    check(r.returncode == 0 and "preset default, seed 1" in r.stdout.splitlines()[0],
+          f"overrides: {r.stdout[:200]} {r.stderr}")
+r = run("--set", "run.duration=0.01", "--json", "--ethtool", "-c eth0")
+try:
+    json.loads(r.stdout)
+    ok = r.returncode == 0 and "Coalesce parameters" in r.stderr
+except ValueError:
+    ok = False
+check(ok, f"--json with -c: {r.stdout[:100]!r} {r.stderr[:100]!r}")
 # --compare: the scenario's EXPERIMENTS.md rows, with roles and bands
 scen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios")
 r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.5",

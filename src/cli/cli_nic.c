@@ -120,13 +120,17 @@ static struct load_wire_nic pci_port(struct world *w)
 	return load_wire_nic_rtlm(w->m);
 }
 
+/* Interrupts the host took for the NIC: every vector's count (MSI-X),
+ * or the one MSI/INTx line's. */
 static u64 pci_interrupts(const struct world *w)
 {
-	const struct rtlm_stats *s = rtlm_stats(w->m);
 	u64 n = 0;
 
-	for (unsigned v = 0; v < RTL_MSIX_MAX_VECTORS; v++)
-		n += s->msix_sent[v];
+	if (w->pdev.msix_enabled)
+		for (unsigned v = 0; v < w->pdev.nvec; v++)
+			n += kern_irq_count(w->pdev.vec_irq[v]);
+	else if (w->pdev.irq)
+		n = kern_irq_count(w->pdev.irq);
 	return n;
 }
 

@@ -333,23 +333,24 @@ static int run_ethtool_quiet(struct world *w)
 	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
 		rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i], null ? null : stdout, stderr);
 		if (rc)
-			cli_err("ethtool %s: failed (exit %d); nothing was run",
-				w->scn.ethtool[i], rc);
+			cli_err("ethtool %s: failed (exit %d); the run stops before any "
+				"traffic", w->scn.ethtool[i], rc);
 	}
 	if (null)
 		fclose(null);
 	return rc ? -1 : 0;
 }
 
-/* Run the scenario's ethtool commands in order; query output to stdout. */
-static int run_ethtool(struct world *w)
+/* Run the scenario's ethtool commands in order; query output to @out
+ * (stderr with --json, so stdout stays one JSON document). */
+static int run_ethtool(struct world *w, FILE *out)
 {
 	for (unsigned i = 0; i < w->scn.n_ethtool; i++) {
-		int rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i], stdout, stderr);
+		int rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i], out, stderr);
 
 		if (rc) {
-			cli_err("ethtool %s: failed (exit %d); nothing was run",
-				w->scn.ethtool[i], rc);
+			cli_err("ethtool %s: failed (exit %d); the run stops before any "
+				"traffic", w->scn.ethtool[i], rc);
 			return -1;
 		}
 	}
@@ -748,6 +749,11 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	}
 	if (cfg.thread_per_stream && !cfg.reverse) {
 		cli_err("iperf3.threads: a thread per stream is modelled for the sender (-R) only");
+		return -1;
+	}
+	if (cfg.reverse && cfg.sndbuf && cfg.sndbuf < (cfg.len ? cfg.len : 128u * 1024)) {
+		cli_err("iperf3.sndbuf: %u bytes is less than one write (iperf3.len, %u)",
+			cfg.sndbuf, cfg.len ? cfg.len : 128u * 1024);
 		return -1;
 	}
 	if (cfg.udp && cfg.reverse) {
@@ -1315,6 +1321,7 @@ int cli_run(int argc, char **argv)
 	const char *sets[64];
 	unsigned nsets = 0;
 	const char *sweep = NULL, *plot = NULL;
+	bool seed_given = false, preset_given = false;
 	bool json = false;
 	int c, rc = CLI_EXIT_USAGE;
 	uint64_t when;
@@ -1355,6 +1362,7 @@ int cli_run(int argc, char **argv)
 				goto out;
 			}
 			snprintf(w->scn.preset, sizeof(w->scn.preset), "%s", optarg);
+			preset_given = true;
 			break;
 		case 'S': {
 			unsigned long v;
@@ -1364,6 +1372,7 @@ int cli_run(int argc, char **argv)
 				goto out;
 			}
 			w->scn.seed = v;
+			seed_given = true;
 			break;
 		}
 		case 'j':
@@ -1403,11 +1412,16 @@ int cli_run(int argc, char **argv)
 		}
 		if (w->scn.pcap[0])
 			snprintf(file.pcap, sizeof(file.pcap), "%s", w->scn.pcap);
-		for (unsigned i = 0; i < w->scn.n_ethtool && file.n_ethtool < SCN_MAX_ETHTOOL; i++)
+		if (file.n_ethtool + w->scn.n_ethtool > SCN_MAX_ETHTOOL) {
+			cli_err("--ethtool: more than %d ethtool commands with the scenario's",
+				SCN_MAX_ETHTOOL);
+			goto out;
+		}
+		for (unsigned i = 0; i < w->scn.n_ethtool; i++)
 			snprintf(file.ethtool[file.n_ethtool++], SCN_STR, "%s", w->scn.ethtool[i]);
-		if (strcmp(w->scn.preset, "default"))
+		if (preset_given)
 			snprintf(file.preset, sizeof(file.preset), "%s", w->scn.preset);
-		if (w->scn.seed != 1)
+		if (seed_given)
 			file.seed = w->scn.seed;
 		w->scn = file;
 	}
@@ -1430,7 +1444,7 @@ int cli_run(int argc, char **argv)
 		goto out;
 	}
 	if (!w->scn.pcap[0]) {
-		if (world_up(w) || run_ethtool(w))
+		if (world_up(w) || run_ethtool(w, json ? stderr : stdout))
 			goto out;
 		rc = run_iperf3(w, json, NULL) ? 1 : 0;
 		goto out;
@@ -1446,7 +1460,7 @@ int cli_run(int argc, char **argv)
 		goto out;
 	kern_netdev_set_rx_handler(w->dev, replay_sink, NULL, w);
 	dev_set_promiscuity(w->dev, 1);
-	if (run_ethtool(w))
+	if (run_ethtool(w, json ? stderr : stdout))
 		goto out;
 	if (!strcmp(w->nic->bus, "pci") && snapshot_rss(w)) {
 		cli_err("cannot read the RSS configuration back");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* compare.c - EXPERIMENTS.md rows E1a-E1e and E2a-E2e (see compare.h). */
+/* compare.c - EXPERIMENTS.md rows E1a-E1e, E2a-E2e and E3a-E3e (see compare.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -309,7 +309,7 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		snprintf(list, sizeof(list), "%s", v);
 		for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 			if (!compare_row_find(tok)) {
-				snprintf(msg, ml, "%s: no EXPERIMENTS.md row '%.16s' (E1a-E1e, E2a-E2e)",
+				snprintf(msg, ml, "%s: no EXPERIMENTS.md row '%.16s' (E1a-E1e, E2a-E2e, E3a-E3e)",
 					 full, tok);
 				return -1;
 			}
@@ -345,15 +345,26 @@ static int handler(void *user, const char *sec, const char *key, const char *v)
 	return apply(&lc->s, sec, key, v, lc->msg, sizeof(lc->msg)) ? 0 : 1;
 }
 
-/* What inih does not say well: not a regular file, and a section header
- * without its ']' (inih goes on and blames a later key).  0, or -1 with
- * @err set. */
+/* Longest line inih reads whole (its INI_MAX_LINE, 200 with the newline):
+ * a longer one is split and the rest read as a line of its own. */
+#define SCN_MAX_LINE 198
+
+/*
+ * What inih does not say well, checked before it parses: not a regular
+ * file, a line too long for inih (it would split it), a NUL byte, a
+ * section header without its ']', an indented line (inih would append it
+ * to the previous value), and a line that is neither a section, a key =
+ * value (or key: value) nor a comment.  0, or -1 with @err naming the
+ * file and line.
+ */
 static int precheck(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	char line[512];
-	unsigned n = 0;
+	char line[SCN_MAX_LINE + 2];
+	unsigned n = 0, len = 0;
+	const char *why = NULL;
 	FILE *f;
+	int c;
 
 	if (stat(path, &st)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -368,19 +379,55 @@ static int precheck(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		const char *p = line;
-
-		n++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '[' && !strchr(p, ']')) {
-			snprintf(err, errlen, "%s:%u: section header without ']'", path, n);
-			fclose(f);
-			return -1;
+	while (!why) {
+		c = getc(f);
+		if (c != EOF && c != '\n') {
+			if (c == 0)
+				why = "a NUL byte";
+			else if (len > SCN_MAX_LINE)
+				why = "line longer than 198 characters";
+			else
+				line[len++] = (char)c;
+			continue;
 		}
+		if (c == EOF && !len)
+			break;
+		n++;
+		line[len] = 0;
+		len = 0;
+		{
+			char *p = line, *e = line + strlen(line);
+
+			if (n == 1 && (unsigned char)p[0] == 0xEF &&
+			    (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
+				p += 3;         /* a UTF-8 BOM, which inih skips */
+			while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+				*--e = 0;
+			if (!*p)
+				continue;
+			if (*p == ' ' || *p == '\t') {
+				while (*p == ' ' || *p == '\t')
+					p++;
+				if (*p && *p != ';' && *p != '#')
+					why = "an indented line (inih would append it to the "
+					      "previous value); remove the indent";
+			} else if (*p == ';' || *p == '#') {
+				continue;
+			} else if (*p == '[') {
+				if (!strchr(p, ']'))
+					why = "section header without ']'";
+			} else if (!strpbrk(p, "=:")) {
+				why = "not a section, a key = value or a comment";
+			}
+		}
+		if (c == EOF)
+			break;
 	}
 	fclose(f);
+	if (why) {
+		snprintf(err, errlen, "%s:%u: %s", path, n + (len ? 1 : 0), why);
+		return -1;
+	}
 	return 0;
 }
 
