@@ -99,6 +99,12 @@ struct rtlm_params {
 	 * zero bytes instead: drivers strip the FCS unread, and computing it
 	 * is a third of a 10 Gbit/s simulation's time. */
 	bool rx_fcs;
+	/* A speed shortcut like rx_fcs: true when every frame offered is
+	 * known to carry correct IPv4/TCP/UDP checksums (rxscale run's own
+	 * peer builds them with net_build, whose sums the tests check), so
+	 * RX checksum offload marks them good without summing.  Never for
+	 * captures or tests of the checksum path.  Default false. */
+	bool rx_csum_trusted;
 	struct rtlm_faults faults;
 };
 
