@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hw/rtl_defines.h"
+#include "model/model_err.h"
 #include "model/rtlm_priv.h"
 
 void rtlm_params_default(struct rtlm_params *p)
@@ -30,15 +31,10 @@ void rtlm_params_default(struct rtlm_params *p)
 void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	n = snprintf(dev->last_error, sizeof(dev->last_error), "%s: ",
-		     dev->pci.name);
-	if (n < 0 || (size_t)n >= sizeof(dev->last_error))
-		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(dev->last_error + n, sizeof(dev->last_error) - (size_t)n,
-		  fmt, ap);
+	model_err_format(dev->last_error, sizeof(dev->last_error), dev->pci.name,
+			 fmt, ap);
 	va_end(ap);
 	dev->st.guest_errors++;
 	if (dev->log)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_err.h"
 #include "model/rtlu_priv.h"
 
 #define EP_INTR (RTLU_EP_INTR_IN | SIM_USB_DIR_IN)
@@ -30,15 +31,10 @@ void rtlu_params_default(struct rtlu_params *p)
 void rtlu_guest_error(struct rtlu_dev *dev, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	n = snprintf(dev->last_error, sizeof(dev->last_error), "%s: ",
-		     dev->usb.name);
-	if (n < 0 || (size_t)n >= sizeof(dev->last_error))
-		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(dev->last_error + n, sizeof(dev->last_error) - (size_t)n,
-		  fmt, ap);
+	model_err_format(dev->last_error, sizeof(dev->last_error), dev->usb.name,
+			 fmt, ap);
 	va_end(ap);
 	dev->st.guest_errors++;
 }
