@@ -1464,6 +1464,24 @@ int ethtool_cmd_runv(struct net_device *dev, int argc,
 		return bad_args(&c);
 	opt = find_option(argv[0]);
 	if (!opt) {
+		/* ethtool options that exist but are not simulated here */
+		static const char *const real[] = {
+			"-a", "-A", "-d", "-e", "-E", "-f", "-i", "-k", "-K", "-m",
+			"-p", "-P", "-r", "-s", "-t", "-T", "-w", "-W", "--driver",
+			"--show-features", "--features", "--offload", "--show-pause",
+			"--pause", "--change", "--identify", "--test", "--reset",
+			"--register-dump", "--eeprom-dump", "--module-info",
+			"--show-eee", "--set-eee", "--show-fec", "--set-fec",
+			"--show-priv-flags", "--set-priv-flags", "--show-permaddr",
+			"--show-time-stamping",
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(real); i++)
+			if (!strcmp(argv[0], real[i])) {
+				fprintf(err, "rxscale: ethtool: %s is not simulated; only -l -L "
+					"-x -X -n -N -u -U -c -C -g -G -S are\n", argv[0]);
+				return 1;
+			}
 		if (argv[0][0] == '-')
 			return bad_args(&c);
 		/* "ethtool DEVNAME" (link settings) is not simulated */
