@@ -295,12 +295,18 @@ static void peer_tx(void *arg, const uint8_t *frame, size_t len)
 	load_wire_peer_send(ip->wire, frame, len);
 }
 
-/* The peer's senders build each frame where the wire queues it. */
-static uint8_t *peer_tx_buf(void *arg, size_t *cap)
+static ssize_t build_seg(const void *desc, uint8_t *buf, size_t cap)
+{
+	return tcp_seg_build(desc, buf, cap);
+}
+
+/* The peer's senders queue each segment's description on the wire; its
+ * bytes are built when it reaches the NIC (same bytes, same timing). */
+static void peer_tx_seg(void *arg, const struct tcp_seg_tx *d, size_t len)
 {
 	struct iperf3 *ip = arg;
 
-	return load_wire_peer_buf(ip->wire, cap);
+	load_wire_peer_send_desc(ip->wire, build_seg, d, sizeof(*d), len);
 }
 
 static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
@@ -500,7 +506,7 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 	}
 	st->tcp_up = true;
 	if (!rev)
-		tcp_sender_set_xmit_buf(&st->snd, peer_tx_buf);
+		tcp_sender_set_xmit_seg(&st->snd, peer_tx_seg);
 	if (rev) {
 		tcp_sender_set_write_space(&st->snd, write_space, st);
 		tcp_sender_set_can_xmit(&st->snd, tsq_can_xmit, st);

@@ -24,12 +24,14 @@ static int dir_reserve(struct load_wire_dir *d)
 		size_t *l = malloc(cap * sizeof(*l));
 		sim_time_t *t = malloc(cap * sizeof(*t));
 		uint8_t **big = calloc(cap, sizeof(*big));
+		load_wire_build_fn *bf = calloc(cap, sizeof(*bf));
 
-		if (!buf || !l || !t || !big) {
+		if (!buf || !l || !t || !big || !bf) {
 			free(buf);
 			free(l);
 			free(t);
 			free(big);
+			free(bf);
 			return -ENOMEM;
 		}
 		for (size_t k = 0; k < d->n; k++) {
@@ -38,7 +40,9 @@ static int dir_reserve(struct load_wire_dir *d)
 			if (d->big[j])
 				big[k] = d->big[j];
 			else
-				memcpy(buf + k * SLOT, d->buf + j * SLOT, d->len[j]);
+				memcpy(buf + k * SLOT, d->buf + j * SLOT,
+				       d->build[j] ? SLOT : d->len[j]);
+			bf[k] = d->build[j];
 			l[k] = d->len[j];
 			t[k] = d->due[j];
 		}
@@ -46,10 +50,12 @@ static int dir_reserve(struct load_wire_dir *d)
 		free(d->len);
 		free(d->due);
 		free(d->big);
+		free(d->build);
 		d->buf = buf;
 		d->len = l;
 		d->due = t;
 		d->big = big;
+		d->build = bf;
 		d->cap = cap;
 		d->head = 0;
 	}
@@ -73,8 +79,8 @@ static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
 			return -ENOMEM;
 	}
 	dst = slot_data(d, i);
-	if (dst != f)           /* else built in place (load_wire_peer_buf) */
-		memcpy(dst, f, len);
+	memcpy(dst, f, len);
+	d->build[i] = NULL;
 	d->len[i] = len;
 	d->due[i] = due;
 	if (!d->n)
@@ -98,9 +104,21 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 			/* take a long frame's buffer out of the slot first:
 			 * delivery may queue new frames */
 			uint8_t *bp = d->big[i];
+			load_wire_build_fn bf = d->build[i];
 
 			d->big[i] = NULL;
-			d->deliver(d, bp ? bp : d->buf + i * SLOT, d->len[i]);
+			d->build[i] = NULL;
+			if (bf) {
+				/* a description: build the frame now, in a
+				 * buffer that stays in the cache */
+				static uint8_t hot[SLOT];
+				ssize_t n = bf(d->buf + i * SLOT, hot, sizeof(hot));
+
+				if (n > 0)
+					d->deliver(d, hot, (size_t)n);
+			} else {
+				d->deliver(d, bp ? bp : d->buf + i * SLOT, d->len[i]);
+			}
 			free(bp);
 		}
 	}
@@ -179,22 +197,14 @@ void load_wire_fini(struct load_wire *w)
 		free(ds[i]->len);
 		free(ds[i]->due);
 		free(ds[i]->big);
+		free(ds[i]->build);
 	}
 	sim_purge(w->sim);
 }
 
-uint8_t *load_wire_peer_buf(struct load_wire *w, size_t *cap)
-{
-	struct load_wire_dir *d = &w->to_dut;
-
-	if (dir_reserve(d))
-		return NULL;
-	*cap = SLOT;
-	return d->buf + ((d->head + d->n) % d->cap) * SLOT;
-}
-
-sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
-			       size_t len)
+/* The peer's transmitter: when a frame of @len bytes starting now (or
+ * when the line is free) has fully arrived at the NIC. */
+static sim_time_t peer_wire_due(struct load_wire *w, size_t len)
 {
 	struct load_wire_dir *d = &w->to_dut;
 	sim_time_t start = sim_now(w->sim) > d->busy_until ? sim_now(w->sim) :
@@ -210,7 +220,32 @@ sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
 		d->busy_until = start + num / w->mbps;
 		d->carry = num % w->mbps;
 	}
-	if (dir_push(d, frame, len, d->busy_until + w->prop_ns))
+	return d->busy_until + w->prop_ns;
+}
+
+sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
+			       size_t len)
+{
+	if (dir_push(&w->to_dut, frame, len, peer_wire_due(w, len)))
 		return 0;
+	return w->to_dut.busy_until;
+}
+
+sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn build,
+				    const void *desc, size_t desc_len, size_t len)
+{
+	struct load_wire_dir *d = &w->to_dut;
+	size_t i;
+
+	if (desc_len > 1024 || len > SLOT || !build || dir_reserve(d))
+		return 0;
+	i = (d->head + d->n) % d->cap;
+	memcpy(d->buf + i * SLOT, desc, desc_len);
+	d->build[i] = build;
+	d->len[i] = len;
+	d->due[i] = peer_wire_due(w, len);
+	if (!d->n)
+		sim_schedule_at(w->sim, &d->ev, d->due[i]);
+	d->n++;
 	return d->busy_until;
 }

@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #include "model/rtlm.h"
+#include <sys/types.h>
+
 #include "sim/sim_event.h"
 
 #define LOAD_WIRE_OVERHEAD 24u  /* FCS 4 + preamble/SFD 8 + IFG 12, bytes */
@@ -25,6 +27,10 @@
 struct load_wire_q;
 
 typedef void (*load_wire_rx_fn)(void *arg, const uint8_t *frame, size_t len);
+
+/* Build the frame described by @desc into @buf (@cap bytes); returns its
+ * length, or <= 0 on failure. */
+typedef ssize_t (*load_wire_build_fn)(const void *desc, uint8_t *buf, size_t cap);
 
 /* The DUT's end of the wire: any device model with an Ethernet port
  * (rtlm for the PCIe chips, rtlu for the USB adapters). */
@@ -45,6 +51,8 @@ struct load_wire_dir {
 	uint8_t *buf;                   /* frames in flight, FIFO */
 	uint8_t **big;                  /* per slot: a frame longer than the
 					   slot, allocated apart (or NULL) */
+	load_wire_build_fn *build;      /* per slot: the slot holds a frame's
+					   description, built at delivery */
 	size_t *len;
 	sim_time_t *due;
 	size_t cap, head, n;
@@ -103,11 +111,13 @@ static inline size_t load_wire_peer_backlog(const struct load_wire *w)
 #define LOAD_WIRE_PEER_QLEN 1000
 
 /*
- * Where the peer's next frame will be queued: a caller may build the
- * frame there (up to *@cap bytes) and pass that pointer to
- * load_wire_peer_send(), which then does not copy it.  Valid until the
- * next call that queues a frame.  NULL when out of memory.
+ * The peer transmits a frame of @len bytes given by its description
+ * (@desc, @desc_len bytes, at most 1 KiB, copied): the wire takes the
+ * same time, and the frame is built with @build only when it reaches the
+ * NIC, into a buffer that is hot in the cache.  Same timing and bytes as
+ * load_wire_peer_send() of the built frame.  Returns as that does.
  */
-uint8_t *load_wire_peer_buf(struct load_wire *w, size_t *cap);
+sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn build,
+				    const void *desc, size_t desc_len, size_t len);
 
 #endif /* RXSCALE_LOAD_WIRE_H */

@@ -106,6 +106,14 @@ struct tcp_seg_tx {
  */
 ssize_t tcp_seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap);
 
+/* The length tcp_seg_build() gives @d's frame, bytes (at least 60). */
+static inline size_t tcp_seg_frame_len(const struct tcp_seg_tx *d)
+{
+	size_t n = 14 + 20 + 20 + (d->ts ? 12u : 0u) + d->payload_len;
+
+	return n < 60 ? 60 : n;
+}
+
 /**
  * tcp_seg_parse_ip() - parse an IPv4 packet holding TCP (e.g. skb->data
  * after eth_type_trans).  @len may include Ethernet padding: the IP total

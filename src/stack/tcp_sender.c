@@ -130,28 +130,20 @@ static void xmit_frame(struct tcp_sender *s, uint64_t off, uint32_t len,
 		.payload_seed = (uint8_t)off,
 		.ip_id = s->ip_id++,
 	};
-	uint8_t *out = buf;
-	size_t cap = sizeof(buf);
 	ssize_t n;
 
-	/* build in the transmitter's own buffer when it offers one */
-	if (s->xmit_buf) {
-		size_t c = 0;
-		uint8_t *b = s->xmit_buf(s->xmit_arg, &c);
-
-		if (b && c >= TCP_FRAME_MAX) {
-			out = b;
-			cap = c;
-		}
+	if (s->xmit_seg) {
+		s->xmit_seg(s->xmit_arg, &d, tcp_seg_frame_len(&d));
+		return;
 	}
-	n = tcp_seg_build(&d, out, cap);
+	n = tcp_seg_build(&d, buf, sizeof(buf));
 	if (n > 0)
-		s->xmit(s->xmit_arg, out, (size_t)n);
+		s->xmit(s->xmit_arg, buf, (size_t)n);
 }
 
-void tcp_sender_set_xmit_buf(struct tcp_sender *s, tcp_xmit_buf_fn fn)
+void tcp_sender_set_xmit_seg(struct tcp_sender *s, tcp_xmit_seg_fn fn)
 {
-	s->xmit_buf = fn;
+	s->xmit_seg = fn;
 }
 
 static void arm_rto(struct tcp_sender *s)

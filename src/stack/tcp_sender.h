@@ -56,10 +56,14 @@ struct sim_host;
  * copies what it keeps; @frame is only valid during the call. */
 typedef void (*tcp_xmit_fn)(void *arg, const uint8_t *frame, size_t len);
 
-/* Optional: a buffer (of *@cap bytes) the next frame may be built in, so
- * the transmit callback gets its own memory back and need not copy it;
- * NULL = use a local buffer.  Same @arg as the tcp_xmit_fn. */
-typedef uint8_t *(*tcp_xmit_buf_fn)(void *arg, size_t *cap);
+struct tcp_seg_tx;
+
+/* Optional: transmit a segment as its description instead of its bytes
+ * (@len: the frame's length); the callee builds it with tcp_seg_build()
+ * when it needs the bytes, e.g. when the wire delivers it.  The
+ * description's endpoint pointer stays valid while the sender lives.
+ * Same @arg as the tcp_xmit_fn. */
+typedef void (*tcp_xmit_seg_fn)(void *arg, const struct tcp_seg_tx *d, size_t len);
 
 enum tcp_ca_state {
 	TCP_CA_OPEN,            /* normal: slow start or congestion avoidance */
@@ -153,7 +157,7 @@ struct tcp_sender {
 	struct tcp_sender_params p;
 	tcp_xmit_fn xmit;
 	void *xmit_arg;
-	tcp_xmit_buf_fn xmit_buf;
+	tcp_xmit_seg_fn xmit_seg;
 	tcp_trace_fn trace;
 	void *trace_arg;
 	tcp_write_space_fn write_space;
@@ -212,8 +216,9 @@ void tcp_sender_fini(struct tcp_sender *s);
 /* Install a trace hook called at every cwnd change and loss event. */
 void tcp_sender_set_trace(struct tcp_sender *s, tcp_trace_fn fn, void *arg);
 
-/* Install the build-in-place hook (NULL: a local buffer). */
-void tcp_sender_set_xmit_buf(struct tcp_sender *s, tcp_xmit_buf_fn fn);
+/* Install the send-as-description hook (NULL: frames are built here and
+ * passed to the tcp_xmit_fn). */
+void tcp_sender_set_xmit_seg(struct tcp_sender *s, tcp_xmit_seg_fn fn);
 
 /* Install the can-xmit hook (NULL: always yes). */
 void tcp_sender_set_can_xmit(struct tcp_sender *s, tcp_can_xmit_fn fn,
