@@ -196,6 +196,10 @@ if a.returncode == 0:
               + 1e-9 for i in d["intervals"]),
           f"reverse intervals over the limit: {d['intervals']}")
     check(sum(q["packets"] for q in d["summary"]["queues"]) > 0, "ACKs received")
+    t = d["tcp"]
+    check(t["direction"] == "host to peer" and t["frames_sent"] > 0 and
+          t["frames_sent"] == t["frames_received"] + t["host_drops"] + t["in_flight"],
+          f"reverse accounting {t}")
 r = run("--set", "iperf3.reverse=1", "--set", "iperf3.udp=1")
 check(r.returncode == 1 and "only TCP can run reversed" in r.stderr, f"-R -u: {r.stderr}")
 # The USB path: an RTL8159 behind the xHCI model on the r8152-style driver.

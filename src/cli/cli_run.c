@@ -524,7 +524,10 @@ static void print_replay(struct world *w, struct replay *r)
 	for (unsigned i = 0; i < nd; i++)
 		if (d[i].n)
 			printf(" (%s %llu)", d[i].name, (unsigned long long)d[i].n);
-	printf("\nqueue check: %llu frames hashed, %llu queue/hash mismatches against an "
+	printf("\n");
+	if (strcmp(w->nic->bus, "pci"))
+		return;         /* one queue, no RSS: nothing to check */
+	printf("queue check: %llu frames hashed, %llu queue/hash mismatches against an "
 	       "independent rss_classify()\n", (unsigned long long)w->hashed,
 	       (unsigned long long)w->mismatches);
 }
@@ -731,6 +734,27 @@ static unsigned evaluate_rows(struct world *w, struct intervals *iv,
 	return n;
 }
 
+/* What ran, for a JSON reader: chip, queues, CPUs, preset, seed, the
+ * workload. */
+static json_object *config_json(struct world *w, const struct iperf3_cfg *cfg)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "chip", json_object_new_string(w->nic->chip_name(w)));
+	json_object_object_add(o, "bus", json_object_new_string(w->nic->bus));
+	json_object_object_add(o, "rx_queues", json_object_new_int((int)w->nic->nqueues(w)));
+	json_object_object_add(o, "rss", json_object_new_boolean(w->nic->rss_on(w)));
+	json_object_object_add(o, "cpus", json_object_new_int((int)w->scn.cpus));
+	json_object_object_add(o, "preset", json_object_new_string(w->cost.name));
+	json_object_object_add(o, "seed", json_object_new_int64((int64_t)w->scn.seed));
+	json_object_object_add(o, "duration_s", json_object_new_double(w->scn.duration_s));
+	json_object_object_add(o, "streams", json_object_new_int((int)cfg->streams));
+	json_object_object_add(o, "protocol", json_object_new_string(cfg->udp ? "udp" : "tcp"));
+	json_object_object_add(o, "direction", json_object_new_string(
+		cfg->reverse ? "host to peer" : "peer to host"));
+	return o;
+}
+
 static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 {
 	struct iperf3_cfg cfg = {
@@ -765,6 +789,7 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	sim_time_t dur = (sim_time_t)(w->scn.duration_s * 1e9);
 	uint64_t sent = 0, got = 0, rcvbuf = 0, queued = 0, nic_drops = 0;
 	uint64_t drv_drops = 0, inflight = 0, app_at_end, tcp_sent = 0, tcp_got = 0;
+	uint64_t tx_local_drops = 0, tx_in_flight = 0;
 	double secs;
 	char b1[64], b2[64];
 
@@ -844,9 +869,17 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		iv->have_end = true;
 	}
 	secs = (double)dur / 1e9;
-	for (unsigned i = 0; w->ip_up && !cfg.udp && !cfg.reverse && i < cfg.streams; i++) {
+	for (unsigned i = 0; w->ip_up && !cfg.udp && i < cfg.streams; i++) {
 		tcp_sent += w->ip.s[i].snd.st.segs_out + w->ip.s[i].snd.st.probes;
 		tcp_got += w->ip.s[i].rcv.st.segs_in;
+	}
+	if (w->ip_up && !cfg.udp && cfg.reverse) {
+		/* the host sends: its losses are local (no skb, qdisc full) and
+		 * on the way out; what is left is in the qdisc or on the wire */
+		const struct netdev_queue *q = netdev_get_tx_queue(w->dev, 0);
+
+		tx_local_drops = w->ip.data_tx_fail;
+		tx_in_flight = q->q_len + w->wire.to_peer.n;
 	}
 	for (unsigned i = 0; w->ip_up && i < cfg.streams; i++) {
 		sent += w->ip.s[i].sent;
@@ -921,7 +954,14 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 			json_object *t = json_object_new_object();
 
 			json_object_put(acc);
-			if (!cfg.reverse) {
+			if (cfg.reverse) {
+				json_object_object_add(t, "direction", json_object_new_string("host to peer"));
+				json_object_object_add(t, "frames_sent", json_object_new_int64((int64_t)tcp_sent));
+				json_object_object_add(t, "frames_received", json_object_new_int64((int64_t)tcp_got));
+				json_object_object_add(t, "host_drops", json_object_new_int64((int64_t)tx_local_drops));
+				json_object_object_add(t, "in_flight", json_object_new_int64((int64_t)tx_in_flight));
+			} else {
+				json_object_object_add(t, "direction", json_object_new_string("peer to host"));
 				json_object_object_add(t, "frames_sent", json_object_new_int64((int64_t)tcp_sent));
 				json_object_object_add(t, "frames_received", json_object_new_int64((int64_t)tcp_got));
 				json_object_object_add(t, "nic_drops", json_object_new_int64((int64_t)nic_drops));
@@ -977,6 +1017,18 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 			}
 			json_object_object_add(sum, "top", top);
 		}
+		{
+			struct drop_reason d[CLI_DROP_REASONS];
+			unsigned nd = drop_reasons(w, d);
+			json_object *dr = json_object_new_object();
+
+			for (unsigned i = 0; i < nd; i++)
+				if (d[i].n)
+					json_object_object_add(dr, d[i].name,
+							       json_object_new_int64((int64_t)d[i].n));
+			json_object_object_add(sum, "dropped", dr);
+		}
+		json_object_object_add(root, "config", config_json(w, &cfg));
 		json_object_object_add(root, "summary", sum);
 		json_object_object_add(root, "intervals", ivs);
 		if (w->compare) {
@@ -1015,9 +1067,10 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 			(unsigned long long)w->hc->stats.tds_done, (unsigned long long)us->tx_naks,
 			(unsigned long long)us->tx_transfers, (unsigned long long)us->rx_transfers, us->rx_fifo_max);
 	}
-	printf("rxscale run: %s, %u RX queue%s, RSS %s, %u CPUs, preset %s, seed %llu\n",
+	printf("rxscale run: %s, %u RX queue%s, RSS %s, %u CPU%s, preset %s, seed %llu\n",
 	       w->nic->chip_name(w), w->nic->nqueues(w), w->nic->nqueues(w) == 1 ? "" : "s",
-	       w->nic->rss_on(w) ? "on" : "off", w->scn.cpus, w->cost.name,
+	       w->nic->rss_on(w) ? "on" : "off", w->scn.cpus, w->scn.cpus == 1 ? "" : "s",
+	       w->cost.name,
 	       (unsigned long long)w->scn.seed);
 	if (w->utp)
 		printf("USB %u Gbit/s link, xHCI IMOD %u ns, rx-usecs %u, mitigation %s\n",
@@ -1061,6 +1114,25 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		       (unsigned long long)iperf3_retransmits(&w->ip),
 		       (unsigned long long)tcp_got, (unsigned long long)nic_drops,
 		       (unsigned long long)drv_drops, (unsigned long long)inflight);
+	if (nic_drops + drv_drops) {
+		/* ethtool -S shows the driver's counters; the device's drop
+		 * reasons (its tally) are here */
+		struct drop_reason d[CLI_DROP_REASONS];
+		unsigned nd = drop_reasons(w, d);
+
+		printf("drops by reason:");
+		for (unsigned i = 0; i < nd; i++)
+			if (d[i].n)
+				printf(" %s %llu", d[i].name, (unsigned long long)d[i].n);
+		printf("\n");
+	}
+	if (w->ip_up && !cfg.udp && cfg.reverse)
+		printf("\naccounting: %llu TCP frames sent by the host (%llu retransmitted) = "
+		       "%llu received by the peer + %llu dropped in the host (no skb, qdisc "
+		       "full) + %llu in the qdisc or on the wire\n", (unsigned long long)tcp_sent,
+		       (unsigned long long)iperf3_retransmits(&w->ip),
+		       (unsigned long long)tcp_got, (unsigned long long)tx_local_drops,
+		       (unsigned long long)tx_in_flight);
 	if (w->ip_up && cfg.udp)
 		printf("\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu receive "
 	       "buffer errors + %llu NIC drops + %llu driver drops + %llu in flight\n",
@@ -1109,16 +1181,18 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		struct cmp_out co[16];
 		unsigned nc = evaluate_rows(w, iv, co, 16);
 
-		printf("\n%-4s  %-34s  %-30s  %8s  %-17s  %-9s  %s\n", "row", "figure",
+		printf("\n%-4s  %-34s  %-30s  %8s  %-20s  %-9s  %s\n", "row", "figure",
 		       "seed", "sim", "band", "role", "in band");
 		for (unsigned i = 0; i < nc; i++) {
 			char band[40];
 
-			if (co[i].row->hi > 1e8)
+			if (co[i].row->band_text)
+				snprintf(band, sizeof(band), "%s", co[i].row->band_text);
+			else if (co[i].row->hi > 1e8)
 				snprintf(band, sizeof(band), ">= %g", co[i].row->lo);
 			else
 				snprintf(band, sizeof(band), "%g ... %g", co[i].row->lo, co[i].row->hi);
-			printf("%-4s  %-34s  %-30s  %8.*f  %-17s  %-9s  %s  %s\n", co[i].row->id,
+			printf("%-4s  %-34s  %-30s  %8.*f  %-20s  %-9s  %s  %s\n", co[i].row->id,
 			       co[i].row->figure, co[i].row->seed,
 			       co[i].row->hi < 5 ? 3 : 2, co[i].value, band,
 			       co[i].row->fit ? "fit" : "predicted", co[i].ok ? "yes" : "NO",
@@ -1433,6 +1507,11 @@ int cli_run(int argc, char **argv)
 	}
 	if (plot && !sweep) {
 		cli_err("--plot: only with --sweep");
+		goto out;
+	}
+	if (w->compare && !w->scn.compare_rows[0]) {
+		cli_err("--compare: this scenario names no EXPERIMENTS.md rows (compare.rows; "
+			"the scenarios/e*.ini files do)");
 		goto out;
 	}
 	if (sweep) {

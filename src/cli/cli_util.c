@@ -11,6 +11,7 @@ void cli_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);         /* what was printed before stays before */
 	fputs("rxscale: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -41,6 +41,9 @@ struct compare_row {
 	/* a second figure in the same row (E3: ksoftirqd %CPU), its band;
 	 * lo2 == hi2 == 0: none */
 	double lo2, hi2;
+	/* how to print the band when lo..hi does not say it (E1a); NULL:
+	 * "lo ... hi" */
+	const char *band_text;
 };
 
 /* The row named @id, or NULL. */

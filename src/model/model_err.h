@@ -12,6 +12,10 @@
 /* Format @fmt/@ap after "@name: " into @buf (@n bytes, truncated). */
 static inline void model_err_format(char *buf, size_t n, const char *name,
 				    const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static inline void model_err_format(char *buf, size_t n, const char *name,
+				    const char *fmt, va_list ap)
 {
 	int k = snprintf(buf, n, "%s: ", name);
 
