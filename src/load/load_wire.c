@@ -25,13 +25,15 @@ static int dir_reserve(struct load_wire_dir *d)
 		sim_time_t *t = malloc(cap * sizeof(*t));
 		uint8_t **big = calloc(cap, sizeof(*big));
 		load_wire_build_fn *bf = calloc(cap, sizeof(*bf));
+		uint8_t *dsc = malloc(cap * LOAD_WIRE_DESC);
 
-		if (!buf || !l || !t || !big || !bf) {
+		if (!buf || !l || !t || !big || !bf || !dsc) {
 			free(buf);
 			free(l);
 			free(t);
 			free(big);
 			free(bf);
+			free(dsc);
 			return -ENOMEM;
 		}
 		for (size_t k = 0; k < d->n; k++) {
@@ -39,9 +41,11 @@ static int dir_reserve(struct load_wire_dir *d)
 
 			if (d->big[j])
 				big[k] = d->big[j];
+			else if (d->build[j])
+				memcpy(dsc + k * LOAD_WIRE_DESC, d->desc + j * LOAD_WIRE_DESC,
+				       LOAD_WIRE_DESC);
 			else
-				memcpy(buf + k * SLOT, d->buf + j * SLOT,
-				       d->build[j] ? SLOT : d->len[j]);
+				memcpy(buf + k * SLOT, d->buf + j * SLOT, d->len[j]);
 			bf[k] = d->build[j];
 			l[k] = d->len[j];
 			t[k] = d->due[j];
@@ -51,6 +55,8 @@ static int dir_reserve(struct load_wire_dir *d)
 		free(d->due);
 		free(d->big);
 		free(d->build);
+		free(d->desc);
+		d->desc = dsc;
 		d->buf = buf;
 		d->len = l;
 		d->due = t;
@@ -112,7 +118,8 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 				/* a description: build the frame now, in a
 				 * buffer that stays in the cache */
 				static uint8_t hot[SLOT];
-				ssize_t n = bf(d->buf + i * SLOT, hot, sizeof(hot));
+				ssize_t n = bf(d->desc + i * LOAD_WIRE_DESC, hot,
+					       sizeof(hot));
 
 				if (n > 0)
 					d->deliver(d, hot, (size_t)n);
@@ -198,6 +205,7 @@ void load_wire_fini(struct load_wire *w)
 		free(ds[i]->due);
 		free(ds[i]->big);
 		free(ds[i]->build);
+		free(ds[i]->desc);
 	}
 	sim_purge(w->sim);
 }
@@ -237,10 +245,10 @@ sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn buil
 	struct load_wire_dir *d = &w->to_dut;
 	size_t i;
 
-	if (desc_len > 1024 || len > SLOT || !build || dir_reserve(d))
+	if (desc_len > LOAD_WIRE_DESC || len > SLOT || !build || dir_reserve(d))
 		return 0;
 	i = (d->head + d->n) % d->cap;
-	memcpy(d->buf + i * SLOT, desc, desc_len);
+	memcpy(d->desc + i * LOAD_WIRE_DESC, desc, desc_len);
 	d->build[i] = build;
 	d->len[i] = len;
 	d->due[i] = peer_wire_due(w, len);

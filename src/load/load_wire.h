@@ -51,8 +51,10 @@ struct load_wire_dir {
 	uint8_t *buf;                   /* frames in flight, FIFO */
 	uint8_t **big;                  /* per slot: a frame longer than the
 					   slot, allocated apart (or NULL) */
-	load_wire_build_fn *build;      /* per slot: the slot holds a frame's
+	load_wire_build_fn *build;      /* per slot: the frame is given by a
 					   description, built at delivery */
+	uint8_t *desc;                  /* per slot: LOAD_WIRE_DESC bytes of
+					   description, packed (cache-friendly) */
 	size_t *len;
 	sim_time_t *due;
 	size_t cap, head, n;
@@ -110,9 +112,12 @@ static inline size_t load_wire_peer_backlog(const struct load_wire *w)
  * finds this many frames queued is blocked and skips its turn. */
 #define LOAD_WIRE_PEER_QLEN 1000
 
+/* Largest frame description load_wire_peer_send_desc() takes, bytes. */
+#define LOAD_WIRE_DESC 64
+
 /*
  * The peer transmits a frame of @len bytes given by its description
- * (@desc, @desc_len bytes, at most 1 KiB, copied): the wire takes the
+ * (@desc, @desc_len bytes, at most LOAD_WIRE_DESC, copied): the wire takes the
  * same time, and the frame is built with @build only when it reaches the
  * NIC, into a buffer that is hot in the cache.  Same timing and bytes as
  * load_wire_peer_send() of the built frame.  Returns as that does.
