@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "drv/r8169.h"
+#include "kern/kern.h"
 #include "kern/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "net/net_build.h"

@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  NULL);
 	CHECK(dev);
 	z.pci = rtlm_pci(dev);
-	z.bar = sim_pci_bar_addr(z.pci, 0);
+	z.bar = sim_pci_bar_addr(z.pci, RTL_BAR_MMIO);
 	CHECK(sim_mem_alloc(&mem, 4096, &cpu, &ring_dma) == 0);
 	ring = cpu;
 	CHECK(sim_mem_alloc(&mem, 65536, &cpu, &buf_dma) == 0);

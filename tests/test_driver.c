@@ -14,6 +14,7 @@
 
 #include "test_util.h"
 #include "drv/r8169.h"
+#include "kern/kern.h"
 #include "kern/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "rss/rss_toeplitz.h"

@@ -115,7 +115,7 @@ static struct fx *fx_new_p(const struct rtl_chip_info *chip,
 	f->dev = rtlm_create(f->host, &f->mem, chip, p);
 	assert_non_null(f->dev);
 	f->pci = rtlm_pci(f->dev);
-	f->bar = sim_pci_bar_addr(f->pci, 0);
+	f->bar = sim_pci_bar_addr(f->pci, RTL_BAR_MMIO);
 	for (unsigned v = 0; v < f->pci->msix_nvec; v++) {
 		char name[16];
 

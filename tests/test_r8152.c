@@ -15,6 +15,7 @@
 
 #include "test_util.h"
 #include "drv/r8152.h"
+#include "kern/kern.h"
 #include "kern/ethtool_cmd.h"
 #include "model/rtlu.h"
 #include "sim/sim_usb.h"

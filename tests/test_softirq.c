@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "kern/kern.h"
 #include "kern/io.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"
@@ -160,7 +161,7 @@ static int fdrv_poll(struct napi_struct *napi, int budget)
 	for (int i = 0; i < work; i++) {
 		struct sk_buff *skb = napi_alloc_skb(napi, 64);
 
-		kern_charge(SIM_COST_rx_desc);
+		kern_charge(SIM_COST_desc_read);
 		skb_put(skb, 60);
 		skb_record_rx_queue(skb, (u16)fq->q);
 		napi_gro_receive(napi, skb);
@@ -314,7 +315,7 @@ static void test_one_burst_exact(void **state)
 		 C(f, SIM_COST_hardirq_exit);
 	soft_ns = C(f, SIM_COST_softirq_entry) + C(f, SIM_COST_napi_poll) +
 		  C(f, SIM_COST_mmio_read) +
-		  10 * (C(f, SIM_COST_skb_alloc) + C(f, SIM_COST_rx_desc) +
+		  10 * (C(f, SIM_COST_skb_alloc) + C(f, SIM_COST_desc_read) +
 			C(f, SIM_COST_skb_free)) +
 		  2 * C(f, SIM_COST_mmio_write);
 	assert_int_equal(s.ns[SIM_ACCT_IRQ], irq_ns);
@@ -367,7 +368,7 @@ static void test_budget_usecs(void **state)
 	struct fx *f = fx_new(1, 4, 8);
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_rx_desc] = 20000 * 1000ull;   /* 20 us/frame */
+	f->host->cost.ps[SIM_COST_desc_read] = 20000 * 1000ull;   /* 20 us/frame */
 	assert_int_equal(fx_probe(f), 0);
 	for (unsigned q = 0; q < 4; q++)
 		fdev_rx(&f->dev, q, 64);
@@ -416,7 +417,7 @@ static void test_ksoftirqd_after_2ms(void **state)
 	struct sim_acct_sample s;
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_rx_desc] = 16000 * 1000ull;   /* >1 ms a poll */
+	f->host->cost.ps[SIM_COST_desc_read] = 16000 * 1000ull;   /* >1 ms a poll */
 	assert_int_equal(fx_probe(f), 0);
 	fdev_rx(&f->dev, 0, 64 * 5);
 	sim_run(&f->sim);
@@ -439,7 +440,7 @@ static void test_priorities(void **state)
 	u64 irq_ns;
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_rx_desc] = 1000 * 1000ull;    /* 1 us */
+	f->host->cost.ps[SIM_COST_desc_read] = 1000 * 1000ull;    /* 1 us */
 	assert_int_equal(fx_probe(f), 0);
 	/* q0: 50 frames -> its poll (softirq) runs ~50 us; q1's frame arrives
 	 * at 10 us, in the middle of it */
@@ -538,13 +539,13 @@ static void test_affinity(void **state)
 	/* a hint inside the set is honoured, outside it is ignored */
 	sim_cpuset_zero(&set);
 	sim_cpuset_set(&set, 3);
-	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[0].irq, &set), 0);
+	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[0].irq, cpumask_of(3)), 0);
 	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[0].irq), 3);
 	sim_cpuset_zero(&set);
 	sim_cpuset_set(&set, 0);
-	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[1].irq, &set), 0);
+	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[1].irq, cpumask_of(0)), 0);
 	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[1].irq), 3);
-	assert_int_equal(irq_set_affinity((unsigned)f->drv.q[1].irq, &set), 0);
+	assert_int_equal(irq_set_affinity((unsigned)f->drv.q[1].irq, cpumask_of(0)), 0);
 	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[1].irq), 0);
 	sim_cpuset_zero(&set);
 	assert_int_equal(kern_irq_restrict(&f->k, &set), -EINVAL);
@@ -925,7 +926,7 @@ static void test_ksoftirqd_vs_task(void **state)
 	struct sim_acct_sample s;
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_rx_desc] = 2000 * 1000ull;
+	f->host->cost.ps[SIM_COST_desc_read] = 2000 * 1000ull;
 	assert_int_equal(fx_probe(f), 0);
 	sim_cpuset_first_n(&one, 1);
 	sim_rng_init(&l.rng, 1, 1);

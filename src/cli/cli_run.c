@@ -28,6 +28,7 @@
 #include "cli/compare.h"
 #include "cli/scenario.h"
 #include "drv/r8169.h"
+#include "kern/kern.h"
 #include "kern/ethtool_cmd.h"
 #include "load/load_host.h"
 #include "load/load_iperf3.h"

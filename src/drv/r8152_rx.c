@@ -127,7 +127,6 @@ static void read_bulk_callback(struct urb *urb)
 	struct r8152 *tp = agg->tp;
 
 	agg->in_flight = false;
-	kern_charge(SIM_COST_r8152_rx_complete);
 	switch (urb->status) {
 	case 0:
 		if (urb->actual_length < ETH_ZLEN) {
@@ -213,7 +212,6 @@ static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work
 		struct sk_buff *skb;
 		u32 len;
 
-		kern_charge(SIM_COST_r8152_rx_desc);
 		if (pkt_len < ETH_ZLEN) {
 			/* the end of the data the device wrote (research s1.2:
 			 * the parse stops); it counts as a frame only if the
@@ -236,7 +234,6 @@ static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work
 			goto next;
 		}
 		skb_put_data(skb, agg->buffer + off + dsz, len);
-		sim_charge(kern->host, SIM_COST_copy_byte, len);
 		if (rx_csum_ok(d)) {
 			skb->ip_summed = CHECKSUM_UNNECESSARY;
 			tp->stats.rx_csum_ok++;

@@ -159,13 +159,11 @@ static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 		struct sk_buff *skb = r8152_skb_dequeue(&tp->tx_queue);
 		struct rtlu_tx_desc_v2 *d = (void *)(agg->head + used);
 
-		kern_charge(SIM_COST_r8152_tx_desc);
 		memset(d, 0, sizeof(*d));
 		d->opts1 = cpu_to_le32(RTLU_TX_FS | RTLU_TX_LS);
 		d->opts3 = cpu_to_le32(skb->len << RTLU_TX_LEN_SHIFT);
 		d->opts4 = cpu_to_le32(RTLU_TX_SIG);
-		memcpy(d + 1, skb->data, skb->len);
-		sim_charge(kern->host, SIM_COST_copy_byte, skb->len);
+		skb_copy_bits(skb, 0, d + 1, (int)skb->len);
 		/* pad bytes between frames are zero, not stale data */
 		memset((u8 *)(d + 1) + skb->len, 0,
 		       tx_footprint(skb->len) - sizeof(*d) - skb->len);
@@ -215,7 +213,6 @@ static void write_bulk_callback(struct urb *urb)
 	struct r8152 *tp = agg->tp;
 	struct sk_buff *skb;
 
-	kern_charge(SIM_COST_r8152_tx_complete);
 	if (urb->status == 0) {
 		tp->stats.tx_transfers++;
 		tp->stats.tx_packets += agg->skb_num;

@@ -21,6 +21,7 @@
 #include "hw/rtl_defines.h"
 #include "hw/rtl_desc.h"
 #include "hw/rtl_regs.h"
+#include "kern/delay.h"
 #include "kern/io.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"

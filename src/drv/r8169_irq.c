@@ -355,7 +355,6 @@ int rtl_request_irqs(struct rtl8169_private *tp)
 
 	for (i = 0; i < tp->nqv; i++) {
 		struct rtl_q_vector *qv = &tp->qv[i];
-		struct sim_cpuset cpu;
 
 		qv->irq = pci_irq_vector(tp->pdev, qv->id);
 		if (qv->irq < 0) {
@@ -369,11 +368,10 @@ int rtl_request_irqs(struct rtl8169_private *tp)
 		qv->irq_requested = true;
 		/* RX queue q's vector on the q-th interrupt CPU; TX and link
 		 * with queue 0 */
-		sim_cpuset_zero(&cpu);
-		sim_cpuset_set(&cpu, cpumask_local_spread(qv->kind == RTL_VEC_RX ?
-							  (unsigned int)(qv->rx - tp->rx_ring) : 0,
-							  -1));
-		irq_set_affinity_hint((unsigned int)qv->irq, &cpu);
+		irq_set_affinity_hint((unsigned int)qv->irq,
+				      cpumask_of(cpumask_local_spread(qv->kind == RTL_VEC_RX ?
+								      (unsigned int)(qv->rx - tp->rx_ring) : 0,
+								      -1)));
 	}
 	return 0;
 

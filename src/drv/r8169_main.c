@@ -179,16 +179,15 @@ static const struct net_device_ops rtl_netdev_ops = {
 
 /* ---- probe / remove ---- */
 
+/* The registers are in the first memory BAR; BAR 0 is I/O ports on the
+ * RTL8125 family (src/hw/rtl_regs.h). */
 static void __iomem *rtl_map_bar(struct pci_dev *pdev)
 {
-	/* the first memory BAR holds the registers (K picks it by type) */
-	for (int bar = 0; bar < SIM_PCI_BARS; bar++) {
-		void __iomem *p = pci_iomap(pdev, bar, 0);
+	int region = ffs(pci_select_bars(pdev, IORESOURCE_MEM)) - 1;
 
-		if (p)
-			return p;
-	}
-	return NULL;
+	if (region < 0 || pci_resource_len(pdev, region) < RTL_BAR_SIZE / 2)
+		return NULL;
+	return pci_iomap(pdev, region, 0);
 }
 
 static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)

@@ -304,7 +304,6 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		}
 		/* read the rest of the descriptor only after OWN */
 		dma_rmb();
-		kern_charge(SIM_COST_rx_desc);
 		len = status & RTL_RX_LEN_MASK;
 		if (unlikely(status & ops->err_mask)) {
 			ring->stats.errors++;
@@ -329,7 +328,6 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		dma_sync_single_for_cpu(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
 		/* copy out and recycle the buffer at once, as r8169 does */
 		skb_put_data(skb, ring->buf[entry], len);
-		sim_charge(kern->host, SIM_COST_copy_byte, len);
 		if (ops->hash(desc, &hash, &l4))
 			skb_set_hash(skb, hash, l4 ? PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 		if (ops->csum_ok(desc)) {
@@ -346,7 +344,6 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		ring->stats.bytes += len;
 		napi_gro_receive(napi, skb);
 release:
-		kern_charge(SIM_COST_rx_refill);
 		ops->refill(desc, ring->buf_dma[entry], R8169_RX_BUF_SIZE,
 			    entry == ring->num_desc - 1);
 		ring->cur_rx++;

@@ -80,7 +80,6 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		dev_kfree_skb_any(skb);
 		return NETDEV_TX_OK;
 	}
-	kern_charge(SIM_COST_tx_desc);
 	ring->skb[entry] = skb;
 	ring->skb_dma[entry] = mapping;
 	ring->desc[entry].addr = cpu_to_le64(mapping);
@@ -117,7 +116,6 @@ void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 		if (status & RTL_DESC_OWN)
 			break;
 		dma_rmb();
-		kern_charge(SIM_COST_tx_clean);
 		skb = ring->skb[entry];
 		ring->skb[entry] = NULL;
 		if (skb) {

@@ -29,6 +29,18 @@
  */
 #define RTL_BAR_SIZE		0x10000u
 
+/*
+ * Where the registers are: the RTL8125 family's function has an I/O port
+ * BAR 0 (256 bytes) and the registers in memory BAR 2; BAR 4 holds the
+ * MSI-X table (lspci -v of RTL8125 boards: "Region 0: I/O ports [size=256]",
+ * "Region 2: Memory ... 64-bit, non-prefetchable [size=64K]", "Region 4:
+ * Memory ... [size=16K]").  Mainline r8169 maps the first memory BAR
+ * (pci_select_bars(pdev, IORESOURCE_MEM)); so must any driver.
+ */
+#define RTL_BAR_IO		0
+#define RTL_BAR_IO_SIZE		0x100u
+#define RTL_BAR_MMIO		2
+
 /* How a register reacts to the host (the model implements these). */
 enum rtl_reg_access {
 	RTL_ACC_RW,	/* read/write; bits outside wmask keep their value */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 
+#include "kern/kern.h"
 #include "kern/dma.h"
+#include "kern/io.h"
 
 /* True if the dma_fail_nth fault knob says this allocation fails. */
 static bool fault_hit(unsigned *nth)
@@ -45,6 +47,39 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr,
 
 dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
 			  enum dma_data_direction dir)
+{
+	kern_charge(SIM_COST_dma_map);
+	return kern_dma_map(dev, ptr, size, dir);
+}
+
+void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+			     enum dma_data_direction dir)
+{
+	(void)dev; (void)addr; (void)size; (void)dir;
+	kern_charge(SIM_COST_dma_sync);
+}
+
+void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir)
+{
+	(void)dev; (void)addr; (void)size; (void)dir;
+	kern_charge(SIM_COST_dma_sync);
+}
+
+void kern_dma_rmb(void)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	kern_charge(SIM_COST_desc_read);
+}
+
+void kern_dma_wmb(void)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	kern_charge(SIM_COST_desc_write);
+}
+
+dma_addr_t kern_dma_map(struct device *dev, void *ptr, size_t size,
+			enum dma_data_direction dir)
 {
 	u64 a;
 

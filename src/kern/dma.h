@@ -4,19 +4,18 @@
  *
  * Coherent memory (rings) comes from dma_alloc_coherent(); buffers the
  * driver allocated itself are made device-visible with dma_map_single().
- * Both return bus addresses in the simulated host memory (sim_mem) that
- * device models read and write by address.  Mapping and sync calls cost
- * nothing here; drivers still make them where Linux requires.
+ * Both return bus addresses in host memory that device models read and
+ * write by address.  The calls charge the running CPU what they cost on
+ * the platform (dma_map, dma_sync rows of the cost model).
  */
 #ifndef RXSCALE_KERN_DMA_H
 #define RXSCALE_KERN_DMA_H
 
-#include "kern/kern.h"
+#include <errno.h>
 
-typedef unsigned int gfp_t;
-#define GFP_KERNEL 0x1u
-#define GFP_ATOMIC 0x2u
-#define __GFP_NOWARN 0x4u
+#include "kern/kern_types.h"
+#include "kern/printk.h"
+#include "kern/slab.h"
 
 enum dma_data_direction {
 	DMA_BIDIRECTIONAL = 0,
@@ -60,19 +59,12 @@ static inline int dma_mapping_error(struct device *dev, dma_addr_t addr)
 	return addr == DMA_MAPPING_ERROR ? -ENOMEM : 0;
 }
 
-static inline void dma_sync_single_for_cpu(struct device *dev, dma_addr_t a,
-					   size_t size,
-					   enum dma_data_direction dir)
-{
-	(void)dev; (void)a; (void)size; (void)dir;
-}
-
-static inline void dma_sync_single_for_device(struct device *dev,
-					      dma_addr_t a, size_t size,
-					      enum dma_data_direction dir)
-{
-	(void)dev; (void)a; (void)size; (void)dir;
-}
+/* Hand a streaming mapping to the CPU before it reads what the device
+ * wrote, and back to the device before the device may write it again. */
+void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+			     enum dma_data_direction dir);
+void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir);
 
 static inline u32 lower_32_bits(u64 v)
 {

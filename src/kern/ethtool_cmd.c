@@ -4,6 +4,7 @@
  * ethtool_cmd.h.  Formats and messages are ethtool's (facts read from its
  * source, cited per function); the code is rxscale's own.
  */
+#include "kern/kern.h"
 #include "kern/ethtool_cmd.h"
 
 #include <ctype.h>

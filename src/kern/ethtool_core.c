@@ -5,6 +5,7 @@
  * rxscale from the documented behaviour of net/ethtool/{channels,rings,
  * coalesce,ioctl,common}.c; no kernel code is reused.
  */
+#include "kern/kern.h"
 #include "kern/ethtool.h"
 
 #include <errno.h>

@@ -12,7 +12,8 @@
 #ifndef RXSCALE_KERN_INTERRUPT_H
 #define RXSCALE_KERN_INTERRUPT_H
 
-#include "kern/kern.h"
+#include "kern/cpumask.h"
+#include "kern/kern_types.h"
 
 typedef enum irqreturn {
 	IRQ_NONE = 0,

@@ -16,12 +16,20 @@
 #ifndef RXSCALE_KERN_IO_H
 #define RXSCALE_KERN_IO_H
 
-#include "kern/kern.h"
-#include "sim/sim_pci.h"
+#include "kern/kern_types.h"
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
-#define dma_rmb() barrier()
-#define dma_wmb() barrier()
+
+/* Order the CPU's accesses to coherent memory that the device also
+ * accesses: dma_rmb() after reading a descriptor's ownership bit and
+ * before reading the rest; dma_wmb() after writing a descriptor's body
+ * and before handing it to the device.  Each marks one descriptor handed
+ * between CPU and device, which the platform charges (desc_read,
+ * desc_write rows of the cost model). */
+void kern_dma_rmb(void);
+void kern_dma_wmb(void);
+#define dma_rmb() kern_dma_rmb()
+#define dma_wmb() kern_dma_wmb()
 #define rmb() barrier()
 #define wmb() barrier()
 #define mb() barrier()

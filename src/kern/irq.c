@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "kern/kern.h"
 #include "kern/irq_internal.h"
 
 struct kern_irq_desc *kern_irq_to_desc(unsigned int irq)
@@ -28,7 +29,7 @@ static unsigned next_irq_cpu(struct kern *k)
 	return c;
 }
 
-unsigned cpumask_local_spread(unsigned i, int node)
+unsigned int cpumask_local_spread(unsigned int i, int node)
 {
 	unsigned w = sim_cpuset_weight(&kern->irq_cpus), c = 0;
 
@@ -190,7 +191,7 @@ int irq_set_affinity(unsigned int irq, const struct cpumask *m)
 
 	if (!d || !m)
 		return -EINVAL;
-	c = sim_cpuset_next(m, 0);
+	c = sim_cpuset_next(kern_cpuset(m), 0);
 	if (c >= num_online_cpus())
 		return -EINVAL;
 	return sim_irq_set_cpu(&d->sim, c);
@@ -206,10 +207,10 @@ int irq_set_affinity_hint(unsigned int irq, const struct cpumask *m)
 	if (!m)
 		return 0;
 	for (unsigned i = 0; i < SIM_CPUS_MAX / 64; i++)
-		both.bits[i] = m->bits[i] & kern->irq_cpus.bits[i];
+		both.bits[i] = kern_cpuset(m)->bits[i] & kern->irq_cpus.bits[i];
 	if (sim_cpuset_next(&both, 0) >= num_online_cpus())
 		return 0;       /* outside the allowed set: keep the spread */
-	return irq_set_affinity(irq, &both);
+	return irq_set_affinity(irq, (const struct cpumask *)(const void *)&both);
 }
 
 int kern_irq_cpu(unsigned int irq)

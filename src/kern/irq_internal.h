@@ -3,7 +3,9 @@
 #ifndef RXSCALE_KERN_IRQ_INTERNAL_H
 #define RXSCALE_KERN_IRQ_INTERNAL_H
 
+#include "kern/kern.h"
 #include "kern/pci.h"
+#include "sim/sim_pci.h"
 
 struct kern_irq_desc {
 	bool allocated;

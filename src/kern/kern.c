@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kern/kern.h"
 #include "kern/irq_internal.h"
 #include "kern/netdevice.h"
 
@@ -66,6 +67,46 @@ void kern_printk(int level, const char *fmt, ...)
 			(unsigned long long)(t / 1000000000u),
 			(unsigned long long)(t % 1000000000u / 1000u),
 			kern->last_log);
+}
+
+_Static_assert(sizeof(struct cpumask) == sizeof(struct sim_cpuset) &&
+	       NR_CPUS == SIM_CPUS_MAX, "struct cpumask is the platform's CPU set");
+_Static_assert(KERN_PCI_MSIX_MAX >= SIM_PCI_MSIX_MAX,
+	       "pci_dev holds every vector the platform can serve");
+
+u64 ktime_get_ns(void)
+{
+	return sim_now(kern->sim);
+}
+
+unsigned int smp_processor_id(void)
+{
+	int c = sim_current_cpu(kern->host);
+
+	return c < 0 ? 0 : (unsigned int)c;
+}
+
+unsigned int num_online_cpus(void)
+{
+	return kern->host->params.ncpus;
+}
+
+const struct cpumask *cpumask_of(unsigned int cpu)
+{
+	static struct cpumask one[NR_CPUS];
+	static bool filled;
+
+	if (!filled) {
+		for (unsigned int i = 0; i < NR_CPUS; i++)
+			cpumask_set_cpu(i, &one[i]);
+		filled = true;
+	}
+	return &one[cpu < NR_CPUS ? cpu : 0];
+}
+
+void udelay(unsigned long usecs)
+{
+	kern_charge_ps((u64)usecs * 1000000u);
 }
 
 void netdev_rss_key_fill(void *buf, size_t len)

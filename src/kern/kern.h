@@ -17,7 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kern/cpumask.h"
+#include "kern/delay.h"
+#include "kern/dma.h"
 #include "kern/kern_types.h"
+#include "kern/printk.h"
+#include "kern/slab.h"
 #include "sim/sim_host.h"
 #include "sim/sim_mem.h"
 #include "sim/sim_rng.h"
@@ -108,75 +113,36 @@ void kern_fini(struct kern *k);
  * -EINVAL for an empty set. */
 int kern_irq_restrict(struct kern *k, const struct sim_cpuset *cpus);
 
-/* Log levels as printk's. */
-#define KERN_ERR_LVL 3
-#define KERN_WARNING_LVL 4
-#define KERN_INFO_LVL 6
-#define KERN_DEBUG_LVL 7
-
-/* printk: "[ 1.000123] " time stamp, then the message. */
-void kern_printk(int level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-#define pr_err(...) kern_printk(KERN_ERR_LVL, __VA_ARGS__)
-#define pr_warn(...) kern_printk(KERN_WARNING_LVL, __VA_ARGS__)
-#define pr_info(...) kern_printk(KERN_INFO_LVL, __VA_ARGS__)
-#define pr_debug(...) kern_printk(KERN_DEBUG_LVL, __VA_ARGS__)
-
-#define dev_err(dev, fmt, ...) pr_err("%s: " fmt, (dev)->name, ##__VA_ARGS__)
-#define dev_warn(dev, fmt, ...) pr_warn("%s: " fmt, (dev)->name, ##__VA_ARGS__)
-#define dev_info(dev, fmt, ...) pr_info("%s: " fmt, (dev)->name, ##__VA_ARGS__)
-#define netdev_err(ndev, fmt, ...) pr_err("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
-#define netdev_warn(ndev, fmt, ...) pr_warn("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
-#define netdev_info(ndev, fmt, ...) pr_info("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
-
-/* Heap allocations of driver structures (kzalloc/kcalloc/kfree). */
-#define kzalloc(size, gfp) calloc(1, (size))
-#define kcalloc(n, size, gfp) calloc((n), (size))
-#define kfree(p) free(p)
-
-/* ----- time and CPUs ----- */
-
-/* Monotonic time in ns (ktime_get_ns). */
-static inline u64 ktime_get_ns(void)
+/* Charge @ps picoseconds of work to the running CPU. */
+static inline void kern_charge_ps(u64 ps)
 {
-	return sim_now(kern->sim);
+	sim_charge_ps(kern->host, ps);
 }
 
-/* CPU running the caller's code, 0 outside any CPU (smp_processor_id). */
-static inline unsigned smp_processor_id(void)
-{
-	int c = sim_current_cpu(kern->host);
+/* dma_map_single() without its cost, for the kernel's own mappings whose
+ * cost is part of a larger row (usb_submit). */
+dma_addr_t kern_dma_map(struct device *dev, void *ptr, size_t size,
+			enum dma_data_direction dir);
 
-	return c < 0 ? 0 : (unsigned)c;
+/* The kernel's CPU set type and the platform's are the same bitmap. */
+static inline const struct sim_cpuset *kern_cpuset(const struct cpumask *m)
+{
+	return (const struct sim_cpuset *)(const void *)m;
 }
 
-static inline unsigned num_online_cpus(void)
-{
-	return kern->host->params.ncpus;
-}
-
-/* cpumask is a CPU set (struct cpumask in Linux). */
-#define cpumask sim_cpuset
-
-/* The @i-th CPU to spread per-queue work on (cpumask_local_spread): the
- * interrupt CPU set, round-robin. */
-unsigned cpumask_local_spread(unsigned i, int node);
-
-/* Busy-wait @us microseconds: the CPU is charged for it (udelay). */
-static inline void udelay(unsigned long us)
-{
-	sim_charge_ps(kern->host, (u64)us * 1000000u);
-}
-
-/* Charge named cost @id once to the running CPU (no-op outside a CPU). */
+/* Charge named cost @id once to the running CPU (no-op outside a CPU):
+ * what the kernel API call that the driver made costs, so a driver costs
+ * what it does.  Only src/kern charges; drivers never do. */
 static inline void kern_charge(enum sim_cost_id id)
 {
 	sim_charge(kern->host, id, 1);
 }
 
-/* Fill @buf with @len (≤ 52) bytes of the boot-time random RSS key
- * (netdev_rss_key_fill): every device gets the same key, as in Linux. */
-void netdev_rss_key_fill(void *buf, size_t len);
+/* Charge @id @count times (per-byte costs). */
+static inline void kern_charge_n(enum sim_cost_id id, u64 count)
+{
+	sim_charge(kern->host, id, count);
+}
+
 
 #endif /* RXSCALE_KERN_KERN_H */

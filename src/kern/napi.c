@@ -6,7 +6,18 @@
  */
 #include <string.h>
 
+#include "kern/kern.h"
 #include "kern/netdevice.h"
+
+_Static_assert(sizeof(struct hrtimer) >= sizeof(struct sim_hrtimer) &&
+	       _Alignof(struct hrtimer) >= _Alignof(struct sim_hrtimer),
+	       "struct hrtimer must hold the platform's timer");
+
+/* The platform timer stored in a NAPI instance's struct hrtimer. */
+static inline struct sim_hrtimer *napi_timer(struct napi_struct *n)
+{
+	return (struct sim_hrtimer *)(void *)&n->timer;
+}
 
 static void warn(u64 *ctr, struct napi_struct *n, const char *what)
 {
@@ -111,7 +122,7 @@ void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
 	/* Starts claimed and disabled, as in Linux: napi_enable() to use. */
 	napi->state = BIT(NAPI_STATE_SCHED) | BIT(NAPI_STATE_DISABLE) |
 		      BIT(NAPI_STATE_LISTED);
-	sim_hrtimer_init(kern->host, &napi->timer, "napi-watchdog",
+	sim_hrtimer_init(kern->host, napi_timer(napi), "napi-watchdog",
 			 napi_watchdog, napi, 0);
 	napi->napi_id = ++kern->ifindex_next;
 }
@@ -144,8 +155,8 @@ void napi_disable(struct napi_struct *n)
 	/* Linux waits for SCHED to clear; one thread here: take it off the
 	 * lists and stop the watchdog instead. */
 	unlist(n);
-	sim_hrtimer_cancel(kern->host, &n->timer);
-	sim_irq_fini(&n->timer.irq);
+	sim_hrtimer_cancel(kern->host, napi_timer(n));
+	sim_irq_fini(&napi_timer(n)->irq);
 	n->state |= BIT(NAPI_STATE_SCHED);
 	n->state &= ~BIT(NAPI_STATE_MISSED);
 }
@@ -223,8 +234,8 @@ bool napi_complete_done(struct napi_struct *n, int work_done)
 	}
 	n->state &= ~BIT(NAPI_STATE_SCHED);
 	if (timeout) {
-		n->timer.irq.cpu = smp_processor_id();
-		sim_hrtimer_start(kern->host, &n->timer, timeout);
+		napi_timer(n)->irq.cpu = smp_processor_id();
+		sim_hrtimer_start(kern->host, napi_timer(n), timeout);
 	}
 	return ret;
 }

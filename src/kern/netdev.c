@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kern/kern.h"
 #include "kern/netdevice.h"
 
 struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,

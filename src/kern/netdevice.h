@@ -29,8 +29,13 @@
 
 #include "kern/kern_types.h"
 #include "kern/ethtool.h"
+#include "kern/hrtimer.h"
+#include "kern/printk.h"
 #include "kern/skbuff.h"
-#include "sim/sim_host.h"
+
+/* Fill @buf with @len (<= 52) bytes of the boot-time random RSS key
+ * (netdev_rss_key_fill): every device gets the same key, as in Linux. */
+void netdev_rss_key_fill(void *buf, size_t len);
 
 /* dev->priv_flags: the user set the RSS indirection table (ethtool -X), so
  * the driver must keep it across channel changes (Linux IFF_RXFH_CONFIGURED). */
@@ -59,7 +64,7 @@ struct napi_struct {
 	bool on_list;
 	int list_cpu;                   /* CPU whose list holds it */
 	int defer_hard_irqs_count;
-	struct sim_hrtimer timer;       /* gro_flush_timeout watchdog */
+	struct hrtimer timer;           /* gro_flush_timeout watchdog */
 	/* contract tracking while the poll method runs */
 	bool in_poll;
 	int poll_budget;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "kern/kern.h"
 #include "kern/io.h"
 #include "kern/irq_internal.h"
 
@@ -22,6 +23,30 @@ void __iomem *pci_iomap(struct pci_dev *pdev, int bar, unsigned long maxlen)
 	if (bar < 0 || bar >= SIM_PCI_BARS)
 		return NULL;
 	return sim_pci_bar_addr(pdev->sim, (unsigned)bar);
+}
+
+unsigned long pci_resource_flags(struct pci_dev *pdev, int bar)
+{
+	if (bar < 0 || bar >= SIM_PCI_BARS || !pdev->sim->bar[bar].size)
+		return 0;
+	return pdev->sim->bar[bar].io ? IORESOURCE_IO : IORESOURCE_MEM;
+}
+
+unsigned long long pci_resource_len(struct pci_dev *pdev, int bar)
+{
+	if (bar < 0 || bar >= SIM_PCI_BARS)
+		return 0;
+	return pdev->sim->bar[bar].size;
+}
+
+int pci_select_bars(struct pci_dev *pdev, unsigned long flags)
+{
+	int bars = 0;
+
+	for (int i = 0; i < PCI_STD_NUM_BARS; i++)
+		if (pci_resource_flags(pdev, i) & flags)
+			bars |= 1 << i;
+	return bars;
 }
 
 void pci_iounmap(struct pci_dev *pdev, void __iomem *addr)

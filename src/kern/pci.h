@@ -15,7 +15,12 @@
 
 #include "kern/dma.h"
 #include "kern/interrupt.h"
-#include "sim/sim_pci.h"
+
+/* the platform's PCI function (plat layer); opaque to drivers */
+struct sim_pci_dev;
+
+/* vectors a function can have (PCI: MSI-X Table Size is 11 bits) */
+#define KERN_PCI_MSIX_MAX 2048
 
 #define PCI_IRQ_INTX (1u << 0)
 #define PCI_IRQ_LEGACY PCI_IRQ_INTX     /* older kernels' name */
@@ -32,7 +37,7 @@ struct pci_dev {
 	bool msix_enabled, msi_enabled;
 	unsigned int irq;               /* INTx/MSI irq, or first MSI-X one */
 	unsigned int nvec;              /* vectors allocated */
-	unsigned int vec_irq[SIM_PCI_MSIX_MAX];
+	unsigned int vec_irq[KERN_PCI_MSIX_MAX];
 	void *drvdata;
 };
 
@@ -65,6 +70,20 @@ void kern_pci_remove(struct pci_driver *drv, struct pci_dev *pdev);
 /* Wrap platform function @sim as a pci_dev named @name ("0000:01:00.0"). */
 void kern_pci_dev_init(struct pci_dev *pdev, struct sim_pci_dev *sim,
 		       const char *name);
+
+/* Resource types (include/linux/ioport.h) and the standard BAR count. */
+#define IORESOURCE_IO 0x00000100
+#define IORESOURCE_MEM 0x00000200
+#define PCI_STD_NUM_BARS 6
+
+/* Type flags of BAR @bar: IORESOURCE_IO or IORESOURCE_MEM, 0 if absent. */
+unsigned long pci_resource_flags(struct pci_dev *pdev, int bar);
+
+/* Size of BAR @bar in bytes, 0 if absent. */
+unsigned long long pci_resource_len(struct pci_dev *pdev, int bar);
+
+/* Bit n set for each BAR n whose type is in @flags (pci_select_bars). */
+int pci_select_bars(struct pci_dev *pdev, unsigned long flags);
 
 /* Map BAR @bar (pci_iomap / pcim_iomap); @maxlen 0 = whole BAR.  NULL if
  * the BAR is absent. */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kern/kern.h"
 #include "kern/netdevice.h"
 
 struct sk_buff *alloc_skb(unsigned int size, gfp_t gfp)
@@ -100,8 +101,18 @@ void *skb_put_data(struct sk_buff *skb, const void *from, unsigned int len)
 	unsigned int room = skb_tailroom(skb);
 	void *p = skb_put(skb, len);
 
+	kern_charge_n(SIM_COST_copy_byte, len);
 	memcpy(p, from, len < room ? len : room);
 	return p;
+}
+
+int skb_copy_bits(const struct sk_buff *skb, int offset, void *to, int len)
+{
+	if (offset < 0 || len < 0 || (unsigned int)offset + (unsigned int)len > skb->len)
+		return -EFAULT;
+	kern_charge_n(SIM_COST_copy_byte, (u64)len);
+	memcpy(to, skb->data + offset, (size_t)len);
+	return 0;
 }
 
 void *skb_pull(struct sk_buff *skb, unsigned int len)
@@ -131,6 +142,7 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	const unsigned char *d = skb->data;
 	u16 proto;
 
+	kern_charge(SIM_COST_eth_type_trans);
 	skb->dev = dev;
 	if (skb->len < ETH_HLEN)
 		return 0;

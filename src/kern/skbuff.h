@@ -129,6 +129,10 @@ void skb_reserve(struct sk_buff *skb, unsigned int len);
  * running the buffer is a driver bug: logged, counted, and clamped. */
 void *skb_put(struct sk_buff *skb, unsigned int len);
 
+/* Copy @len bytes from offset @offset of @skb's data to @to.  Returns 0,
+ * or -EFAULT if the range is outside the data (skb_copy_bits). */
+int skb_copy_bits(const struct sk_buff *skb, int offset, void *to, int len);
+
 /* Append @len bytes copied from @from (skb_put_data). */
 void *skb_put_data(struct sk_buff *skb, const void *from, unsigned int len);
 

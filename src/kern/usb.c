@@ -12,6 +12,7 @@
  * the others on TASKLET, as the USB core's high- and low-priority BH
  * lists do (HCD_BH).  The BH action gives back one URB per step.
  */
+#include "kern/kern.h"
 #include "kern/usb.h"
 
 #include <stdint.h>
@@ -149,6 +150,11 @@ static bool usb_bh_action(struct sim_host *h, unsigned cpu, void *arg,
 	if (!q->head)
 		q->tail = NULL;
 	kern_charge(SIM_COST_urb_giveback);
+	/* the driver's completion handler: its bookkeeping per bulk
+	 * transfer (requeue, stats, napi_schedule) */
+	if (usb_pipetype(urb->pipe) == PIPE_BULK)
+		kern_charge(usb_pipein(urb->pipe) ? SIM_COST_urb_complete_in :
+						    SIM_COST_urb_complete_out);
 	giveback(urb);
 	return q->head != NULL;
 }
@@ -333,7 +339,7 @@ int usb_submit_urb(struct urb *urb, gfp_t gfp)
 	    (usb_pipein(urb->pipe) && !urb->transfer_buffer_length))
 		return -EINVAL;
 	kern_charge(SIM_COST_usb_submit);
-	dma = dma_map_single(&urb->dev->dev, urb->transfer_buffer,
+	dma = kern_dma_map(&urb->dev->dev, urb->transfer_buffer,
 			     urb->transfer_buffer_length ?
 			     urb->transfer_buffer_length : 1,
 			     usb_pipein(urb->pipe) ? DMA_FROM_DEVICE

@@ -30,7 +30,7 @@
 #define RXSCALE_KERN_USB_H
 
 #include "kern/dma.h"
-#include "kern/kern.h"
+#include "kern/printk.h"
 
 struct sim_usb_dev;     /* the platform's device slot (sim/sim_usb.h) */
 

@@ -235,7 +235,7 @@ static bool host_xmit(struct iperf3 *ip, const uint8_t *frame, size_t len)
 
 	if (!skb)
 		return false;
-	skb_put_data(skb, frame, (unsigned)len);
+	memcpy(skb_put(skb, (unsigned)len), frame, (size_t)len);
 	skb->dev = ip->dev;
 	skb->queue_mapping = 0;
 	return dev_queue_xmit(skb) == 0;
@@ -278,7 +278,7 @@ static void host_data_tx(void *arg, const uint8_t *frame, size_t len)
 		ip->data_tx_fail++;
 		return;
 	}
-	skb_put_data(skb, frame, (unsigned)len);
+	memcpy(skb_put(skb, (unsigned)len), frame, (size_t)len);
 	skb->dev = ip->dev;
 	skb->queue_mapping = 0;
 	skb->sk = st;

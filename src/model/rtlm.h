@@ -158,7 +158,8 @@ void rtlm_params_default(struct rtlm_params *p);
  * @p:    parameters, copied; NULL = rtlm_params_default()
  *
  * Registers a PCI function 10ec:<chip->pci_device> with chip->msix_max
- * MSI-X entries and BAR 0 of RTL_BAR_SIZE bytes, in the reset state.
+ * MSI-X entries, an I/O BAR 0 and the registers in memory BAR 2
+ * (RTL_BAR_MMIO, RTL_BAR_SIZE bytes), in the reset state.
  * Return: the device, or NULL (bad arguments, out of memory).
  */
 struct rtlm_dev *rtlm_create(struct sim_host *host, struct sim_mem *mem,

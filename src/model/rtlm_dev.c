@@ -123,7 +123,8 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct sim_mem *mem,
 		free(dev);
 		return NULL;
 	}
-	if (sim_pci_set_bar(&dev->pci, 0, RTL_BAR_SIZE, &rtlm_bar_ops, dev)) {
+	if (sim_pci_set_bar_io(&dev->pci, RTL_BAR_IO, RTL_BAR_IO_SIZE) ||
+	    sim_pci_set_bar(&dev->pci, RTL_BAR_MMIO, RTL_BAR_SIZE, &rtlm_bar_ops, dev)) {
 		sim_pci_dev_fini(&dev->pci);
 		free(dev->regs);
 		free(dev->tx_buf);

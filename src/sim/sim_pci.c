@@ -58,6 +58,22 @@ int sim_pci_set_bar(struct sim_pci_dev *d, unsigned bar, uint64_t size,
 	d->bar[bar].size = size;
 	d->bar[bar].ops = ops;
 	d->bar[bar].opaque = opaque;
+	d->bar[bar].io = false;
+	return 0;
+}
+
+int sim_pci_set_bar_io(struct sim_pci_dev *d, unsigned bar, uint64_t size)
+{
+	if (bar >= SIM_PCI_BARS || !size || size > 256)
+		return -EINVAL;
+	free(d->bar[bar].window);
+	d->bar[bar].window = malloc(size);
+	if (!d->bar[bar].window)
+		return -ENOMEM;
+	d->bar[bar].size = size;
+	d->bar[bar].ops = NULL;
+	d->bar[bar].opaque = NULL;
+	d->bar[bar].io = true;
 	return 0;
 }
 
@@ -79,7 +95,7 @@ static struct sim_pci_dev *find(const volatile void *addr, unsigned size,
 				continue;
 			*bar = b;
 			*off = a - base;
-			if (*off + size > d->bar[b].size) {
+			if (*off + size > d->bar[b].size || d->bar[b].io) {
 				d->mmio_errors++;
 				return NULL;
 			}

@@ -56,6 +56,7 @@ struct sim_pci_dev {
 		const struct sim_pci_bar_ops *ops;
 		void *opaque;
 		unsigned char *window;          /* host address range of the BAR */
+		bool io;                        /* I/O space BAR (not served) */
 	} bar[SIM_PCI_BARS];
 	struct sim_host *host;
 	struct sim_mem *mem;                    /* where DMA goes */
@@ -84,6 +85,12 @@ void sim_pci_dev_fini(struct sim_pci_dev *d);
 /* Give BAR @bar @size bytes served by @ops.  Returns 0, -EINVAL, -ENOMEM. */
 int sim_pci_set_bar(struct sim_pci_dev *d, unsigned bar, uint64_t size,
 		    const struct sim_pci_bar_ops *ops, void *opaque);
+
+/* Give BAR @bar @size bytes of I/O port space.  Port I/O is not modelled:
+ * the BAR exists (its type and size are visible, as lspci shows them),
+ * but an access through it reads all ones and is counted in mmio_errors.
+ * Returns 0, -EINVAL, -ENOMEM. */
+int sim_pci_set_bar_io(struct sim_pci_dev *d, unsigned bar, uint64_t size);
 
 /* Host address of BAR @bar (pci_iomap); NULL if absent. */
 void *sim_pci_bar_addr(struct sim_pci_dev *d, unsigned bar);
