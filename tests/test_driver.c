@@ -134,6 +134,11 @@ static void dfx_free(struct dfx *f)
 	}
 	/* nothing of the driver's is left */
 	assert_int_equal(f->k.dma_live, 0);
+	/* the device never wrote into a buffer the CPU owned (DMA API
+	 * ownership: sync for the device before giving a buffer back) */
+	if (f->k.mem.owner_errors)
+		fail_msg("%llu DMA writes into CPU-owned buffers: %s",
+			 (unsigned long long)f->k.mem.owner_errors, f->k.mem.last_error);
 	assert_int_equal(f->k.skbs_live, 0);
 	rtlm_destroy(f->m);
 	kern_fini(&f->k);

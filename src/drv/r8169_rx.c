@@ -326,8 +326,10 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 			goto release;
 		}
 		dma_sync_single_for_cpu(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
-		/* copy out and recycle the buffer at once, as r8169 does */
+		/* copy out and recycle the buffer at once, as r8169 does: the
+		 * device owns it again before its descriptor is given back */
 		skb_put_data(skb, ring->buf[entry], len);
+		dma_sync_single_for_device(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
 		if (ops->hash(desc, &hash, &l4))
 			skb_set_hash(skb, hash, l4 ? PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 		if (ops->csum_ok(desc)) {

@@ -72,6 +72,7 @@ static int install(struct sim_mem *m, void *cpu, size_t size, bool owned,
 	r->size = size;
 	r->used = true;
 	r->owned = owned;
+	r->cpu_owns = false;
 	m->live++;
 	m->allocs++;
 	*dma = addr_of(slot, r->gen);
@@ -165,13 +166,34 @@ int sim_mem_read(struct sim_mem *m, uint64_t dma, void *dst, size_t len,
 	return 0;
 }
 
+int sim_mem_sync(struct sim_mem *m, uint64_t dma, bool for_cpu)
+{
+	uint64_t off;
+	struct sim_mem_region *r = lookup(m, dma, &off);
+
+	if (!r || r->owned)
+		return -EINVAL;
+	r->cpu_owns = for_cpu;
+	return 0;
+}
+
 int sim_mem_write(struct sim_mem *m, uint64_t dma, const void *src, size_t len,
 		  const char *who)
 {
 	void *p = sim_mem_ptr(m, dma, len, who);
+	uint64_t off;
+	struct sim_mem_region *r;
 
 	if (!p)
 		return -EFAULT;
+	r = lookup(m, dma, &off);
+	if (r->cpu_owns) {
+		m->owner_errors++;
+		snprintf(m->last_error, sizeof(m->last_error),
+			 "%s: DMA write of %zu bytes at 0x%llx into a buffer the CPU "
+			 "owns (synced for the CPU, not for the device)",
+			 who ? who : "device", len, (unsigned long long)dma);
+	}
 	memcpy(p, src, len);
 	return 0;
 }

@@ -31,6 +31,7 @@ struct sim_mem_region {
 	uint16_t gen;           /* generation of the current use */
 	bool used;
 	bool owned;             /* coherent: freed by sim_mem_release */
+	bool cpu_owns;          /* streaming map synced for the CPU */
 };
 
 struct sim_mem {
@@ -42,6 +43,11 @@ struct sim_mem {
 	unsigned live;                  /* buffers currently allocated/mapped */
 	uint64_t allocs, releases;      /* totals, for leak checks */
 	uint64_t guest_errors;
+	/* device writes into a streaming buffer the CPU owns (synced for the
+	 * CPU and not given back with a sync for the device): a driver bug
+	 * that corrupts data on non-coherent platforms, as QEMU logs guest
+	 * errors */
+	uint64_t owner_errors;
 	char last_error[160];
 };
 
@@ -72,7 +78,18 @@ int sim_mem_release(struct sim_mem *m, uint64_t dma);
  */
 void *sim_mem_ptr(struct sim_mem *m, uint64_t dma, size_t len, const char *who);
 
-/* Device reads/writes; 0 or -EFAULT (guest error). */
+/*
+ * Ownership of a streaming mapping (the DMA API's rule: after
+ * dma_sync_single_for_cpu() the CPU owns the buffer until
+ * dma_sync_single_for_device() or unmap).  @for_cpu true hands the mapping
+ * that holds @dma to the CPU, false back to the device.  Returns 0, or
+ * -EINVAL if @dma is not in a live streaming mapping.
+ */
+int sim_mem_sync(struct sim_mem *m, uint64_t dma, bool for_cpu);
+
+/* Device reads/writes; 0 or -EFAULT (guest error).  A write into a
+ * streaming buffer the CPU owns still lands, and is counted in
+ * owner_errors. */
 int sim_mem_read(struct sim_mem *m, uint64_t dma, void *dst, size_t len,
 		 const char *who);
 int sim_mem_write(struct sim_mem *m, uint64_t dma, const void *src, size_t len,
