@@ -107,8 +107,9 @@ static irqreturn_t rtl_interrupt_legacy(int irq, void *dev_id)
 	u32 status = rtl_r32(tp, RTL_IntrStatus_8125);
 
 	(void)irq;
-	/* 0: not ours (shared INTx); all ones: the device is gone */
-	if (!status || status == 0xffffffff)
+	/* all ones: the device is gone; nothing we enabled: not ours (a
+	 * shared INTx line raised by another function) */
+	if (status == 0xffffffff || !(status & tp->legacy_mask))
 		return IRQ_NONE;
 	qv->irqs++;
 	if (status & RTL_INT_LINK_CHG)
