@@ -31,6 +31,9 @@ struct rec {
 	u32 id;                 /* from the payload */
 	u64 t;                  /* delivery time, ns */
 	u16 len;
+	bool vlan;
+	u16 tci;
+	__be16 vlan_proto, protocol;    /* network byte order, as in Linux */
 };
 
 struct dfx {
@@ -69,6 +72,10 @@ static void hook(struct sk_buff *skb, struct napi_struct *napi, void *data)
 	r.l4 = skb->l4_hash;
 	r.t = skb->tstamp;
 	r.len = (u16)skb->len;
+	r.vlan = skb->vlan_present;
+	r.tci = skb->vlan_tci;
+	r.vlan_proto = skb->vlan_proto;
+	r.protocol = skb->protocol;
 	/* the id sits in the first 4 payload bytes after IPv4 + UDP/TCP */
 	p = skb->data + 20 + (skb->data[9] == 6 ? 20 : 8);
 	if (skb->len >= (unsigned)(p - skb->data) + 4)
@@ -599,6 +606,42 @@ static void test_overload_counted(void **state)
 	dfx_free(f);
 }
 
+/* Bug 6: a tag the NIC stripped reaches the stack as Linux represents it:
+ * skb->vlan_proto is __be16 (htons(ETH_P_8021Q)), as is skb->protocol. */
+static void test_vlan_strip(void **state)
+{
+	struct dfx *f = dfx_new(2);
+	struct net_build b;
+	u8 buf[256], payload[64] = { 0 };
+	ssize_t n;
+
+	(void)state;
+	net_build_init(&b);
+	memcpy(b.dmac, dev_mac, 6);
+	b.ipv = 4;
+	b.src[0] = 10; b.src[3] = 1;
+	b.dst[0] = 192; b.dst[3] = 2;
+	b.proto = 17;
+	b.sport = 1000;
+	b.dport = 2000;
+	b.n_vlan = 1;
+	b.vlan_tci[0] = 0x2064;         /* PCP 1, VID 100 */
+	b.payload = payload;
+	b.payload_len = sizeof(payload);
+	n = net_build_frame(&b, buf, sizeof(buf));
+	assert_true(n > 0);
+	f->offered++;
+	assert_int_equal(rtlm_eth_rx(f->m, buf, (size_t)n), 0);
+	sim_run(&f->sim);
+	assert_int_equal(f->nrec, 1);
+	assert_true(f->recs[0].vlan);
+	assert_int_equal(f->recs[0].tci, 0x2064);
+	assert_memory_equal(&f->recs[0].vlan_proto, "\x81\x00", 2);
+	assert_memory_equal(&f->recs[0].protocol, "\x08\x00", 2);
+	check_conservation(f);
+	dfx_free(f);
+}
+
 /* Bug 4: on a shared INTx line the handler must claim only what it
  * enabled.  A cause the driver never enables (RxFIFOOver: the pipeline
  * was full) is pending, nothing enabled is: when the line is raised by
@@ -1048,6 +1091,7 @@ int main(void)
 		cmocka_unit_test(test_overload_counted),
 		cmocka_unit_test(test_vector_fallback),
 		cmocka_unit_test(test_intx_shared_line),
+		cmocka_unit_test(test_vlan_strip),
 		cmocka_unit_test(test_close_reopen),
 		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_ownbit_erratum),

@@ -26,6 +26,7 @@ struct rec {
 	u64 t;
 	u8 ip_summed;
 	bool vlan;
+	__be16 vlan_proto, protocol;	/* network byte order, as in Linux */
 	u16 tci;
 };
 
@@ -75,6 +76,8 @@ static void hook(struct sk_buff *skb, struct napi_struct *napi, void *data)
 	r.ip_summed = skb->ip_summed;
 	r.vlan = skb->vlan_present;
 	r.tci = skb->vlan_tci;
+	r.vlan_proto = skb->vlan_proto;
+	r.protocol = skb->protocol;
 	r.t = ktime_get_ns();
 	f->recs[f->nrec++] = r;
 	consume_skb(skb);
@@ -536,6 +539,10 @@ static void test_rx_truncated(void **state)
 	assert_int_equal(f->recs[0].ip_summed, CHECKSUM_UNNECESSARY);
 	assert_true(f->recs[0].vlan);
 	assert_int_equal(f->recs[0].tci, 5);
+	/* skb->vlan_proto and skb->protocol are __be16: the bytes on the
+	 * wire (81 00, 08 00), whatever the CPU's byte order */
+	assert_memory_equal(&f->recs[0].vlan_proto, "\x81\x00", 2);
+	assert_memory_equal(&f->recs[0].protocol, "\x08\x00", 2);
 	assert_int_equal(f->tp->stats.rx_csum_ok, 1);
 	assert_int_equal(f->tp->stats.rx_length, 1);
 	assert_int_equal(f->tp->stats.rx_drops, 1);

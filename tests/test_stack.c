@@ -77,7 +77,7 @@ static struct sk_buff *frame_skb(const uint8_t *frame, size_t len,
 	assert_non_null(skb);
 	skb_put_data(skb, frame, (unsigned)len);
 	skb_pull(skb, ETH_HLEN);
-	skb->protocol = ETH_P_IP;
+	skb->protocol = htons(ETH_P_IP);
 	if (hash)
 		skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
 	return skb;

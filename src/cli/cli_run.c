@@ -140,8 +140,7 @@ static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *dat
 	/* the frame as it was on the wire: put back a tag the NIC stripped */
 	if (skb->vlan_present && len <= sizeof(wire) - VLAN_HLEN) {
 		memcpy(wire, frame, 12);
-		wire[12] = (u8)(skb->vlan_proto >> 8);
-		wire[13] = (u8)skb->vlan_proto;
+		memcpy(wire + 12, &skb->vlan_proto, 2);	/* __be16 */
 		wire[14] = (u8)(skb->vlan_tci >> 8);
 		wire[15] = (u8)skb->vlan_tci;
 		memcpy(wire + 16, frame + 12, len - 12);

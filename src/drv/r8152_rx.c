@@ -241,7 +241,7 @@ static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work
 			skb->ip_summed = CHECKSUM_NONE;
 		}
 		if (opts1 & RTL_USB_RX2_VLAN_TAG)
-			__vlan_hwaccel_put_tag(skb, ETH_P_8021Q,
+			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
 					       swab16((u16)(le32_to_cpu(d->opts2) >>
 							    RTL_USB_RX2_TCI_SHIFT)));
 		skb->protocol = eth_type_trans(skb, tp->netdev);

@@ -339,7 +339,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 			skb->ip_summed = CHECKSUM_NONE;
 		}
 		if (ops->vlan(desc, &tci))
-			__vlan_hwaccel_put_tag(skb, ETH_P_8021Q, tci);
+			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), tci);
 		skb->protocol = eth_type_trans(skb, tp->dev);
 		skb_record_rx_queue(skb, (u16)ring->index);
 		ring->stats.packets++;

@@ -38,6 +38,19 @@ typedef uint64_t dma_addr_t;
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "rxscale simulates a little-endian host");
 
+/* Network (big-endian) order, e.g. skb->protocol and skb->vlan_proto. */
+#define cpu_to_be16(x) ((__be16)__builtin_bswap16((u16)(x)))
+#define cpu_to_be32(x) ((__be32)__builtin_bswap32((u32)(x)))
+#define be16_to_cpu(x) ((u16)__builtin_bswap16((u16)(x)))
+#define be32_to_cpu(x) ((u32)__builtin_bswap32((u32)(x)))
+/* (the C library's <netinet/in.h> may define them too: same meaning) */
+#ifndef htons
+#define htons(x) cpu_to_be16(x)
+#endif
+#ifndef ntohs
+#define ntohs(x) be16_to_cpu(x)
+#endif
+
 #define cpu_to_le16(x) ((__le16)(x))
 #define cpu_to_le32(x) ((__le32)(x))
 #define cpu_to_le64(x) ((__le64)(x))

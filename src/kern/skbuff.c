@@ -160,8 +160,8 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	proto = (u16)(d[12] << 8 | d[13]);
 	skb_pull(skb, ETH_HLEN);
 	if (proto >= ETH_P_802_3_MIN)
-		return proto;
+		return htons(proto);
 	/* a length field: raw 802.3 (IPX's 0xFFFF) or 802.2 LLC */
 	return skb->len >= 2 && skb->data[0] == 0xff && skb->data[1] == 0xff ?
-	       ETH_P_802_3 : ETH_P_802_2;
+	       htons(ETH_P_802_3) : htons(ETH_P_802_2);
 }

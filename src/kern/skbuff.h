@@ -64,7 +64,7 @@ struct sk_buff {
 	unsigned int end;               /* buffer size at head */
 	unsigned int truesize;
 	u16 mac_header;                 /* offset from head, eth_type_trans */
-	__be16 protocol;                /* host order here: ETH_P_* */
+	__be16 protocol;                /* htons(ETH_P_*), from eth_type_trans */
 	u16 queue_mapping;              /* RX: queue + 1 (0 = none); TX: queue */
 	u32 hash;
 	u8 l4_hash:1;

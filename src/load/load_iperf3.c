@@ -406,7 +406,7 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 	uint16_t sport, dport;
 	struct iperf3_stream *st = NULL;
 
-	if (!ip->cfg.udp && skb->protocol == ETH_P_IP && skb->len >= 40 && p[9] == 6) {
+	if (!ip->cfg.udp && skb->protocol == htons(ETH_P_IP) && skb->len >= 40 && p[9] == 6) {
 		struct stack_gro *g = gro_of(ip, napi);
 
 		if (!g)
@@ -414,7 +414,7 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 		stack_gro_receive(g, skb);      /* demux counts what fits nothing */
 		return true;
 	}
-	if (skb->protocol != ETH_P_IP || skb->len < 28 || p[9] != 17 || !ip->cfg.udp)
+	if (skb->protocol != htons(ETH_P_IP) || skb->len < 28 || p[9] != 17 || !ip->cfg.udp)
 		goto not_ours;
 	kern_charge(SIM_COST_ip_rcv);
 	ihl = (p[0] & 15u) * 4;

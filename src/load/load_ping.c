@@ -220,7 +220,7 @@ bool ping_host_reply_rx(struct ping *p, struct sk_buff *skb)
 	const uint8_t *ip = skb->data;
 	unsigned ihl, seq;
 
-	if (!p->cfg.from_host || skb->protocol != ETH_P_IP || skb->len < 28 ||
+	if (!p->cfg.from_host || skb->protocol != htons(ETH_P_IP) || skb->len < 28 ||
 	    ip[9] != 1)
 		return false;
 	ihl = (ip[0] & 15u) * 4;
@@ -260,7 +260,7 @@ bool ping_host_rx(struct net_device *dev, struct sk_buff *skb)
 	uint8_t *o;
 	uint16_t c;
 
-	if (skb->protocol != ETH_P_IP || skb->len < 28 || ip[9] != 1)
+	if (skb->protocol != htons(ETH_P_IP) || skb->len < 28 || ip[9] != 1)
 		return false;
 	ihl = (ip[0] & 15u) * 4;
 	len = (unsigned)(ip[2] << 8 | ip[3]);
