@@ -649,6 +649,53 @@ static void test_vlan_strip(void **state)
 	dfx_free(f);
 }
 
+/* Bug 2: an interrupt raised between hardware start and napi_enable must
+ * not be lost.  Right after the driver unmasks the RX vectors, a frame
+ * arrives and its interrupt is taken at once (on real hardware another
+ * CPU takes it while open() is still running): the hook lets the device
+ * and the other CPUs run there.  With NAPI still disabled the handler
+ * could only ack the interrupt, and the frame would wait for an event
+ * that never comes. */
+struct irq_window {
+	struct dfx *f;
+	bool fired;
+};
+
+static void irq_window_hook(void *arg, volatile void *addr, unsigned size, u64 val)
+{
+	struct irq_window *w = arg;
+	struct dfx *f = w->f;
+	struct flow fl;
+
+	(void)size;
+	if (w->fired || !val ||
+	    addr != (volatile u8 *)f->tp->mmio_addr + RTL_IMR_V2_SET_REG_8125)
+		return;
+	w->fired = true;
+	flow_make(&fl, 3, 17);
+	send_frame(f, &fl, 42);
+	sim_run_until(&f->sim, sim_now(&f->sim) + 200000);
+}
+
+static void test_irq_before_napi_enable(void **state)
+{
+	struct dfx *f = dfx_new_chip(2, chip_by_name("RTL8127A"), NULL);
+	struct irq_window w = { .f = f };
+
+	(void)state;
+	assert_non_null(f->dev);
+	f->k.mmio_write_hook = irq_window_hook;
+	f->k.mmio_write_hook_arg = &w;
+	assert_int_equal(dev_open(f->dev), 0);
+	f->k.mmio_write_hook = NULL;
+	assert_true(w.fired);
+	sim_run(&f->sim);
+	assert_int_equal(f->nrec, 1);
+	assert_int_equal(f->recs[0].id, 42);
+	check_conservation(f);
+	dfx_free(f);
+}
+
 /* Bug 4: on a shared INTx line the handler must claim only what it
  * enabled.  A cause the driver never enables (RxFIFOOver: the pipeline
  * was full) is pending, nothing enabled is: when the line is raised by
@@ -1098,6 +1145,7 @@ int main(void)
 		cmocka_unit_test(test_overload_counted),
 		cmocka_unit_test(test_vector_fallback),
 		cmocka_unit_test(test_intx_shared_line),
+		cmocka_unit_test(test_irq_before_napi_enable),
 		cmocka_unit_test(test_vlan_strip),
 		cmocka_unit_test(test_close_reopen),
 		cmocka_unit_test(test_alloc_failures),

@@ -121,10 +121,12 @@ int rtl_open(struct net_device *dev)
 		goto err_teardown;
 	netif_set_real_num_rx_queues(dev, tp->num_rx_queues);
 	netif_set_real_num_tx_queues(dev, tp->num_tx_queues);
-	rtl_hw_start(tp);
+	/* NAPI first: rtl_hw_start() unmasks the interrupts, and one taken
+	 * at once on another CPU must find its NAPI ready to schedule */
 	for (unsigned int i = 0; i < tp->nqv; i++)
 		if (tp->qv[i].napi_added)
 			napi_enable(&tp->qv[i].napi);
+	rtl_hw_start(tp);
 	netif_tx_start_all_queues(dev);
 	rtl_link_check(tp);
 	return 0;

@@ -91,6 +91,14 @@ struct kern {
 	uint64_t skbs_live, skbs_alloced;
 	uint64_t dma_live;
 
+	/* Test hook: called after each MMIO write the CPU makes, so a test
+	 * can let the device (and other CPUs) act at an exact point of a
+	 * driver's code, as they would in parallel on real hardware.  NULL
+	 * = none. */
+	void (*mmio_write_hook)(void *arg, volatile void *addr, unsigned size,
+				u64 val);
+	void *mmio_write_hook_arg;
+
 	FILE *log;                      /* kernel log (dmesg); NULL = discard */
 	char last_log[256];             /* last message, for tests */
 	unsigned log_errors;            /* messages at KERN_ERR or worse */

@@ -70,6 +70,8 @@ void kern_mmio_write(volatile void __iomem *addr, unsigned size, u64 val)
 	kern_charge(SIM_COST_mmio_write);
 	if (sim_pci_mmio_write(addr, size, val))
 		kern->warn.other++;
+	if (unlikely(kern->mmio_write_hook))
+		kern->mmio_write_hook(kern->mmio_write_hook_arg, addr, size, val);
 }
 
 static void release_all(struct pci_dev *pdev)
