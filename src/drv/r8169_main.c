@@ -182,7 +182,7 @@ static const struct net_device_ops rtl_netdev_ops = {
 static void __iomem *rtl_map_bar(struct pci_dev *pdev)
 {
 	/* the first memory BAR holds the registers (K picks it by type) */
-	for (int bar = 0; bar < SIM_PCI_BARS; bar++) {
+	for (int bar = 0; bar < PLAT_PCI_BARS; bar++) {
 		void __iomem *p = pci_iomap(pdev, bar, 0);
 
 		if (p)

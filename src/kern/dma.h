@@ -4,7 +4,7 @@
  *
  * Coherent memory (rings) comes from dma_alloc_coherent(); buffers the
  * driver allocated itself are made device-visible with dma_map_single().
- * Both return bus addresses in the simulated host memory (sim_mem) that
+ * Both return bus addresses in the simulated host memory (plat_mem) that
  * device models read and write by address.  Mapping and sync calls cost
  * nothing here; drivers still make them where Linux requires.
  */

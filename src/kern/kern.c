@@ -18,7 +18,7 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 	memset(k, 0, sizeof(*k));
 	k->sim = host->sim;
 	k->host = host;
-	sim_mem_init(&k->mem);
+	plat_mem_init(&k->mem);
 	sim_rng_init(&k->rng, seed, sim_rng_stream_id("kernel"));
 	k->netdev_budget = 300;                 /* net.core.netdev_budget */
 	k->netdev_budget_usecs = 2000;          /* net.core.netdev_budget_usecs */
@@ -42,7 +42,7 @@ void kern_fini(struct kern *k)
 	for (unsigned i = 0; i < KERN_NR_IRQS; i++)
 		if (k->irq_desc[i].allocated)
 			kern_irq_release(&k->irq_desc[i]);
-	sim_mem_fini(&k->mem);
+	plat_mem_fini(&k->mem);
 	free(k->irq_desc);
 	free(k->sd);
 	if (kern == k)

@@ -2,7 +2,7 @@
 /*
  * pci.h - the PCI driver API subset (Linux include/linux/pci.h).
  *
- * A struct pci_dev wraps the platform's function (struct sim_pci_dev,
+ * A struct pci_dev wraps the platform's function (struct plat_pci_dev,
  * registered by a device model).  pci_alloc_irq_vectors() follows Linux:
  * MSI-X with between @min_vecs and @max_vecs vectors if allowed, else one
  * MSI vector, else the INTx line; vectors get Linux irq numbers that
@@ -15,7 +15,7 @@
 
 #include "kern/dma.h"
 #include "kern/interrupt.h"
-#include "sim/sim_pci.h"
+#include "plat/plat_pci.h"
 
 #define PCI_IRQ_INTX (1u << 0)
 #define PCI_IRQ_LEGACY PCI_IRQ_INTX     /* older kernels' name */
@@ -28,11 +28,11 @@
 struct pci_dev {
 	struct device dev;
 	unsigned short vendor, device;
-	struct sim_pci_dev *sim;        /* the platform function */
+	struct plat_pci_dev *sim;        /* the platform function */
 	bool msix_enabled, msi_enabled;
 	unsigned int irq;               /* INTx/MSI irq, or first MSI-X one */
 	unsigned int nvec;              /* vectors allocated */
-	unsigned int vec_irq[SIM_PCI_MSIX_MAX];
+	unsigned int vec_irq[PLAT_PCI_MSIX_MAX];
 	void *drvdata;
 };
 
@@ -63,7 +63,7 @@ int kern_pci_probe(struct pci_driver *drv, struct pci_dev *pdev);
 void kern_pci_remove(struct pci_driver *drv, struct pci_dev *pdev);
 
 /* Wrap platform function @sim as a pci_dev named @name ("0000:01:00.0"). */
-void kern_pci_dev_init(struct pci_dev *pdev, struct sim_pci_dev *sim,
+void kern_pci_dev_init(struct pci_dev *pdev, struct plat_pci_dev *sim,
 		       const char *name);
 
 /* Map BAR @bar (pci_iomap / pcim_iomap); @maxlen 0 = whole BAR.  NULL if
