@@ -55,7 +55,7 @@ static const uint32_t hot[] = {
 
 struct fz {
 	struct sim_host *host;
-	struct sim_pci_dev *pci;
+	struct plat_pci_dev *pci;
 	uint8_t *bar;
 };
 
@@ -66,7 +66,7 @@ static void irq_fn(struct sim_irq *irq, void *arg)
 
 	(void)irq;
 	/* a handler that reads status, as drivers do (flushes held writes) */
-	sim_pci_mmio_read(z->bar + RTL_IntrStatus_8125, 4, &v);
+	plat_pci_mmio_read(z->bar + RTL_IntrStatus_8125, 4, &v);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -75,9 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int ready;
 	struct in in = { data, size };
 	struct sim_host_params hp;
-	struct sim_irq irqs[SIM_PCI_MSIX_MAX];
+	struct sim_irq irqs[PLAT_PCI_MSIX_MAX];
 	struct rtlm_dev *dev;
-	struct sim_mem mem;
+	struct plat_mem mem;
 	struct sim sim;
 	struct fz z;
 	uint8_t *ring, *buf, frame[2048];
@@ -95,22 +95,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sim_host_params_default(&hp, 1);
 	z.host = sim_host_create(&sim, &cost, &hp);
 	CHECK(z.host);
-	sim_mem_init(&mem);
+	plat_mem_init(&mem);
 	dev = rtlm_create(z.host, &mem, &rtl_chips[take(&in, 1) % rtl_chips_count],
 			  NULL);
 	CHECK(dev);
 	z.pci = rtlm_pci(dev);
-	z.bar = sim_pci_bar_addr(z.pci, RTL_BAR_MMIO);
-	CHECK(sim_mem_alloc(&mem, 4096, &cpu, &ring_dma) == 0);
+	z.bar = plat_pci_bar_addr(z.pci, RTL_BAR_MMIO);
+	CHECK(plat_mem_alloc(&mem, 4096, &cpu, &ring_dma) == 0);
 	ring = cpu;
-	CHECK(sim_mem_alloc(&mem, 65536, &cpu, &buf_dma) == 0);
+	CHECK(plat_mem_alloc(&mem, 65536, &cpu, &buf_dma) == 0);
 	buf = cpu;
 	for (unsigned v = 0; v < z.pci->msix_nvec; v++) {
 		sim_irq_init(z.host, &irqs[v], "fz", irq_fn, &z, 0);
-		sim_pci_msix_bind(z.pci, v, &irqs[v]);
-		sim_pci_msix_mask(z.pci, v, false);
+		plat_pci_msix_bind(z.pci, v, &irqs[v]);
+		plat_pci_msix_mask(z.pci, v, false);
 	}
-	sim_pci_set_irq_mode(z.pci, SIM_PCI_IRQ_MSIX, NULL);
+	plat_pci_set_irq_mode(z.pci, PLAT_PCI_IRQ_MSIX, NULL);
 
 	while (in.n) {
 		uint8_t op = (uint8_t)take(&in, 1);
@@ -123,14 +123,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint32_t off = take(&in, 2);
 			unsigned sz = sizes[take(&in, 1) % 5];
 
-			sim_pci_mmio_write(z.bar + (off % RTL_BAR_SIZE), sz,
+			plat_pci_mmio_write(z.bar + (off % RTL_BAR_SIZE), sz,
 					   take(&in, 4));
 			break;
 		}
 		case 1: {	/* read anywhere */
 			uint32_t off = take(&in, 2);
 
-			sim_pci_mmio_read(z.bar + (off % RTL_BAR_SIZE),
+			plat_pci_mmio_read(z.bar + (off % RTL_BAR_SIZE),
 					  sizes[take(&in, 1) % 5], &v);
 			break;
 		}
@@ -166,14 +166,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				memcpy(d + oo, &o1, 4);
 			}
 			if (q < 4) {
-				sim_pci_mmio_write(z.bar + RTL_RX_DESC_HIGH(q), 4,
+				plat_pci_mmio_write(z.bar + RTL_RX_DESC_HIGH(q), 4,
 						   ring_dma >> 32);
-				sim_pci_mmio_write(z.bar + RTL_RX_DESC_LOW(q), 4,
+				plat_pci_mmio_write(z.bar + RTL_RX_DESC_LOW(q), 4,
 						   (uint32_t)ring_dma);
 			} else {
-				sim_pci_mmio_write(z.bar + RTL_TX_DESC_HIGH(q - 4), 4,
+				plat_pci_mmio_write(z.bar + RTL_TX_DESC_HIGH(q - 4), 4,
 						   ring_dma >> 32);
-				sim_pci_mmio_write(z.bar + RTL_TX_DESC_LOW(q - 4), 4,
+				plat_pci_mmio_write(z.bar + RTL_TX_DESC_LOW(q - 4), 4,
 						   (uint32_t)ring_dma);
 			}
 			break;
@@ -200,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 7: {	/* a register with side effects */
 			uint32_t off = hot[take(&in, 1) % (sizeof(hot) / sizeof(hot[0]))];
 
-			sim_pci_mmio_write(z.bar + off, sizes[take(&in, 1) % 3],
+			plat_pci_mmio_write(z.bar + off, sizes[take(&in, 1) % 3],
 					   take(&in, 4));
 			break;
 		}
@@ -208,10 +208,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint32_t k = take(&in, 1);
 
 			if (k & 0x80)
-				sim_pci_set_irq_mode(z.pci, (enum sim_pci_irq_mode)(k % 4),
+				plat_pci_set_irq_mode(z.pci, (enum plat_pci_irq_mode)(k % 4),
 						     &irqs[0]);
 			else
-				sim_pci_msix_mask(z.pci, k % 64, k & 0x40);
+				plat_pci_msix_mask(z.pci, k % 64, k & 0x40);
 			break;
 		}
 		default:	/* re-arm the ring's descriptors (driver refill) */
@@ -230,7 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned v = 0; v < nvec; v++)
 		sim_irq_fini(&irqs[v]);
 	sim_host_destroy(z.host);
-	sim_mem_fini(&mem);
+	plat_mem_fini(&mem);
 	sim_fini(&sim);
 	(void)buf;
 	return 0;

@@ -16,8 +16,8 @@
 #include "hw/rtl_chips.h"
 #include "hw/rtl_usb_regs.h"
 #include "model/rtlu.h"
+#include "plat/plat_usb.h"
 #include "sim/sim_cost.h"
-#include "sim/sim_usb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -58,19 +58,19 @@ struct td {
 	bool busy;
 };
 
-static struct sim_usb_hc *g_hc;
+static struct plat_usb_hc *g_hc;
 static struct td g_td[NTD];
 
 static void irq_fn(struct sim_irq *irq, void *arg)
 {
-	struct sim_usb_event ev;
+	struct plat_usb_event ev;
 
 	(void)irq;
 	(void)arg;
-	while (sim_usb_event_next(g_hc, &ev))
+	while (plat_usb_event_next(g_hc, &ev))
 		if (ev.ctx)
 			((struct td *)ev.ctx)->busy = false;
-	sim_usb_irq_ack(g_hc);
+	plat_usb_irq_ack(g_hc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -81,11 +81,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sim sim;
 	struct sim_host_params hp;
 	struct sim_host *host;
-	struct sim_mem mem;
+	struct plat_mem mem;
 	struct sim_irq irq;
 	struct rtlu_dev *dev;
-	struct sim_usb_dev *usb;
-	struct sim_usb_params up;
+	struct plat_usb_dev *usb;
+	struct plat_usb_params up;
 	void *obuf;
 	uint64_t odma;
 	uint8_t frame[2048];
@@ -98,10 +98,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sim_host_params_default(&hp, 1);
 	host = sim_host_create(&sim, &cost, &hp);
 	CHECK(host);
-	sim_mem_init(&mem);
-	sim_usb_params_default(&up);
+	plat_mem_init(&mem);
+	plat_usb_params_default(&up);
 	up.link_mbps = (take(&in, 1) & 1) ? 5000 : 20000;
-	g_hc = sim_usb_hc_create(host, &mem, &up);
+	g_hc = plat_usb_hc_create(host, &mem, &up);
 	CHECK(g_hc);
 	dev = rtlu_create(host, &mem, g_hc,
 			  &rtl_usb_chips[take(&in, 1) % rtl_usb_chips_count],
@@ -109,16 +109,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(dev);
 	usb = rtlu_usb(dev);
 	sim_irq_init(host, &irq, "xhci-fuzz", irq_fn, NULL, 0);
-	sim_usb_hc_bind_irq(g_hc, &irq);
+	plat_usb_hc_bind_irq(g_hc, &irq);
 	memset(g_td, 0, sizeof(g_td));
-	CHECK(!sim_mem_alloc(&mem, 16384, &obuf, &odma));
+	CHECK(!plat_mem_alloc(&mem, 16384, &obuf, &odma));
 
 	while (in.n) {
 		unsigned op = take(&in, 1) % 8;
 
 		switch (op) {
 		case 0: {       /* control request */
-			struct sim_usb_setup s;
+			struct plat_usb_setup s;
 			uint8_t buf[64];
 			uint32_t a = take(&in, 1);
 
@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s.wLength = (uint16_t)(take(&in, 1) % 65);
 			for (unsigned i = 0; i < s.wLength; i++)
 				buf[i] = (uint8_t)take(&in, 1);
-			sim_usb_control(usb, &s, buf);
+			plat_usb_control(usb, &s, buf);
 			break;
 		}
 		case 1: {       /* bulk-out buffer */
@@ -145,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			for (uint32_t i = 0; i < len && in.n; i++)
 				((uint8_t *)obuf)[i] = (uint8_t)take(&in, 1);
-			sim_usb_submit(usb, RTLU_EP_BULK_OUT, odma, len, NULL);
+			plat_usb_submit(usb, RTLU_EP_BULK_OUT, odma, len, NULL);
 			break;
 		}
 		case 2: {       /* a bulk-in TD */
@@ -155,14 +155,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (t->busy)
 				break;
 			if (t->cpu && t->len != len) {
-				sim_mem_release(&mem, t->dma);
+				plat_mem_release(&mem, t->dma);
 				t->cpu = NULL;
 			}
 			if (!t->cpu) {
-				CHECK(!sim_mem_alloc(&mem, len, &t->cpu, &t->dma));
+				CHECK(!plat_mem_alloc(&mem, len, &t->cpu, &t->dma));
 				t->len = len;
 			}
-			if (!sim_usb_submit(usb, RTLU_EP_BULK_IN | SIM_USB_DIR_IN,
+			if (!plat_usb_submit(usb, RTLU_EP_BULK_IN | PLAT_USB_DIR_IN,
 					    t->dma, len, t))
 				t->busy = true;
 			break;
@@ -173,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int st;
 
 			if (t->busy &&
-			    sim_usb_cancel(usb, RTLU_EP_BULK_IN | SIM_USB_DIR_IN,
+			    plat_usb_cancel(usb, RTLU_EP_BULK_IN | PLAT_USB_DIR_IN,
 					   t, &a, &st) >= 0)
 				t->busy = false;
 			break;
@@ -206,10 +206,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sim_run_until(&sim, sim_now(&sim) + 1000000);
 	rtlu_destroy(dev);
-	sim_usb_hc_destroy(g_hc);
+	plat_usb_hc_destroy(g_hc);
 	sim_irq_fini(&irq);
 	sim_host_destroy(host);
-	sim_mem_fini(&mem);
+	plat_mem_fini(&mem);
 	sim_fini(&sim);
 	return 0;
 }

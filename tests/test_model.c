@@ -43,9 +43,9 @@ struct fx {
 	struct sim sim;
 	struct sim_cost cost;
 	struct sim_host *host;
-	struct sim_mem mem;
+	struct plat_mem mem;
 	struct rtlm_dev *dev;
-	struct sim_pci_dev *pci;
+	struct plat_pci_dev *pci;
 	uint8_t *bar;
 	const struct rtl_chip_info *chip;
 	struct sim_irq irq[NVEC];
@@ -110,22 +110,22 @@ static struct fx *fx_new_p(const struct rtl_chip_info *chip,
 	sim_host_params_default(&hp, 1);
 	f->host = sim_host_create(&f->sim, &f->cost, &hp);
 	assert_non_null(f->host);
-	sim_mem_init(&f->mem);
+	plat_mem_init(&f->mem);
 	f->chip = chip;
 	f->dev = rtlm_create(f->host, &f->mem, chip, p);
 	assert_non_null(f->dev);
 	f->pci = rtlm_pci(f->dev);
-	f->bar = sim_pci_bar_addr(f->pci, RTL_BAR_MMIO);
+	f->bar = plat_pci_bar_addr(f->pci, RTL_BAR_MMIO);
 	for (unsigned v = 0; v < f->pci->msix_nvec; v++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "v%u", v);
 		sim_irq_init(f->host, &f->irq[v], name, irq_fn, f, 0);
-		assert_int_equal(sim_pci_msix_bind(f->pci, v, &f->irq[v]), 0);
+		assert_int_equal(plat_pci_msix_bind(f->pci, v, &f->irq[v]), 0);
 	}
-	sim_pci_set_irq_mode(f->pci, SIM_PCI_IRQ_MSIX, NULL);
+	plat_pci_set_irq_mode(f->pci, PLAT_PCI_IRQ_MSIX, NULL);
 	for (unsigned v = 0; v < f->pci->msix_nvec; v++)
-		assert_int_equal(sim_pci_msix_mask(f->pci, v, false), 0);
+		assert_int_equal(plat_pci_msix_mask(f->pci, v, false), 0);
 	rtlm_set_wire_tx(f->dev, wire_fn, f);
 	return f;
 }
@@ -141,7 +141,7 @@ static void fx_free(struct fx *f)
 	for (unsigned v = 0; v < NVEC; v++)
 		sim_irq_fini(&f->irq[v]);
 	sim_host_destroy(f->host);
-	sim_mem_fini(&f->mem);
+	plat_mem_fini(&f->mem);
 	sim_fini(&f->sim);
 	free(f);
 }
@@ -150,13 +150,13 @@ static uint32_t rd(struct fx *f, uint32_t off, unsigned size)
 {
 	uint64_t v;
 
-	assert_int_equal(sim_pci_mmio_read(f->bar + off, size, &v), 0);
+	assert_int_equal(plat_pci_mmio_read(f->bar + off, size, &v), 0);
 	return (uint32_t)v;
 }
 
 static void wr(struct fx *f, uint32_t off, unsigned size, uint32_t v)
 {
-	assert_int_equal(sim_pci_mmio_write(f->bar + off, size, v), 0);
+	assert_int_equal(plat_pci_mmio_write(f->bar + off, size, v), 0);
 }
 
 static void run_for(struct fx *f, sim_time_t d)
@@ -227,9 +227,9 @@ static void rx_ring(struct fx *f, unsigned q, unsigned n, unsigned type,
 	r->type = type;
 	r->dsz = type == 3 ? 32 : 16;
 	r->bufsz = bufsz;
-	assert_int_equal(sim_mem_alloc(&f->mem, n * r->dsz, &cpu, &r->desc_dma), 0);
+	assert_int_equal(plat_mem_alloc(&f->mem, n * r->dsz, &cpu, &r->desc_dma), 0);
 	r->desc = cpu;
-	assert_int_equal(sim_mem_alloc(&f->mem, (size_t)n * bufsz, &cpu, &r->buf_dma), 0);
+	assert_int_equal(plat_mem_alloc(&f->mem, (size_t)n * bufsz, &cpu, &r->buf_dma), 0);
 	r->buf = cpu;
 	for (unsigned i = 0; i < n; i++)
 		rx_arm(r, i);
@@ -807,7 +807,7 @@ static void test_rx_wrap_and_full(void **state)
 		uint64_t dma;
 		struct rtl_tally *t;
 
-		assert_int_equal(sim_mem_alloc(&f->mem, 64, &cpu, &dma), 0);
+		assert_int_equal(plat_mem_alloc(&f->mem, 64, &cpu, &dma), 0);
 		wr(f, RTL_CounterAddrHigh, 4, (uint32_t)(dma >> 32));
 		wr(f, RTL_CounterAddrLow, 4, (uint32_t)dma | RTL_COUNTER_DUMP);
 		assert_true(rd(f, RTL_CounterAddrLow, 4) & RTL_COUNTER_DUMP);
@@ -1035,9 +1035,9 @@ static void tx_ring(struct fx *f, unsigned q, unsigned n)
 	r->n = n;
 	r->dsz = 16;
 	r->bufsz = BUFSZ;
-	assert_int_equal(sim_mem_alloc(&f->mem, n * 16, &cpu, &r->desc_dma), 0);
+	assert_int_equal(plat_mem_alloc(&f->mem, n * 16, &cpu, &r->desc_dma), 0);
 	r->desc = cpu;
-	assert_int_equal(sim_mem_alloc(&f->mem, (size_t)n * BUFSZ, &cpu, &r->buf_dma), 0);
+	assert_int_equal(plat_mem_alloc(&f->mem, (size_t)n * BUFSZ, &cpu, &r->buf_dma), 0);
 	r->buf = cpu;
 	if (!q) {
 		wr(f, RTL_TxDescStartAddrHigh, 4, (uint32_t)(r->desc_dma >> 32));
@@ -1181,12 +1181,12 @@ static void test_irq_mask_unmask(void **state)
 	assert_int_equal(f->nlog, 2);
 	/* MSI-X table mask: the message becomes a pending bit */
 	wr(f, RTL_ISR_V2_8125, 4, 1);
-	assert_int_equal(sim_pci_msix_mask(f->pci, 0, true), 0);
+	assert_int_equal(plat_pci_msix_mask(f->pci, 0, true), 0);
 	assert_int_equal(rtlm_eth_rx(f->dev, frame, n), 0);
 	sim_run(&f->sim);
 	assert_int_equal(f->nlog, 2);
 	assert_true(f->pci->msix[0].pending);
-	assert_int_equal(sim_pci_msix_mask(f->pci, 0, false), 0);
+	assert_int_equal(plat_pci_msix_mask(f->pci, 0, false), 0);
 	sim_run(&f->sim);
 	assert_int_equal(f->nlog, 3);
 	/* a dropped message (fault): status set, nothing arrives */

@@ -15,10 +15,10 @@
 
 #include "test_util.h"
 #include "drv/r8152.h"
-#include "kern/kern.h"
 #include "kern/ethtool_cmd.h"
+#include "kern/kern.h"
 #include "model/rtlu.h"
-#include "sim/sim_usb.h"
+#include "plat/plat_usb.h"
 
 struct rec {
 	u32 id;
@@ -40,7 +40,7 @@ struct ufx {
 	struct sim_cost cost;
 	struct sim_host *host;
 	struct kern k;
-	struct sim_usb_hc *hc;
+	struct plat_usb_hc *hc;
 	struct rtlu_dev *m;
 	struct usb_device udev;
 	struct usb_interface intf;
@@ -139,7 +139,7 @@ static struct ufx *ufx_new_chip(unsigned ncpus, const struct rtl_usb_chip_info *
 {
 	struct ufx *f = calloc(1, sizeof(*f));
 	struct sim_host_params p;
-	struct sim_usb_params up;
+	struct plat_usb_params up;
 	int rc;
 
 	sim_init(&f->sim);
@@ -151,9 +151,9 @@ static struct ufx *ufx_new_chip(unsigned ncpus, const struct rtl_usb_chip_info *
 		f->k.log = stderr;
 	/* the RTL8159 on a 20 Gbit/s (Gen 2x2) port, the RTL8157 on 10 Gbit/s
 	 * (research s1.6: a 10 Gbit/s link carries less than 10GbE) */
-	sim_usb_params_default(&up);
+	plat_usb_params_default(&up);
 	up.link_mbps = chip->speed_mbps > 5000 ? 20000 : 10000;
-	f->hc = sim_usb_hc_create(f->host, &f->k.mem, &up);
+	f->hc = plat_usb_hc_create(f->host, &f->k.mem, &up);
 	assert_non_null(f->hc);
 	f->m = rtlu_create(f->host, &f->k.mem, f->hc, chip, NULL);
 	assert_non_null(f->m);
@@ -195,7 +195,7 @@ static void ufx_free(struct ufx *f)
 	assert_int_equal(f->k.skbs_live, 0);
 	assert_int_equal(f->k.dma_live, 0);
 	rtlu_destroy(f->m);
-	sim_usb_hc_destroy(f->hc);
+	plat_usb_hc_destroy(f->hc);
 	kern_fini(&f->k);
 	sim_host_destroy(f->host);
 	sim_fini(&f->sim);

@@ -10,7 +10,6 @@
 #include "test_util.h"
 #include "sim/sim_cost.h"
 #include "sim/sim_event.h"
-#include "sim/sim_mem.h"
 #include "sim/sim_rng.h"
 
 /* ----- engine ----- */
@@ -356,45 +355,6 @@ static void test_cost_files(void **state)
 	assert_true(n >= 2);
 }
 
-/* ----- DMA memory ----- */
-
-static void test_mem(void **state)
-{
-	struct sim_mem m;
-	void *p, *q;
-	uint64_t a, b, c;
-	char buf[16] = "hello";
-
-	(void)state;
-	sim_mem_init(&m);
-	assert_int_equal(sim_mem_alloc(&m, 4096, &p, &a), 0);
-	assert_true(a >= 0x100000000ull);
-	assert_int_equal((uintptr_t)p % 4096, 0);
-	assert_int_equal(sim_mem_write(&m, a + 4090, buf, 6, "t"), 0);
-	assert_memory_equal((char *)p + 4090, "hello", 6);
-	assert_int_equal(sim_mem_write(&m, a + 4091, buf, 6, "t"), -EFAULT);
-	assert_int_equal(m.guest_errors, 1);
-	assert_non_null(strstr(m.last_error, "outside any live buffer"));
-	assert_int_equal(sim_mem_alloc(&m, 0, &q, &b), -EINVAL);
-	assert_int_equal(sim_mem_alloc(&m, SIM_MEM_MAX_LEN + 1, &q, &b), -EINVAL);
-	assert_int_equal(sim_mem_map(&m, buf, sizeof(buf), &b), 0);
-	assert_int_equal(sim_mem_read(&m, b, buf + 8, 5, "t"), 0);
-	assert_int_equal(m.live, 2);
-	/* release, reuse the slot: the stale address is caught */
-	assert_int_equal(sim_mem_release(&m, a + 1), -EINVAL);
-	assert_int_equal(sim_mem_release(&m, a), 0);
-	assert_int_equal(sim_mem_alloc(&m, 64, &q, &c), 0);
-	assert_int_not_equal(c, a);
-	assert_null(sim_mem_ptr(&m, a, 1, "t"));
-	assert_non_null(sim_mem_ptr(&m, c, 64, "t"));
-	assert_null(sim_mem_ptr(&m, 0x1000, 1, "t"));
-	assert_int_equal(sim_mem_release(&m, b), 0);
-	assert_int_equal(sim_mem_release(&m, c), 0);
-	assert_int_equal(m.live, 0);
-	assert_int_equal(m.allocs, m.releases);
-	sim_mem_fini(&m);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,7 +367,6 @@ int main(void)
 		cmocka_unit_test(test_cost_default),
 		cmocka_unit_test(test_cost_errors),
 		cmocka_unit_test(test_cost_files),
-		cmocka_unit_test(test_mem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

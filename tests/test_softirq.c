@@ -21,16 +21,16 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "kern/kern.h"
 #include "kern/io.h"
+#include "kern/kern.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"
-#include "sim/sim_pci.h"
+#include "plat/plat_pci.h"
 
 #define NQ 8
 
 struct fdev {
-	struct sim_pci_dev pci;
+	struct plat_pci_dev pci;
 	u32 pending[NQ];
 	u32 ien[NQ];
 	u64 arrived[NQ];
@@ -65,7 +65,7 @@ static void fdev_write(void *opaque, u64 off, u64 val, unsigned size)
 
 		d->ien[q] = (u32)val;
 		if (rise && d->pending[q] && !d->no_latch)
-			sim_pci_msix_notify(&d->pci, q);
+			plat_pci_msix_notify(&d->pci, q);
 	}
 	fdev_intx(d);
 }
@@ -77,11 +77,11 @@ static void fdev_intx(struct fdev *d)
 
 	for (unsigned q = 0; q < NQ; q++)
 		level |= d->pending[q] && d->ien[q];
-	if (d->pci.irq_mode == SIM_PCI_IRQ_INTX)
-		sim_pci_intx_set(&d->pci, level);
+	if (d->pci.irq_mode == PLAT_PCI_IRQ_INTX)
+		plat_pci_intx_set(&d->pci, level);
 }
 
-static const struct sim_pci_bar_ops fdev_ops = { fdev_read, fdev_write };
+static const struct plat_pci_bar_ops fdev_ops = { fdev_read, fdev_write };
 
 /* frame arrival at the device (engine event, outside any CPU) */
 static void fdev_rx(struct fdev *d, unsigned q, u32 n)
@@ -89,7 +89,7 @@ static void fdev_rx(struct fdev *d, unsigned q, u32 n)
 	d->pending[q] += n;
 	d->arrived[q] += n;
 	if (d->ien[q])
-		sim_pci_msix_notify(&d->pci, q);
+		plat_pci_msix_notify(&d->pci, q);
 	fdev_intx(d);
 }
 
@@ -217,9 +217,9 @@ static struct fx *fx_new(unsigned ncpus, unsigned nq, unsigned nvec_dev)
 	f->host = sim_host_create(&f->sim, &f->cost, &p);
 	assert_non_null(f->host);
 	assert_int_equal(kern_init(&f->k, f->host, 1), 0);
-	assert_int_equal(sim_pci_dev_init(&f->dev.pci, f->host, &f->k.mem, "fake",
+	assert_int_equal(plat_pci_dev_init(&f->dev.pci, f->host, &f->k.mem, "fake",
 					  0x10ec, 0xfa4e, nvec_dev), 0);
-	assert_int_equal(sim_pci_set_bar(&f->dev.pci, 0, 256, &fdev_ops, &f->dev), 0);
+	assert_int_equal(plat_pci_set_bar(&f->dev.pci, 0, 256, &fdev_ops, &f->dev), 0);
 	f->drv.nq = nq;
 	return f;
 }
@@ -271,7 +271,7 @@ static void fx_free(struct fx *f)
 		unregister_netdev(drv->dev);
 		free_netdev(drv->dev);
 	}
-	sim_pci_dev_fini(&f->dev.pci);
+	plat_pci_dev_fini(&f->dev.pci);
 	kern_fini(&f->k);
 	sim_host_destroy(f->host);
 	sim_fini(&f->sim);
@@ -596,8 +596,8 @@ static void test_masked_pending_unmask(void **state)
 	assert_int_equal(f->k.warn.other, 1);
 	/* a raise while queued is collapsed (one IRR bit per vector) */
 	f->dev.no_latch = true;
-	sim_pci_msix_notify(&f->dev.pci, 0);
-	sim_pci_msix_notify(&f->dev.pci, 0);
+	plat_pci_msix_notify(&f->dev.pci, 0);
+	plat_pci_msix_notify(&f->dev.pci, 0);
 	sim_run(&f->sim);
 	assert_int_equal(kern_irq_count(irq), 2);
 	fx_free(f);
@@ -635,7 +635,7 @@ static void test_vector_fallback(void **state)
 	f->k.fault.msi_fail = true;
 	assert_int_equal(fx_probe(f), 0);
 	assert_false(f->drv.pdev.msi_enabled || f->drv.pdev.msix_enabled);
-	assert_int_equal(f->dev.pci.irq_mode, SIM_PCI_IRQ_INTX);
+	assert_int_equal(f->dev.pci.irq_mode, PLAT_PCI_IRQ_INTX);
 	fdev_rx(&f->dev, 0, 3);
 	assert_true(f->dev.pci.intx_level);
 	sim_run(&f->sim);
@@ -669,7 +669,7 @@ static void test_vector_fallback(void **state)
 	assert_null(free_irq(irq, NULL));
 	assert_string_equal(free_irq(irq, &f->drv.q[0]), "x");
 	pci_free_irq_vectors(&f->drv.pdev);
-	sim_pci_dev_fini(&f->dev.pci);
+	plat_pci_dev_fini(&f->dev.pci);
 	kern_fini(&f->k);
 	sim_host_destroy(f->host);
 	sim_fini(&f->sim);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_usb_model.c - the RTL8157/RTL8159 adapter model (src/model/rtlu_*)
- * on the xHCI model (src/sim/sim_usb), driven only through the platform's
+ * on the xHCI model (src/plat/plat_usb), driven only through the platform's
  * USB API, simulated memory and, end to end, the kernel USB API
  * (kern/usb.h).  Times are exact: default costs, default link (10 Gbit/s
  * Gen 2: 825 ps per byte, 24 bytes per 1024-byte packet, 500 ns per
@@ -23,11 +23,11 @@
 #include "kern/kern.h"
 #include "kern/usb.h"
 #include "model/rtlu.h"
-#include "sim/sim_usb.h"
+#include "plat/plat_usb.h"
 
-#define EP_IN (RTLU_EP_BULK_IN | SIM_USB_DIR_IN)
+#define EP_IN (RTLU_EP_BULK_IN | PLAT_USB_DIR_IN)
 #define EP_OUT RTLU_EP_BULK_OUT
-#define EP_INTR (RTLU_EP_INTR_IN | SIM_USB_DIR_IN)
+#define EP_INTR (RTLU_EP_INTR_IN | PLAT_USB_DIR_IN)
 #define MAXTD 32
 
 static uint64_t rs(uint64_t *s)
@@ -38,7 +38,7 @@ static uint64_t rs(uint64_t *s)
 	return *s * 2685821657736338717ull;
 }
 
-/* ----- raw fixture: sim_usb + model, a test-owned interrupt ----- */
+/* ----- raw fixture: plat_usb + model, a test-owned interrupt ----- */
 
 struct td_buf {
 	void *cpu;
@@ -58,10 +58,10 @@ struct fx {
 	struct sim sim;
 	struct sim_cost cost;
 	struct sim_host *host;
-	struct sim_mem mem;
-	struct sim_usb_hc *hc;
+	struct plat_mem mem;
+	struct plat_usb_hc *hc;
 	struct rtlu_dev *dev;
-	struct sim_usb_dev *usb;
+	struct plat_usb_dev *usb;
 	struct sim_irq irq;
 	bool resubmit;
 	bool use_irq;
@@ -116,15 +116,15 @@ static unsigned parse(struct fx *f, const uint8_t *b, uint32_t actual,
 static void submit_td(struct fx *f, struct td_buf *t)
 {
 	assert_false(t->busy);
-	assert_int_equal(sim_usb_submit(f->usb, EP_IN, t->dma, t->len, t), 0);
+	assert_int_equal(plat_usb_submit(f->usb, EP_IN, t->dma, t->len, t), 0);
 	t->busy = true;
 }
 
 static void take_events(struct fx *f)
 {
-	struct sim_usb_event ev;
+	struct plat_usb_event ev;
 
-	while (sim_usb_event_next(f->hc, &ev)) {
+	while (plat_usb_event_next(f->hc, &ev)) {
 		struct td_buf *t = ev.ctx;
 		struct xfer_rec *r = &f->rec[f->nrec < 4096 ? f->nrec : 4095];
 
@@ -151,7 +151,7 @@ static void irq_fn(struct sim_irq *irq, void *arg)
 	if (f->nirq < 256)
 		f->irq_at[f->nirq++] = sim_now(&f->sim);
 	take_events(f);
-	sim_usb_irq_ack(f->hc);
+	plat_usb_irq_ack(f->hc);
 }
 
 static void wire_tx(void *arg, const uint8_t *frame, size_t len)
@@ -168,12 +168,12 @@ static void wire_tx(void *arg, const uint8_t *frame, size_t len)
 static int ctrl(struct fx *f, uint8_t type, uint16_t addr, uint16_t index,
 		void *data, uint16_t len)
 {
-	struct sim_usb_setup s = {
+	struct plat_usb_setup s = {
 		.bRequestType = type, .bRequest = RTLU_REQ_GET_REGS,
 		.wValue = addr, .wIndex = index, .wLength = len,
 	};
 
-	return sim_usb_control(f->usb, &s, data);
+	return plat_usb_control(f->usb, &s, data);
 }
 
 /* r8152-style word/byte/dword writes: byte enables shifted by offset */
@@ -216,19 +216,19 @@ static struct fx *fx_new(unsigned chip, const struct rtlu_params *p,
 	sim_host_params_default(&hp, 2);
 	f->host = sim_host_create(&f->sim, &f->cost, &hp);
 	assert_non_null(f->host);
-	sim_mem_init(&f->mem);
-	f->hc = sim_usb_hc_create(f->host, &f->mem, NULL);
+	plat_mem_init(&f->mem);
+	f->hc = plat_usb_hc_create(f->host, &f->mem, NULL);
 	assert_non_null(f->hc);
 	f->dev = rtlu_create(f->host, &f->mem, f->hc, &rtl_usb_chips[chip], p);
 	assert_non_null(f->dev);
 	f->usb = rtlu_usb(f->dev);
 	rtlu_set_wire_tx(f->dev, wire_tx, f);
 	sim_irq_init(f->host, &f->irq, "xhci-test", irq_fn, f, 0);
-	sim_usb_hc_bind_irq(f->hc, &f->irq);
+	plat_usb_hc_bind_irq(f->hc, &f->irq);
 	f->ntd = ntd;
 	for (unsigned i = 0; i < ntd; i++) {
 		f->td[i].len = tdlen;
-		assert_int_equal(sim_mem_alloc(&f->mem, tdlen, &f->td[i].cpu,
+		assert_int_equal(plat_mem_alloc(&f->mem, tdlen, &f->td[i].cpu,
 					       &f->td[i].dma), 0);
 	}
 	/* the r8152 bring-up the model cares about */
@@ -241,10 +241,10 @@ static struct fx *fx_new(unsigned chip, const struct rtlu_params *p,
 static void fx_free(struct fx *f)
 {
 	rtlu_destroy(f->dev);
-	sim_usb_hc_destroy(f->hc);
+	plat_usb_hc_destroy(f->hc);
 	sim_irq_fini(&f->irq);
 	sim_host_destroy(f->host);
-	sim_mem_fini(&f->mem);
+	plat_mem_fini(&f->mem);
 	sim_fini(&f->sim);
 	free(f);
 }
@@ -320,10 +320,10 @@ static void test_ctrl_registers(void **state)
 	assert_true(rtlu_stats(f->dev)->mitigation);
 	/* bad requests stall and count */
 	uint64_t ge = rtlu_stats(f->dev)->guest_errors;
-	struct sim_usb_setup s = { .bRequestType = 0xc0, .bRequest = 0x06,
+	struct plat_usb_setup s = { .bRequestType = 0xc0, .bRequest = 0x06,
 				   .wValue = 0, .wIndex = 0x100, .wLength = 4 };
 
-	assert_int_equal(sim_usb_control(f->usb, &s, d), -EPIPE);
+	assert_int_equal(plat_usb_control(f->usb, &s, d), -EPIPE);
 	assert_int_equal(ctrl(f, RTLU_REQT_READ, 0xfffc, 0x100, d, 8), -EPIPE);
 	assert_int_equal(ctrl(f, RTLU_REQT_READ, 0, 0x200, d, 4), -EPIPE);
 	assert_int_equal(ctrl(f, RTLU_REQT_WRITE, 0xd402, 0xff, d, 4), -EPIPE);
@@ -521,7 +521,7 @@ static uint32_t put_tx(uint8_t *b, uint32_t off, uint32_t len, uint32_t o1,
 static void out_td(struct fx *f, void *buf, uint64_t dma, uint32_t len)
 {
 	(void)buf;
-	assert_int_equal(sim_usb_submit(f->usb, EP_OUT, dma, len, f), 0);
+	assert_int_equal(plat_usb_submit(f->usb, EP_OUT, dma, len, f), 0);
 }
 
 static void test_bulk_out(void **state)
@@ -534,7 +534,7 @@ static void test_bulk_out(void **state)
 	uint32_t fsls = RTLU_TX_FS | RTLU_TX_LS;
 
 	(void)state;
-	assert_int_equal(sim_mem_alloc(&f->mem, 16384, &cpu, &dma), 0);
+	assert_int_equal(plat_mem_alloc(&f->mem, 16384, &cpu, &dma), 0);
 	b = cpu;
 	/* three good frames */
 	n = put_tx(b, n, 1000, fsls, RTLU_TX_SIG);
@@ -544,8 +544,8 @@ static void test_bulk_out(void **state)
 	out_td(f, b, dma, n);
 	sim_run_until(&f->sim, 100000);
 	assert_int_equal(f->ntx, 3);
-	/* across the link: sim_usb_link_ps(n) rounded up, + tx_proc 200 */
-	first = (uint32_t)((sim_usb_link_ps(f->hc, n) + 999) / 1000) + 200;
+	/* across the link: plat_usb_link_ps(n) rounded up, + tx_proc 200 */
+	first = (uint32_t)((plat_usb_link_ps(f->hc, n) + 999) / 1000) + 200;
 	assert_int_equal(f->tx_at[0], first);
 	/* 5 Gbit/s: (1000 + 24) bytes = 1638.4 ns; (60 + 24) = 134.4 ns */
 	assert_int_equal(f->tx_at[1], (first * 1000ull + 1638400 + 999) / 1000);
@@ -640,7 +640,7 @@ static struct run_sum random_run(uint64_t seed)
 
 				if (!f->td[k].busy)
 					continue;
-				c = sim_usb_cancel(f->usb, EP_IN, &f->td[k], &a,
+				c = plat_usb_cancel(f->usb, EP_IN, &f->td[k], &a,
 						   &stt);
 				assert_true(c >= 0);
 				if (c == 0)
@@ -709,7 +709,7 @@ struct kfx {
 	struct sim_cost cost;
 	struct sim_host *host;
 	struct kern k;
-	struct sim_usb_hc *hc;
+	struct plat_usb_hc *hc;
 	struct rtlu_dev *dev;
 	struct usb_device udev;
 	struct usb_interface intf;
@@ -780,7 +780,7 @@ static void test_kern_end_to_end(void **state)
 	sim_host_params_default(&hp, 2);
 	f->host = sim_host_create(&f->sim, &f->cost, &hp);
 	assert_int_equal(kern_init(&f->k, f->host, 1), 0);
-	f->hc = sim_usb_hc_create(f->host, &f->k.mem, NULL);
+	f->hc = plat_usb_hc_create(f->host, &f->k.mem, NULL);
 	f->dev = rtlu_create(f->host, &f->k.mem, f->hc, &rtl_usb_chips[1], NULL);
 	assert_non_null(f->dev);
 	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->dev), "2-1");
@@ -895,7 +895,7 @@ static void test_kern_end_to_end(void **state)
 	assert_int_equal(f->k.warn.other, 1);
 	assert_int_equal(f->k.dma_live, 0);
 	rtlu_destroy(f->dev);
-	sim_usb_hc_destroy(f->hc);
+	plat_usb_hc_destroy(f->hc);
 	kern_fini(&f->k);
 	sim_host_destroy(f->host);
 	sim_fini(&f->sim);

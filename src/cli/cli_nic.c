@@ -156,14 +156,14 @@ static const struct cli_nic_ops pci_nic = {
 
 static int usb_up(struct world *w)
 {
-	struct sim_usb_params hp;
+	struct plat_usb_params hp;
 	struct rtlu_params up;
 	int rc;
 
-	sim_usb_params_default(&hp);
+	plat_usb_params_default(&hp);
 	hp.link_mbps = w->scn.usb_link_mbps;
 	hp.imod_ns = w->scn.usb_imod_ns;
-	w->hc = sim_usb_hc_create(w->host, &w->k.mem, &hp);
+	w->hc = plat_usb_hc_create(w->host, &w->k.mem, &hp);
 	if (!w->hc) {
 		cli_err("cannot create the xHCI model");
 		return -1;
@@ -211,7 +211,7 @@ static void usb_down(struct world *w)
 		rtlu_destroy(w->u);
 	w->u = NULL;
 	if (w->hc)
-		sim_usb_hc_destroy(w->hc);
+		plat_usb_hc_destroy(w->hc);
 	w->hc = NULL;
 }
 

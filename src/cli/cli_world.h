@@ -24,12 +24,12 @@
 #include "load/load_wire.h"
 #include "model/rtlm.h"
 #include "model/rtlu.h"
+#include "plat/plat_usb.h"
 #include "rss/rss_hash.h"
 #include "rss/rss_indir.h"
 #include "rss/rss_toeplitz.h"
 #include "sim/sim_cost.h"
 #include "sim/sim_host.h"
-#include "sim/sim_usb.h"
 
 /* Distinct flows per queue: an open-addressing set of 64-bit flow keys. */
 struct flowset {
@@ -85,7 +85,7 @@ struct world {
 	struct rtl8169_private *tp;
 	/* USB */
 	const struct rtl_usb_chip_info *uchip;
-	struct sim_usb_hc *hc;
+	struct plat_usb_hc *hc;
 	struct rtlu_dev *u;
 	struct usb_device udev;
 	struct usb_interface intf;

@@ -22,7 +22,7 @@ void *dma_alloc_coherent(struct device *dev, size_t size,
 	(void)gfp;
 	if (fault_hit(&kern->fault.dma_fail_nth))
 		return NULL;
-	if (sim_mem_alloc(&kern->mem, size, &p, &a)) {
+	if (plat_mem_alloc(&kern->mem, size, &p, &a)) {
 		pr_err("%s: dma_alloc_coherent of %zu bytes failed\n",
 		       dev ? dev->name : "?", size);
 		return NULL;
@@ -36,7 +36,7 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr,
 		       dma_addr_t dma_handle)
 {
 	(void)cpu_addr;
-	if (sim_mem_release(&kern->mem, dma_handle)) {
+	if (plat_mem_release(&kern->mem, dma_handle)) {
 		kern->warn.other++;
 		pr_err("%s: dma_free_coherent of %zu bytes at 0x%llx: not allocated\n",
 		       dev ? dev->name : "?", size, (unsigned long long)dma_handle);
@@ -58,7 +58,7 @@ static void dma_sync(struct device *dev, dma_addr_t addr, size_t size,
 		     bool for_cpu, const char *what)
 {
 	kern_charge(SIM_COST_dma_sync);
-	if (sim_mem_sync(&kern->mem, addr, for_cpu)) {
+	if (plat_mem_sync(&kern->mem, addr, for_cpu)) {
 		kern->warn.other++;
 		pr_err("%s: %s of %zu bytes at 0x%llx: not a streaming mapping\n",
 		       dev ? dev->name : "?", what, size, (unsigned long long)addr);
@@ -99,7 +99,7 @@ dma_addr_t kern_dma_map(struct device *dev, void *ptr, size_t size,
 	(void)dir;
 	if (fault_hit(&kern->fault.dma_fail_nth))
 		return DMA_MAPPING_ERROR;
-	if (sim_mem_map(&kern->mem, ptr, size, &a)) {
+	if (plat_mem_map(&kern->mem, ptr, size, &a)) {
 		pr_err("%s: dma_map_single of %zu bytes failed\n",
 		       dev ? dev->name : "?", size);
 		return DMA_MAPPING_ERROR;
@@ -112,7 +112,7 @@ void dma_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir)
 {
 	(void)dir;
-	if (sim_mem_release(&kern->mem, addr)) {
+	if (plat_mem_release(&kern->mem, addr)) {
 		kern->warn.other++;
 		pr_err("%s: dma_unmap_single of %zu bytes at 0x%llx: not mapped\n",
 		       dev ? dev->name : "?", size, (unsigned long long)addr);

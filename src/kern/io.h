@@ -3,7 +3,7 @@
  * io.h - MMIO accessors and DMA barriers (Linux asm/io.h, asm/barrier.h).
  *
  * readX/writeX go through the platform to the device model that owns the
- * BAR (sim_pci_mmio_*), charging the mmio_read/mmio_write costs to the
+ * BAR (plat_pci_mmio_*), charging the mmio_read/mmio_write costs to the
  * running CPU.  A read is non-posted (the CPU waits a PCIe round trip); a
  * write is posted.  An access outside any BAR reads all ones and is
  * counted (kern->warn.other), as a real bus would master-abort.

@@ -108,7 +108,7 @@ void kern_irq_release(struct kern_irq_desc *d)
 static void mask(struct kern_irq_desc *d, bool m)
 {
 	if (d->msix_entry >= 0 && d->pdev)
-		sim_pci_msix_mask(d->pdev->sim, (unsigned)d->msix_entry, m);
+		plat_pci_msix_mask(d->pdev->sim, (unsigned)d->msix_entry, m);
 }
 
 int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
@@ -179,7 +179,7 @@ void enable_irq(unsigned int irq)
 		d->pending = false;
 		sim_irq_raise(&d->sim);
 	} else if (d->msix_entry < 0 && d->pdev && d->pdev->sim->intx_level &&
-		   d->pdev->sim->irq_mode == SIM_PCI_IRQ_INTX) {
+		   d->pdev->sim->irq_mode == PLAT_PCI_IRQ_INTX) {
 		sim_irq_raise(&d->sim);
 	}
 }

@@ -5,7 +5,7 @@
 
 #include "kern/kern.h"
 #include "kern/pci.h"
-#include "sim/sim_pci.h"
+#include "plat/plat_pci.h"
 
 struct kern_irq_desc {
 	bool allocated;

@@ -19,7 +19,7 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 	memset(k, 0, sizeof(*k));
 	k->sim = host->sim;
 	k->host = host;
-	sim_mem_init(&k->mem);
+	plat_mem_init(&k->mem);
 	sim_rng_init(&k->rng, seed, sim_rng_stream_id("kernel"));
 	k->netdev_budget = 300;                 /* net.core.netdev_budget */
 	k->netdev_budget_usecs = 2000;          /* net.core.netdev_budget_usecs */
@@ -43,7 +43,7 @@ void kern_fini(struct kern *k)
 	for (unsigned i = 0; i < KERN_NR_IRQS; i++)
 		if (k->irq_desc[i].allocated)
 			kern_irq_release(&k->irq_desc[i]);
-	sim_mem_fini(&k->mem);
+	plat_mem_fini(&k->mem);
 	free(k->irq_desc);
 	free(k->sd);
 	if (kern == k)
@@ -71,7 +71,7 @@ void kern_printk(int level, const char *fmt, ...)
 
 _Static_assert(sizeof(struct cpumask) == sizeof(struct sim_cpuset) &&
 	       NR_CPUS == SIM_CPUS_MAX, "struct cpumask is the platform's CPU set");
-_Static_assert(KERN_PCI_MSIX_MAX >= SIM_PCI_MSIX_MAX,
+_Static_assert(KERN_PCI_MSIX_MAX >= PLAT_PCI_MSIX_MAX,
 	       "pci_dev holds every vector the platform can serve");
 
 u64 ktime_get_ns(void)

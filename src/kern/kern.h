@@ -23,8 +23,8 @@
 #include "kern/kern_types.h"
 #include "kern/printk.h"
 #include "kern/slab.h"
+#include "plat/plat_mem.h"
 #include "sim/sim_host.h"
-#include "sim/sim_mem.h"
 #include "sim/sim_rng.h"
 
 #define KERN_NR_IRQS 256
@@ -65,7 +65,7 @@ struct kern_warnings {
 struct kern {
 	struct sim *sim;
 	struct sim_host *host;
-	struct sim_mem mem;             /* DMA-visible host memory */
+	struct plat_mem mem;             /* DMA-visible host memory */
 	struct sim_rng rng;             /* kernel randomness (RSS key...) */
 	u8 rss_key[NETDEV_RSS_KEY_LEN]; /* netdev_rss_key, filled once */
 	bool rss_key_filled;

@@ -7,7 +7,7 @@
 #include "kern/io.h"
 #include "kern/irq_internal.h"
 
-void kern_pci_dev_init(struct pci_dev *pdev, struct sim_pci_dev *sim,
+void kern_pci_dev_init(struct pci_dev *pdev, struct plat_pci_dev *sim,
 		       const char *name)
 {
 	memset(pdev, 0, sizeof(*pdev));
@@ -20,21 +20,21 @@ void kern_pci_dev_init(struct pci_dev *pdev, struct sim_pci_dev *sim,
 void __iomem *pci_iomap(struct pci_dev *pdev, int bar, unsigned long maxlen)
 {
 	(void)maxlen;
-	if (bar < 0 || bar >= SIM_PCI_BARS)
+	if (bar < 0 || bar >= PLAT_PCI_BARS)
 		return NULL;
-	return sim_pci_bar_addr(pdev->sim, (unsigned)bar);
+	return plat_pci_bar_addr(pdev->sim, (unsigned)bar);
 }
 
 unsigned long pci_resource_flags(struct pci_dev *pdev, int bar)
 {
-	if (bar < 0 || bar >= SIM_PCI_BARS || !pdev->sim->bar[bar].size)
+	if (bar < 0 || bar >= PLAT_PCI_BARS || !pdev->sim->bar[bar].size)
 		return 0;
 	return pdev->sim->bar[bar].io ? IORESOURCE_IO : IORESOURCE_MEM;
 }
 
 unsigned long long pci_resource_len(struct pci_dev *pdev, int bar)
 {
-	if (bar < 0 || bar >= SIM_PCI_BARS)
+	if (bar < 0 || bar >= PLAT_PCI_BARS)
 		return 0;
 	return pdev->sim->bar[bar].size;
 }
@@ -60,7 +60,7 @@ u64 kern_mmio_read(const volatile void __iomem *addr, unsigned size)
 	u64 v;
 
 	kern_charge(SIM_COST_mmio_read);
-	if (sim_pci_mmio_read(addr, size, &v))
+	if (plat_pci_mmio_read(addr, size, &v))
 		kern->warn.other++;
 	return v;
 }
@@ -68,7 +68,7 @@ u64 kern_mmio_read(const volatile void __iomem *addr, unsigned size)
 void kern_mmio_write(volatile void __iomem *addr, unsigned size, u64 val)
 {
 	kern_charge(SIM_COST_mmio_write);
-	if (sim_pci_mmio_write(addr, size, val))
+	if (plat_pci_mmio_write(addr, size, val))
 		kern->warn.other++;
 	if (unlikely(kern->mmio_write_hook))
 		kern->mmio_write_hook(kern->mmio_write_hook_arg, addr, size, val);
@@ -82,15 +82,15 @@ static void release_all(struct pci_dev *pdev)
 		if (!d)
 			continue;
 		if (d->msix_entry >= 0) {
-			sim_pci_msix_mask(pdev->sim, (unsigned)d->msix_entry, true);
-			sim_pci_msix_bind(pdev->sim, (unsigned)d->msix_entry, NULL);
+			plat_pci_msix_mask(pdev->sim, (unsigned)d->msix_entry, true);
+			plat_pci_msix_bind(pdev->sim, (unsigned)d->msix_entry, NULL);
 		}
 		kern_irq_release(d);
 	}
 	pdev->nvec = 0;
 	pdev->irq = 0;
 	pdev->msix_enabled = pdev->msi_enabled = false;
-	sim_pci_set_irq_mode(pdev->sim, SIM_PCI_IRQ_NONE, NULL);
+	plat_pci_set_irq_mode(pdev->sim, PLAT_PCI_IRQ_NONE, NULL);
 }
 
 static int alloc_msix(struct pci_dev *pdev, unsigned n)
@@ -104,12 +104,12 @@ static int alloc_msix(struct pci_dev *pdev, unsigned n)
 		}
 		pdev->vec_irq[i] = d->irq;
 		pdev->nvec = i + 1;
-		sim_pci_msix_bind(pdev->sim, i, &d->sim);
-		sim_pci_msix_mask(pdev->sim, i, true);
+		plat_pci_msix_bind(pdev->sim, i, &d->sim);
+		plat_pci_msix_mask(pdev->sim, i, true);
 	}
 	pdev->msix_enabled = true;
 	pdev->irq = pdev->vec_irq[0];
-	sim_pci_set_irq_mode(pdev->sim, SIM_PCI_IRQ_MSIX, NULL);
+	plat_pci_set_irq_mode(pdev->sim, PLAT_PCI_IRQ_MSIX, NULL);
 	return (int)n;
 }
 
@@ -124,9 +124,9 @@ static int alloc_single(struct pci_dev *pdev, bool msi)
 	pdev->irq = d->irq;
 	if (msi) {
 		pdev->msi_enabled = true;
-		sim_pci_set_irq_mode(pdev->sim, SIM_PCI_IRQ_MSI, &d->sim);
+		plat_pci_set_irq_mode(pdev->sim, PLAT_PCI_IRQ_MSI, &d->sim);
 	} else {
-		sim_pci_set_irq_mode(pdev->sim, SIM_PCI_IRQ_INTX, &d->sim);
+		plat_pci_set_irq_mode(pdev->sim, PLAT_PCI_IRQ_INTX, &d->sim);
 		kern_irq_make_intx(d);
 	}
 	return 1;

@@ -2,7 +2,7 @@
 /*
  * pci.h - the PCI driver API subset (Linux include/linux/pci.h).
  *
- * A struct pci_dev wraps the platform's function (struct sim_pci_dev,
+ * A struct pci_dev wraps the platform's function (struct plat_pci_dev,
  * registered by a device model).  pci_alloc_irq_vectors() follows Linux:
  * MSI-X with between @min_vecs and @max_vecs vectors if allowed, else one
  * MSI vector, else the INTx line; vectors get Linux irq numbers that
@@ -17,7 +17,7 @@
 #include "kern/interrupt.h"
 
 /* the platform's PCI function (plat layer); opaque to drivers */
-struct sim_pci_dev;
+struct plat_pci_dev;
 
 /* vectors a function can have (PCI: MSI-X Table Size is 11 bits) */
 #define KERN_PCI_MSIX_MAX 2048
@@ -33,7 +33,7 @@ struct sim_pci_dev;
 struct pci_dev {
 	struct device dev;
 	unsigned short vendor, device;
-	struct sim_pci_dev *sim;        /* the platform function */
+	struct plat_pci_dev *sim;        /* the platform function */
 	bool msix_enabled, msi_enabled;
 	unsigned int irq;               /* INTx/MSI irq, or first MSI-X one */
 	unsigned int nvec;              /* vectors allocated */
@@ -68,7 +68,7 @@ int kern_pci_probe(struct pci_driver *drv, struct pci_dev *pdev);
 void kern_pci_remove(struct pci_driver *drv, struct pci_dev *pdev);
 
 /* Wrap platform function @sim as a pci_dev named @name ("0000:01:00.0"). */
-void kern_pci_dev_init(struct pci_dev *pdev, struct sim_pci_dev *sim,
+void kern_pci_dev_init(struct pci_dev *pdev, struct plat_pci_dev *sim,
 		       const char *name);
 
 /* Resource types (include/linux/ioport.h) and the standard BAR count. */

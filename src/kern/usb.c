@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * usb.c - the USB core and xHCI host controller driver (HCD) subset behind
- * kern/usb.h, on the platform's xHCI model (sim/sim_usb.h).
+ * kern/usb.h, on the platform's xHCI model (plat/plat_usb.h).
  *
- * One HCD per sim_usb controller, created at the first kern_usb_dev_init()
+ * One HCD per plat_usb controller, created at the first kern_usb_dev_init()
  * on it: it takes a Linux irq (round-robin over the interrupt CPU set, as
  * an MSI vector would be), requests it as "xhci_hcd" and points the
  * controller's interrupter at it.  xhci_irq() drains the event ring in
@@ -20,7 +20,7 @@
 
 #include "kern/interrupt.h"
 #include "kern/irq_internal.h"
-#include "sim/sim_usb.h"
+#include "plat/plat_usb.h"
 
 /* Per-CPU giveback lists, one per priority (HI, TASKLET). */
 struct usb_bhq {
@@ -30,7 +30,7 @@ struct usb_bhq {
 enum { USB_BH_HI, USB_BH_LO, USB_BH_NR };
 
 struct kern_usb_hcd {
-	struct sim_usb_hc *hc;
+	struct plat_usb_hc *hc;
 	struct kern_irq_desc *irq;
 };
 
@@ -95,7 +95,7 @@ static unsigned urb_prio(const struct urb *urb)
 
 static unsigned ep_addr_of(unsigned int pipe)
 {
-	return usb_pipeendpoint(pipe) | (usb_pipein(pipe) ? SIM_USB_DIR_IN : 0);
+	return usb_pipeendpoint(pipe) | (usb_pipein(pipe) ? PLAT_USB_DIR_IN : 0);
 }
 
 static void urb_unmap(struct urb *urb)
@@ -163,12 +163,12 @@ static bool usb_bh_action(struct sim_host *h, unsigned cpu, void *arg,
 static irqreturn_t xhci_irq(int irq, void *dev_id)
 {
 	struct kern_usb_hcd *hcd = dev_id;
-	struct sim_usb_event ev;
+	struct plat_usb_event ev;
 	bool any = false;
 
 	(void)irq;
 	kern_charge(SIM_COST_xhci_irq);
-	while (sim_usb_event_next(hcd->hc, &ev)) {
+	while (plat_usb_event_next(hcd->hc, &ev)) {
 		struct urb *urb = ev.ctx;
 
 		any = true;
@@ -180,7 +180,7 @@ static irqreturn_t xhci_irq(int irq, void *dev_id)
 		urb->status = ev.status;
 		queue_giveback(urb);
 	}
-	sim_usb_irq_ack(hcd->hc);
+	plat_usb_irq_ack(hcd->hc);
 	return any ? IRQ_HANDLED : IRQ_NONE;
 }
 
@@ -199,7 +199,7 @@ static void hcd_free(void *p)
 	free(hcd);
 }
 
-static struct kern_usb_hcd *hcd_get(struct sim_usb_hc *hc)
+static struct kern_usb_hcd *hcd_get(struct plat_usb_hc *hc)
 {
 	struct kern_usb_hcd *hcd = hc->hcd;
 
@@ -235,7 +235,7 @@ static struct kern_usb_hcd *hcd_get(struct sim_usb_hc *hc)
 		return NULL;
 	}
 	usb_bh.users++;
-	sim_usb_hc_bind_irq(hc, &hcd->irq->sim);
+	plat_usb_hc_bind_irq(hc, &hcd->irq->sim);
 	hc->hcd = hcd;
 	hc->hcd_free = hcd_free;
 	return hcd;
@@ -244,7 +244,7 @@ static struct kern_usb_hcd *hcd_get(struct sim_usb_hc *hc)
 /* ----- devices and drivers ----- */
 
 void kern_usb_dev_init(struct usb_device *udev, struct usb_interface *intf,
-		       struct sim_usb_dev *sim, const char *name)
+		       struct plat_usb_dev *sim, const char *name)
 {
 	memset(udev, 0, sizeof(*udev));
 	memset(intf, 0, sizeof(*intf));
@@ -352,7 +352,7 @@ int usb_submit_urb(struct urb *urb, gfp_t gfp)
 	urb->submitted = true;
 	urb->hcd_next = NULL;
 	urb->submit_ns = ktime_get_ns();
-	r = sim_usb_submit(urb->dev->sim, ep_addr_of(urb->pipe), dma,
+	r = plat_usb_submit(urb->dev->sim, ep_addr_of(urb->pipe), dma,
 			   urb->transfer_buffer_length, urb);
 	if (r) {
 		urb->submitted = false;
@@ -372,7 +372,7 @@ static bool hcd_dequeue(struct urb *urb, int cancel_status)
 {
 	uint32_t actual = 0;
 	int status = 0;
-	int r = sim_usb_cancel(urb->dev->sim, ep_addr_of(urb->pipe), urb,
+	int r = plat_usb_cancel(urb->dev->sim, ep_addr_of(urb->pipe), urb,
 			       &actual, &status);
 
 	if (r < 0)
@@ -409,7 +409,7 @@ int usb_control_msg(struct usb_device *dev, unsigned int pipe, u8 request,
 		    u8 requesttype, u16 value, u16 index, void *data,
 		    u16 size, int timeout)
 {
-	struct sim_usb_setup s;
+	struct plat_usb_setup s;
 	int r;
 
 	(void)timeout;
@@ -425,7 +425,7 @@ int usb_control_msg(struct usb_device *dev, unsigned int pipe, u8 request,
 	s.wValue = value;
 	s.wIndex = index;
 	s.wLength = size;
-	r = sim_usb_control(dev->sim, &s, data);
+	r = plat_usb_control(dev->sim, &s, data);
 	if (r == -ENODEV)
 		return -ENODEV;
 	return r < 0 ? -EPIPE : r;

@@ -5,7 +5,7 @@
  *
  * Shape of the simulated USB stack (DESIGN.md s2, the seam):
  *
- *   driver --usb_submit_urb()--> kern/usb.c --> sim_usb (xHCI model:
+ *   driver --usb_submit_urb()--> kern/usb.c --> plat_usb (xHCI model:
  *   transfer rings, event ring, IMOD interrupt moderation, one MSI-X
  *   interrupter) --endpoint handlers--> device model (src/model/rtlu_*)
  *
@@ -21,7 +21,7 @@
  *
  * Transfer buffers are driver memory (kmalloc-like, or pages); the
  * simulated HCD maps them for DMA at submit time, so the device model only
- * ever sees bus addresses through sim_usb, never a driver pointer.
+ * ever sees bus addresses through plat_usb, never a driver pointer.
  *
  * Units: lengths in bytes, intervals and timeouts as Linux does (bInterval
  * as given; @timeout in ms), simulated times in ns.  Errors are -errno.
@@ -32,7 +32,7 @@
 #include "kern/dma.h"
 #include "kern/printk.h"
 
-struct sim_usb_dev;     /* the platform's device slot (sim/sim_usb.h) */
+struct plat_usb_dev;     /* the platform's device slot (plat/plat_usb.h) */
 
 enum usb_device_speed {
 	USB_SPEED_UNKNOWN = 0,
@@ -48,7 +48,7 @@ struct usb_device {
 	u16 idVendor, idProduct;        /* descriptor ids, e.g. 0bda:815a */
 	enum usb_device_speed speed;
 	unsigned int rx_lanes, tx_lanes;/* 2 on a Gen 2x2 (20 Gbit/s) link */
-	struct sim_usb_dev *sim;        /* platform slot */
+	struct plat_usb_dev *sim;        /* platform slot */
 	bool disconnected;              /* submits fail with -ENODEV */
 };
 
@@ -99,10 +99,10 @@ int kern_usb_probe(struct usb_driver *drv, struct usb_interface *intf);
 /* Unbind: mark the device disconnected, call disconnect(). */
 void kern_usb_disconnect(struct usb_driver *drv, struct usb_interface *intf);
 
-/* Wrap platform slot @sim (already attached to a sim_usb host controller
+/* Wrap platform slot @sim (already attached to a plat_usb host controller
  * by the device model) as a usb_device + usb_interface named @name. */
 void kern_usb_dev_init(struct usb_device *udev, struct usb_interface *intf,
-		       struct sim_usb_dev *sim, const char *name);
+		       struct plat_usb_dev *sim, const char *name);
 
 /* ---- pipes: endpoint number, direction and type packed as in Linux. */
 #define PIPE_ISOCHRONOUS 0u

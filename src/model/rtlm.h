@@ -3,12 +3,12 @@
  * rtlm.h - register-level model of the RTL8125/8126/8127 family: the
  * device half of the seam (DESIGN.md s2).
  *
- * The model owns one platform PCI function (sim_pci.h) with a 64 KiB
+ * The model owns one platform PCI function (plat_pci.h) with a 64 KiB
  * memory BAR 0 decoded through the register table of src/hw
  * (rtl_regs.def).  It sees the host only as the platform lets it: MMIO
  * accesses arrive through the BAR handlers, it reads and writes host
- * memory by bus address (sim_pci_dma_*), and it signals interrupts with
- * sim_pci_msix_notify() / sim_pci_intx_set().  It never calls a driver.
+ * memory by bus address (plat_pci_dma_*), and it signals interrupts with
+ * plat_pci_msix_notify() / plat_pci_intx_set().  It never calls a driver.
  * Chip differences come only from the struct rtl_chip_info row.
  *
  * Units: times are sim_time_t nanoseconds, sizes bytes.  Errors are
@@ -34,10 +34,10 @@
 #include <stdint.h>
 
 #include "hw/rtl_chips.h"
+#include "plat/plat_mem.h"
+#include "plat/plat_pci.h"
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
-#include "sim/sim_mem.h"
-#include "sim/sim_pci.h"
 
 struct rtlm_dev;
 
@@ -162,7 +162,7 @@ void rtlm_params_default(struct rtlm_params *p);
  * (RTL_BAR_MMIO, RTL_BAR_SIZE bytes), in the reset state.
  * Return: the device, or NULL (bad arguments, out of memory).
  */
-struct rtlm_dev *rtlm_create(struct sim_host *host, struct sim_mem *mem,
+struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 			     const struct rtl_chip_info *chip,
 			     const struct rtlm_params *p);
 
@@ -170,7 +170,7 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct sim_mem *mem,
 void rtlm_destroy(struct rtlm_dev *dev);
 
 /** rtlm_pci() - the device's PCI function (BAR 0, MSI-X table). */
-struct sim_pci_dev *rtlm_pci(struct rtlm_dev *dev);
+struct plat_pci_dev *rtlm_pci(struct rtlm_dev *dev);
 
 /** rtlm_chip() - the chip row it was created with. */
 const struct rtl_chip_info *rtlm_chip(const struct rtlm_dev *dev);

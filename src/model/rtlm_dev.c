@@ -85,7 +85,7 @@ void rtlm_reset(struct rtlm_dev *dev)
 	rtlm_irq_reset(dev);
 }
 
-struct rtlm_dev *rtlm_create(struct sim_host *host, struct sim_mem *mem,
+struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 			     const struct rtl_chip_info *chip,
 			     const struct rtlm_params *p)
 {
@@ -114,18 +114,18 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct sim_mem *mem,
 	dev->tx_buf = malloc(RTLM_TX_MAX + 4);
 	snprintf(name, sizeof(name), "%s", chip->name);
 	if (!dev->regs || !dev->tx_buf ||
-	    sim_pci_dev_init(&dev->pci, host, mem, name, RTL_PCI_VENDOR_REALTEK,
+	    plat_pci_dev_init(&dev->pci, host, mem, name, RTL_PCI_VENDOR_REALTEK,
 			     chip->pci_device,
-			     chip->msix_max > SIM_PCI_MSIX_MAX ?
-			     SIM_PCI_MSIX_MAX : chip->msix_max)) {
+			     chip->msix_max > PLAT_PCI_MSIX_MAX ?
+			     PLAT_PCI_MSIX_MAX : chip->msix_max)) {
 		free(dev->regs);
 		free(dev->tx_buf);
 		free(dev);
 		return NULL;
 	}
-	if (sim_pci_set_bar_io(&dev->pci, RTL_BAR_IO, RTL_BAR_IO_SIZE) ||
-	    sim_pci_set_bar(&dev->pci, RTL_BAR_MMIO, RTL_BAR_SIZE, &rtlm_bar_ops, dev)) {
-		sim_pci_dev_fini(&dev->pci);
+	if (plat_pci_set_bar_io(&dev->pci, RTL_BAR_IO, RTL_BAR_IO_SIZE) ||
+	    plat_pci_set_bar(&dev->pci, RTL_BAR_MMIO, RTL_BAR_SIZE, &rtlm_bar_ops, dev)) {
+		plat_pci_dev_fini(&dev->pci);
 		free(dev->regs);
 		free(dev->tx_buf);
 		free(dev);
@@ -156,13 +156,13 @@ void rtlm_destroy(struct rtlm_dev *dev)
 	rtlm_wb_fini(dev);
 	sim_purge(dev->sim);
 	rtlm_rss_fini(dev);
-	sim_pci_dev_fini(&dev->pci);
+	plat_pci_dev_fini(&dev->pci);
 	free(dev->regs);
 	free(dev->tx_buf);
 	free(dev);
 }
 
-struct sim_pci_dev *rtlm_pci(struct rtlm_dev *dev)
+struct plat_pci_dev *rtlm_pci(struct rtlm_dev *dev)
 {
 	return &dev->pci;
 }

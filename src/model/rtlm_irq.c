@@ -24,7 +24,7 @@
  * level has fallen.  In the V2 model a running INT_MITI timer
  * (rtlm_moder.c) holds a rising level back until it expires.  The INTx
  * line follows the level.  MSI-X table masking and the PBA are the
- * platform's (sim_pci.c).
+ * platform's (plat_pci.c).
  */
 #include "hw/rtl_defines.h"
 #include "model/rtlm_priv.h"
@@ -46,9 +46,9 @@ bool rtlm_irq_v2(struct rtlm_dev *dev)
 void rtlm_irq_send(struct rtlm_dev *dev, unsigned vec)
 {
 	struct rtlm_faults *f = &dev->p.faults;
-	enum sim_pci_irq_mode mode = dev->pci.irq_mode;
+	enum plat_pci_irq_mode mode = dev->pci.irq_mode;
 
-	if (mode != SIM_PCI_IRQ_MSIX && mode != SIM_PCI_IRQ_MSI)
+	if (mode != PLAT_PCI_IRQ_MSIX && mode != PLAT_PCI_IRQ_MSI)
 		return;		/* INTx follows the level; none: nothing */
 	dev->msix_count++;
 	if (f->msix_drop_next) {
@@ -60,7 +60,7 @@ void rtlm_irq_send(struct rtlm_dev *dev, unsigned vec)
 		dev->st.msix_dropped++;
 		return;
 	}
-	if (sim_pci_msix_notify(&dev->pci, vec) == 0 &&
+	if (plat_pci_msix_notify(&dev->pci, vec) == 0 &&
 	    vec < RTL_MSIX_MAX_VECTORS)
 		dev->st.msix_sent[vec]++;
 }
@@ -152,7 +152,7 @@ void rtlm_irq_update(struct rtlm_dev *dev)
 			rtlm_irq_send(dev, 0);
 		}
 	}
-	sim_pci_intx_set(&dev->pci, any);
+	plat_pci_intx_set(&dev->pci, any);
 }
 
 void rtlm_irq_reg_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
@@ -169,5 +169,5 @@ void rtlm_irq_reset(struct rtlm_dev *dev)
 {
 	dev->irq_sent = 0;
 	dev->legacy_sent = false;
-	sim_pci_intx_set(&dev->pci, false);
+	plat_pci_intx_set(&dev->pci, false);
 }

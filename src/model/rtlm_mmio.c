@@ -275,7 +275,7 @@ static void bar_write(void *opaque, uint64_t off, uint64_t val, unsigned size)
 	mmio_write32(dev, (uint32_t)off, (uint32_t)val, size);
 }
 
-const struct sim_pci_bar_ops rtlm_bar_ops = {
+const struct plat_pci_bar_ops rtlm_bar_ops = {
 	.read = bar_read,
 	.write = bar_write,
 };

@@ -85,10 +85,10 @@ struct rtlm_tx_ring {
 };
 
 struct rtlm_dev {
-	struct sim_pci_dev pci;
+	struct plat_pci_dev pci;
 	struct sim_host *host;
 	struct sim *sim;
-	struct sim_mem *mem;
+	struct plat_mem *mem;
 	const struct rtl_chip_info *chip;
 	struct rtlm_params p;
 	struct rtlm_stats st;
@@ -156,7 +156,7 @@ void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
 void rtlm_reset(struct rtlm_dev *dev);
 
 /* ---- rtlm_mmio.c */
-extern const struct sim_pci_bar_ops rtlm_bar_ops;
+extern const struct plat_pci_bar_ops rtlm_bar_ops;
 void rtlm_regs_reset(struct rtlm_dev *dev);
 
 static inline uint32_t *rtlm_reg(struct rtlm_dev *dev, unsigned ri,

@@ -387,7 +387,7 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 	at = base + (uint64_t)dev->rx[q].cur * dsz;
 	if ((dev->p.faults.rx_ring_full >> q) & 1)
 		goto missed;
-	if (sim_pci_dma_read(&dev->pci, at, d, dsz)) {
+	if (plat_pci_dma_read(&dev->pci, at, d, dsz)) {
 		rtlm_guest_error(dev, "RX queue %u descriptor %u at 0x%llx is not DMA-visible",
 				 q, dev->rx[q].cur, (unsigned long long)at);
 		dev->st.rx_dma_err[q]++;
@@ -401,7 +401,7 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 		goto out;
 	}
 	buf = rtlm_le64(d + (type == 1 ? 8 : type == 3 ? 16 : 0));
-	if (sim_pci_dma_write(&dev->pci, buf, fr->data, fr->len)) {
+	if (plat_pci_dma_write(&dev->pci, buf, fr->data, fr->len)) {
 		rtlm_guest_error(dev, "RX queue %u buffer 0x%llx (%u bytes) is not DMA-visible",
 				 q, (unsigned long long)buf, fr->len);
 		dev->st.rx_dma_err[q]++;
@@ -410,9 +410,9 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 	o1 = rx_writeback(fr, type, d, &o1off);
 	/* every word but opts1, then opts1 last */
 	if (o1off)
-		sim_pci_dma_write(&dev->pci, at, d, o1off);
+		plat_pci_dma_write(&dev->pci, at, d, o1off);
 	else
-		sim_pci_dma_write(&dev->pci, at + 4, d + 4, dsz - 4);
+		plat_pci_dma_write(&dev->pci, at + 4, d + 4, dsz - 4);
 	rtlm_wb_opts1(dev, at + o1off, o1, true);
 	dev->rx[q].cur = (o1 & RTL_DESC_EOR) ? 0 : dev->rx[q].cur + 1;
 	dev->st.rx_ok[q]++;

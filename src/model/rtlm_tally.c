@@ -55,7 +55,7 @@ static void tally_done(struct sim *s, struct sim_event *ev)
 		memset(&dev->tally, 0, sizeof(dev->tally));
 	if (*lo & RTL_COUNTER_DUMP) {
 		tally_image(&dev->tally, b);
-		if (sim_pci_dma_write(&dev->pci, at, b, sizeof(b)))
+		if (plat_pci_dma_write(&dev->pci, at, b, sizeof(b)))
 			rtlm_guest_error(dev, "tally dump address 0x%llx is not DMA-visible",
 					 (unsigned long long)at);
 	}

@@ -92,7 +92,7 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 		uint64_t buf;
 
 		at[n] = base + (uint64_t)idx * dsz;
-		if (sim_pci_dma_read(&dev->pci, at[n], d, sizeof(d))) {
+		if (plat_pci_dma_read(&dev->pci, at[n], d, sizeof(d))) {
 			rtlm_guest_error(dev, "TX queue %u descriptor %u at 0x%llx is not DMA-visible",
 					 q, idx, (unsigned long long)at[n]);
 			return TX_STOP;
@@ -115,7 +115,7 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 					 q, RTLM_TX_MAX);
 			bad = true;
 		}
-		if (!bad && sim_pci_dma_read(&dev->pci, buf, dev->tx_buf + total,
+		if (!bad && plat_pci_dma_read(&dev->pci, buf, dev->tx_buf + total,
 					     len)) {
 			rtlm_guest_error(dev, "TX queue %u buffer 0x%llx (%u bytes) is not DMA-visible",
 					 q, (unsigned long long)buf, len);

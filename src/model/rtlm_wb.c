@@ -20,7 +20,7 @@ static void wb_write(struct rtlm_dev *dev, const struct rtlm_wb_ent *e)
 	uint8_t b[4];
 
 	rtlm_put_le32(b, e->val);
-	if (sim_pci_dma_write(&dev->pci, e->dma, b, sizeof(b)))
+	if (plat_pci_dma_write(&dev->pci, e->dma, b, sizeof(b)))
 		rtlm_guest_error(dev, "descriptor write-back at 0x%llx is not DMA-visible",
 				 (unsigned long long)e->dma);
 }

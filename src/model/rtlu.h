@@ -3,7 +3,7 @@
  * rtlu.h - model of the RTL8157 / RTL8159 USB Ethernet adapters (r8152
  * family): the device half of the USB seam (DESIGN.md s2).
  *
- * The model owns one device slot on the platform's xHCI model (sim_usb.h)
+ * The model owns one device slot on the platform's xHCI model (plat_usb.h)
  * with these endpoints (rtl_usb_regs.h):
  *  - ep0 control: vendor requests read and write the PLA and USB OCP
  *    register spaces (RTLU_REQ_*, byte enables on writes);
@@ -20,7 +20,7 @@
  *    or, with USB_USB_CTRL.RX_AGG_DISABLE set, after every frame.  With no
  *    TD queued frames wait in a bounded RX FIFO (rx_fifo_bytes) and are
  *    dropped beyond it.  Moving bytes to the host takes USB link time
- *    (sim_usb), so a slow link backs the FIFO up;
+ *    (plat_usb), so a slow link backs the FIFO up;
  *  - ep2 bulk-out: a TX aggregation buffer of v2 TX descriptors + frames;
  *    each frame goes on the wire at the Ethernet line rate (chip row
  *    speed, or the link speed set); a malformed buffer is a counted guest
@@ -48,7 +48,7 @@
  * Accounting (exact, at any instant):
  *   rx_offered = rx_delivered + rx_inflight + rtlu_rx_dropped()
  * where rx_delivered counts frames in bulk-in transfers that completed
- * (handed to sim_usb_in_complete), rx_inflight the frames in the MAC
+ * (handed to plat_usb_in_complete), rx_inflight the frames in the MAC
  * pipeline, in the RX FIFO or in the transfer being filled, and every
  * dropped frame is in exactly one drop counter.
  */
@@ -61,10 +61,10 @@
 
 #include "hw/rtl_chips.h"
 #include "hw/rtl_usb_regs.h"
+#include "plat/plat_mem.h"
+#include "plat/plat_usb.h"
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
-#include "sim/sim_mem.h"
-#include "sim/sim_usb.h"
 
 struct rtlu_dev;
 
@@ -162,8 +162,8 @@ void rtlu_params_default(struct rtlu_params *p);
  * 2 OUT bulk, 3 IN interrupt, registers at their reset values.
  * Return: the device, or NULL (bad arguments, no free slot, no memory).
  */
-struct rtlu_dev *rtlu_create(struct sim_host *host, struct sim_mem *mem,
-			     struct sim_usb_hc *hc,
+struct rtlu_dev *rtlu_create(struct sim_host *host, struct plat_mem *mem,
+			     struct plat_usb_hc *hc,
 			     const struct rtl_usb_chip_info *chip,
 			     const struct rtlu_params *p);
 
@@ -171,7 +171,7 @@ struct rtlu_dev *rtlu_create(struct sim_host *host, struct sim_mem *mem,
 void rtlu_destroy(struct rtlu_dev *dev);
 
 /** rtlu_usb() - the device's slot (for kern_usb_dev_init()). */
-struct sim_usb_dev *rtlu_usb(struct rtlu_dev *dev);
+struct plat_usb_dev *rtlu_usb(struct rtlu_dev *dev);
 
 /** rtlu_chip() - the chip row it was created with. */
 const struct rtl_usb_chip_info *rtlu_chip(const struct rtlu_dev *dev);

@@ -138,7 +138,7 @@ static void write_byte(struct rtlu_dev *dev, uint16_t mcu, uint16_t addr,
  * The vendor request (rtl_usb_regs.h): read @len bytes at @addr, or
  * write dwords with byte enables.  Returns data-stage bytes or -EPIPE.
  */
-int rtlu_control(void *opaque, const struct sim_usb_setup *setup,
+int rtlu_control(void *opaque, const struct plat_usb_setup *setup,
 		 uint8_t *data)
 {
 	struct rtlu_dev *dev = opaque;

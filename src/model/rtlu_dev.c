@@ -12,7 +12,7 @@
 #include "model/model_err.h"
 #include "model/rtlu_priv.h"
 
-#define EP_INTR (RTLU_EP_INTR_IN | SIM_USB_DIR_IN)
+#define EP_INTR (RTLU_EP_INTR_IN | PLAT_USB_DIR_IN)
 
 void rtlu_params_default(struct rtlu_params *p)
 {
@@ -39,7 +39,7 @@ void rtlu_guest_error(struct rtlu_dev *dev, const char *fmt, ...)
 	dev->st.guest_errors++;
 }
 
-static const struct sim_usb_dev_ops rtlu_usb_ops = {
+static const struct plat_usb_dev_ops rtlu_usb_ops = {
 	.control = rtlu_control,
 	.in_doorbell = rtlu_rx_doorbell,
 	.in_cancel = rtlu_rx_cancel,
@@ -56,19 +56,19 @@ static void intr_fire(struct sim *s, struct sim_event *ev)
 	(void)s;
 	if (!dev->intr_pending || dev->p.faults.intr_silent)
 		return;
-	room = sim_usb_in_room(&dev->usb, EP_INTR);
+	room = plat_usb_in_room(&dev->usb, EP_INTR);
 	if (!room)
 		return;
 	if (dev->link_up)
 		st[0] = (uint8_t)RTLU_INTR_LINK;
 	if (room > sizeof(st))
 		room = sizeof(st);
-	if (sim_usb_in_write(&dev->usb, EP_INTR, 0, st, room) < 0) {
+	if (plat_usb_in_write(&dev->usb, EP_INTR, 0, st, room) < 0) {
 		rtlu_guest_error(dev, "interrupt buffer not DMA-visible");
-		sim_usb_in_complete(&dev->usb, EP_INTR, 0, 0);
+		plat_usb_in_complete(&dev->usb, EP_INTR, 0, 0);
 		return;
 	}
-	sim_usb_in_complete(&dev->usb, EP_INTR, room, 0);
+	plat_usb_in_complete(&dev->usb, EP_INTR, room, 0);
 	dev->intr_pending = false;
 	dev->st.intr_sent++;
 }
@@ -90,8 +90,8 @@ static bool speed_ok(const struct rtlu_dev *dev, uint32_t mbps)
 	return false;
 }
 
-struct rtlu_dev *rtlu_create(struct sim_host *host, struct sim_mem *mem,
-			     struct sim_usb_hc *hc,
+struct rtlu_dev *rtlu_create(struct sim_host *host, struct plat_mem *mem,
+			     struct plat_usb_hc *hc,
 			     const struct rtl_usb_chip_info *chip,
 			     const struct rtlu_params *p)
 {
@@ -121,17 +121,17 @@ struct rtlu_dev *rtlu_create(struct sim_host *host, struct sim_mem *mem,
 	dev->link_up = p->link_up;
 	dev->link_mbps = p->link_mbps ? p->link_mbps : chip->speed_mbps;
 	if (!speed_ok(dev, dev->link_mbps) ||
-	    sim_usb_dev_init(&dev->usb, hc, chip->name, chip->vendor,
+	    plat_usb_dev_init(&dev->usb, hc, chip->name, chip->vendor,
 			     chip->product, &rtlu_usb_ops, dev)) {
 		free(dev->scratch);
 		free(dev);
 		return NULL;
 	}
-	sim_usb_ep_enable(&dev->usb, RTLU_EP_BULK_IN | SIM_USB_DIR_IN,
-			  SIM_USB_EP_BULK, hc->params.max_packet, 0);
-	sim_usb_ep_enable(&dev->usb, RTLU_EP_BULK_OUT, SIM_USB_EP_BULK,
+	plat_usb_ep_enable(&dev->usb, RTLU_EP_BULK_IN | PLAT_USB_DIR_IN,
+			  PLAT_USB_EP_BULK, hc->params.max_packet, 0);
+	plat_usb_ep_enable(&dev->usb, RTLU_EP_BULK_OUT, PLAT_USB_EP_BULK,
 			  hc->params.max_packet, 0);
-	sim_usb_ep_enable(&dev->usb, EP_INTR, SIM_USB_EP_INT,
+	plat_usb_ep_enable(&dev->usb, EP_INTR, PLAT_USB_EP_INT,
 			  RTLU_INTR_BUFSIZE, RTLU_INTR_INTERVAL);
 	rtlu_rx_init(dev);
 	rtlu_tx_init(dev);
@@ -148,13 +148,13 @@ void rtlu_destroy(struct rtlu_dev *dev)
 	rtlu_rx_fini(dev);
 	rtlu_tx_fini(dev);
 	sim_cancel(dev->host->sim, &dev->intr_ev);
-	sim_usb_dev_fini(&dev->usb);
+	plat_usb_dev_fini(&dev->usb);
 	sim_purge(dev->host->sim);
 	free(dev->scratch);
 	free(dev);
 }
 
-struct sim_usb_dev *rtlu_usb(struct rtlu_dev *dev)
+struct plat_usb_dev *rtlu_usb(struct rtlu_dev *dev)
 {
 	return dev ? &dev->usb : NULL;
 }

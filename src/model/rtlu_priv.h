@@ -38,9 +38,9 @@ struct rtlu_tx_frame {
 
 struct rtlu_dev {
 	struct sim_host *host;
-	struct sim_mem *mem;
-	struct sim_usb_hc *hc;
-	struct sim_usb_dev usb;
+	struct plat_mem *mem;
+	struct plat_usb_hc *hc;
+	struct plat_usb_dev usb;
 	const struct rtl_usb_chip_info *chip;
 	struct rtlu_params p;
 	struct rtlu_stats st;
@@ -88,7 +88,7 @@ void rtlu_guest_error(struct rtlu_dev *dev, const char *fmt, ...)
 void rtlu_intr_kick(struct rtlu_dev *dev);
 
 /* ---- rtlu_ctrl.c */
-int rtlu_control(void *opaque, const struct sim_usb_setup *setup,
+int rtlu_control(void *opaque, const struct plat_usb_setup *setup,
 		 uint8_t *data);
 void rtlu_regs_reset(struct rtlu_dev *dev);
 void rtlu_phy_update(struct rtlu_dev *dev);

@@ -14,7 +14,7 @@
 
 #include "model/rtlu_priv.h"
 
-#define EP_IN (RTLU_EP_BULK_IN | SIM_USB_DIR_IN)
+#define EP_IN (RTLU_EP_BULK_IN | PLAT_USB_DIR_IN)
 
 static struct sim *eng(const struct rtlu_dev *dev)
 {
@@ -56,7 +56,7 @@ static void end_xfer(struct rtlu_dev *dev, enum rtlu_rx_end why)
 
 	if (!dev->open)
 		return;
-	r = sim_usb_in_complete(&dev->usb, EP_IN, dev->open_end, 0);
+	r = plat_usb_in_complete(&dev->usb, EP_IN, dev->open_end, 0);
 	if (r < 0) {
 		/* the TD vanished under us (cannot happen: cancel tells us) */
 		dev->st.rx_cancelled += dev->open_frames;
@@ -119,7 +119,7 @@ static int put_frame(struct rtlu_dev *dev, const struct rtlu_rx_frame *f)
 	} else {
 		memset(b + RTLU_DESC + f->len, 0, RTLU_FCS_LEN);
 	}
-	r = sim_usb_in_write(&dev->usb, EP_IN, dev->open_off, b, n);
+	r = plat_usb_in_write(&dev->usb, EP_IN, dev->open_off, b, n);
 	return r < 0 ? (int)r : 0;
 }
 
@@ -138,10 +138,10 @@ static void pump(struct rtlu_dev *dev)
 			pump_at(dev, f->ready_ns);
 			return;
 		}
-		room = sim_usb_in_room(&dev->usb, EP_IN);
+		room = plat_usb_in_room(&dev->usb, EP_IN);
 		if (!room)
 			return;                 /* wait for a doorbell */
-		lf = sim_usb_in_link_free(dev->hc);
+		lf = plat_usb_in_link_free(dev->hc);
 		if (lf > now) {
 			pump_at(dev, lf);
 			return;

@@ -70,7 +70,7 @@ static void tx_fire(struct sim *s, struct sim_event *ev)
 	tx_schedule(dev);
 	if (dev->tx_naked && dev->txq_bytes < dev->p.tx_fifo_bytes) {
 		dev->tx_naked = false;
-		sim_usb_out_resume(&dev->usb, EP_OUT);
+		plat_usb_out_resume(&dev->usb, EP_OUT);
 	}
 }
 

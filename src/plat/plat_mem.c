@@ -4,19 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_mem.h"
+#include "plat/plat_mem.h"
 
 #define BASE 0x100000000ull
 #define OFF_BITS 24
 #define SLOT_BITS 16
 #define GEN_MASK 0xfffu
 
-void sim_mem_init(struct sim_mem *m)
+void plat_mem_init(struct plat_mem *m)
 {
 	memset(m, 0, sizeof(*m));
 }
 
-void sim_mem_fini(struct sim_mem *m)
+void plat_mem_fini(struct plat_mem *m)
 {
 	for (unsigned i = 0; i < m->n; i++)
 		if (m->r[i].used && m->r[i].owned)
@@ -31,17 +31,17 @@ static uint64_t addr_of(unsigned slot, unsigned gen)
 	return BASE + ((((uint64_t)gen << SLOT_BITS) | slot) << OFF_BITS);
 }
 
-static int get_slot(struct sim_mem *m, unsigned *slot)
+static int get_slot(struct plat_mem *m, unsigned *slot)
 {
 	if (m->nfree) {
 		*slot = m->free[--m->nfree];
 		return 0;
 	}
-	if (m->n == SIM_MEM_SLOTS)
+	if (m->n == PLAT_MEM_SLOTS)
 		return -ENOMEM;
 	if (m->n == m->cap) {
 		unsigned cap = m->cap ? 2 * m->cap : 64;
-		struct sim_mem_region *r = realloc(m->r, cap * sizeof(*r));
+		struct plat_mem_region *r = realloc(m->r, cap * sizeof(*r));
 		unsigned *f;
 
 		if (!r)
@@ -58,11 +58,11 @@ static int get_slot(struct sim_mem *m, unsigned *slot)
 	return 0;
 }
 
-static int install(struct sim_mem *m, void *cpu, size_t size, bool owned,
+static int install(struct plat_mem *m, void *cpu, size_t size, bool owned,
 		   uint64_t *dma)
 {
 	unsigned slot;
-	struct sim_mem_region *r;
+	struct plat_mem_region *r;
 
 	if (get_slot(m, &slot))
 		return -ENOMEM;
@@ -79,12 +79,12 @@ static int install(struct sim_mem *m, void *cpu, size_t size, bool owned,
 	return 0;
 }
 
-int sim_mem_alloc(struct sim_mem *m, size_t size, void **cpu, uint64_t *dma)
+int plat_mem_alloc(struct plat_mem *m, size_t size, void **cpu, uint64_t *dma)
 {
 	void *p;
 	int rc;
 
-	if (!size || size > SIM_MEM_MAX_LEN)
+	if (!size || size > PLAT_MEM_MAX_LEN)
 		return -EINVAL;
 	if (posix_memalign(&p, 4096, size))
 		return -ENOMEM;
@@ -98,15 +98,15 @@ int sim_mem_alloc(struct sim_mem *m, size_t size, void **cpu, uint64_t *dma)
 	return 0;
 }
 
-int sim_mem_map(struct sim_mem *m, void *cpu, size_t size, uint64_t *dma)
+int plat_mem_map(struct plat_mem *m, void *cpu, size_t size, uint64_t *dma)
 {
-	if (!cpu || !size || size > SIM_MEM_MAX_LEN)
+	if (!cpu || !size || size > PLAT_MEM_MAX_LEN)
 		return -EINVAL;
 	return install(m, cpu, size, false, dma);
 }
 
 /* Region of a bus address and the offset into it, or NULL. */
-static struct sim_mem_region *lookup(struct sim_mem *m, uint64_t dma,
+static struct plat_mem_region *lookup(struct plat_mem *m, uint64_t dma,
 				     uint64_t *off)
 {
 	uint64_t x, slot, gen;
@@ -123,10 +123,10 @@ static struct sim_mem_region *lookup(struct sim_mem *m, uint64_t dma,
 	return &m->r[slot];
 }
 
-int sim_mem_release(struct sim_mem *m, uint64_t dma)
+int plat_mem_release(struct plat_mem *m, uint64_t dma)
 {
 	uint64_t off;
-	struct sim_mem_region *r = lookup(m, dma, &off);
+	struct plat_mem_region *r = lookup(m, dma, &off);
 
 	if (!r || off)
 		return -EINVAL;
@@ -140,10 +140,10 @@ int sim_mem_release(struct sim_mem *m, uint64_t dma)
 	return 0;
 }
 
-void *sim_mem_ptr(struct sim_mem *m, uint64_t dma, size_t len, const char *who)
+void *plat_mem_ptr(struct plat_mem *m, uint64_t dma, size_t len, const char *who)
 {
 	uint64_t off;
-	struct sim_mem_region *r = lookup(m, dma, &off);
+	struct plat_mem_region *r = lookup(m, dma, &off);
 
 	if (!r || len > r->size || off > r->size - len) {
 		m->guest_errors++;
@@ -155,10 +155,10 @@ void *sim_mem_ptr(struct sim_mem *m, uint64_t dma, size_t len, const char *who)
 	return (char *)r->cpu + off;
 }
 
-int sim_mem_read(struct sim_mem *m, uint64_t dma, void *dst, size_t len,
+int plat_mem_read(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
 		 const char *who)
 {
-	void *p = sim_mem_ptr(m, dma, len, who);
+	void *p = plat_mem_ptr(m, dma, len, who);
 
 	if (!p)
 		return -EFAULT;
@@ -166,10 +166,10 @@ int sim_mem_read(struct sim_mem *m, uint64_t dma, void *dst, size_t len,
 	return 0;
 }
 
-int sim_mem_sync(struct sim_mem *m, uint64_t dma, bool for_cpu)
+int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu)
 {
 	uint64_t off;
-	struct sim_mem_region *r = lookup(m, dma, &off);
+	struct plat_mem_region *r = lookup(m, dma, &off);
 
 	if (!r || r->owned)
 		return -EINVAL;
@@ -177,12 +177,12 @@ int sim_mem_sync(struct sim_mem *m, uint64_t dma, bool for_cpu)
 	return 0;
 }
 
-int sim_mem_write(struct sim_mem *m, uint64_t dma, const void *src, size_t len,
+int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
 		  const char *who)
 {
-	void *p = sim_mem_ptr(m, dma, len, who);
+	void *p = plat_mem_ptr(m, dma, len, who);
 	uint64_t off;
-	struct sim_mem_region *r;
+	struct plat_mem_region *r;
 
 	if (!p)
 		return -EFAULT;

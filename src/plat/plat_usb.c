@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim_usb.c - the xHCI-like host controller model (sim_usb.h): transfer
+ * plat_usb.c - the xHCI-like host controller model (plat_usb.h): transfer
  * rings per endpoint, the event ring, one IMOD-moderated interrupter, the
  * dual-simplex USB link.
  */
-#include "sim/sim_usb.h"
+#include "plat/plat_usb.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void sim_usb_params_default(struct sim_usb_params *p)
+void plat_usb_params_default(struct plat_usb_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->link_mbps = 10000;
@@ -36,7 +36,7 @@ static void line_code(uint32_t mbps, uint64_t *num, uint64_t *den)
 	}
 }
 
-static uint64_t packets(const struct sim_usb_hc *hc, uint64_t bytes)
+static uint64_t packets(const struct plat_usb_hc *hc, uint64_t bytes)
 {
 	uint64_t mp = hc->params.max_packet ? hc->params.max_packet : 1024;
 
@@ -44,7 +44,7 @@ static uint64_t packets(const struct sim_usb_hc *hc, uint64_t bytes)
 }
 
 /* ps to carry @wire bytes (overhead included) at the payload rate. */
-static uint64_t wire_ps(const struct sim_usb_hc *hc, uint64_t wire)
+static uint64_t wire_ps(const struct plat_usb_hc *hc, uint64_t wire)
 {
 	uint64_t num, den;
 	uint64_t rate = hc->params.link_mbps;
@@ -54,7 +54,7 @@ static uint64_t wire_ps(const struct sim_usb_hc *hc, uint64_t wire)
 	return (wire * 8u * 1000000u * den + rate * num - 1) / (rate * num);
 }
 
-uint64_t sim_usb_link_ps(const struct sim_usb_hc *hc, uint64_t bytes)
+uint64_t plat_usb_link_ps(const struct plat_usb_hc *hc, uint64_t bytes)
 {
 	return wire_ps(hc, bytes + packets(hc, bytes) *
 		       hc->params.pkt_overhead_bytes);
@@ -65,12 +65,12 @@ static sim_time_t ps_to_ns_up(uint64_t ps)
 	return (ps + 999u) / 1000u;
 }
 
-static uint64_t now_ps(const struct sim_usb_hc *hc)
+static uint64_t now_ps(const struct plat_usb_hc *hc)
 {
 	return sim_now(hc->host->sim) * 1000u;
 }
 
-sim_time_t sim_usb_in_link_free(const struct sim_usb_hc *hc)
+sim_time_t plat_usb_in_link_free(const struct plat_usb_hc *hc)
 {
 	uint64_t n = now_ps(hc);
 
@@ -79,9 +79,9 @@ sim_time_t sim_usb_in_link_free(const struct sim_usb_hc *hc)
 
 /* ----- TDs ----- */
 
-static struct sim_usb_td *td_alloc(struct sim_usb_hc *hc)
+static struct plat_usb_td *td_alloc(struct plat_usb_hc *hc)
 {
-	struct sim_usb_td *td = hc->td_free;
+	struct plat_usb_td *td = hc->td_free;
 
 	if (td)
 		hc->td_free = td->next;
@@ -92,32 +92,32 @@ static struct sim_usb_td *td_alloc(struct sim_usb_hc *hc)
 	return td;
 }
 
-static void td_release(struct sim_usb_hc *hc, struct sim_usb_td *td)
+static void td_release(struct plat_usb_hc *hc, struct plat_usb_td *td)
 {
 	sim_cancel(hc->host->sim, &td->ev);
 	td->next = hc->td_free;
 	hc->td_free = td;
 }
 
-static struct sim_usb_ep *ep_of(struct sim_usb_dev *d, unsigned ep_addr)
+static struct plat_usb_ep *ep_of(struct plat_usb_dev *d, unsigned ep_addr)
 {
 	unsigned num = ep_addr & 0x0Fu;
 
-	if (!d || num == 0 || (ep_addr & ~(SIM_USB_DIR_IN | 0x0Fu)))
+	if (!d || num == 0 || (ep_addr & ~(PLAT_USB_DIR_IN | 0x0Fu)))
 		return NULL;
-	return (ep_addr & SIM_USB_DIR_IN) ? &d->ep_in[num] : &d->ep_out[num];
+	return (ep_addr & PLAT_USB_DIR_IN) ? &d->ep_in[num] : &d->ep_out[num];
 }
 
-static const struct sim_usb_ep *ep_of_c(const struct sim_usb_dev *d,
+static const struct plat_usb_ep *ep_of_c(const struct plat_usb_dev *d,
 					unsigned ep_addr)
 {
-	return ep_of((struct sim_usb_dev *)d, ep_addr);
+	return ep_of((struct plat_usb_dev *)d, ep_addr);
 }
 
 /* Unlink the head TD of @ep. */
-static struct sim_usb_td *ring_pop(struct sim_usb_ep *ep)
+static struct plat_usb_td *ring_pop(struct plat_usb_ep *ep)
 {
-	struct sim_usb_td *td = ep->head;
+	struct plat_usb_td *td = ep->head;
 
 	if (td) {
 		ep->head = td->next;
@@ -131,7 +131,7 @@ static struct sim_usb_td *ring_pop(struct sim_usb_ep *ep)
 
 /* ----- interrupter ----- */
 
-static void intr_assert(struct sim_usb_hc *hc)
+static void intr_assert(struct plat_usb_hc *hc)
 {
 	hc->ip = true;
 	hc->fired_once = true;
@@ -147,7 +147,7 @@ static void intr_assert(struct sim_usb_hc *hc)
 	}
 }
 
-static void intr_try(struct sim_usb_hc *hc)
+static void intr_try(struct plat_usb_hc *hc)
 {
 	sim_time_t now = sim_now(hc->host->sim);
 
@@ -169,25 +169,25 @@ static void imod_fire(struct sim *s, struct sim_event *ev)
 	intr_try(ev->arg);
 }
 
-void sim_usb_irq_ack(struct sim_usb_hc *hc)
+void plat_usb_irq_ack(struct plat_usb_hc *hc)
 {
 	hc->ip = false;
 	intr_try(hc);
 }
 
-void sim_usb_hc_bind_irq(struct sim_usb_hc *hc, struct sim_irq *irq)
+void plat_usb_hc_bind_irq(struct plat_usb_hc *hc, struct sim_irq *irq)
 {
 	hc->irq = irq;
 }
 
-void sim_usb_set_imod(struct sim_usb_hc *hc, sim_time_t imod_ns)
+void plat_usb_set_imod(struct plat_usb_hc *hc, sim_time_t imod_ns)
 {
 	hc->params.imod_ns = imod_ns;
 }
 
 /* ----- completion ----- */
 
-static void ev_ring_push(struct sim_usb_hc *hc, struct sim_usb_td *td)
+static void ev_ring_push(struct plat_usb_hc *hc, struct plat_usb_td *td)
 {
 	td->next = NULL;
 	if (hc->ev_tail)
@@ -201,9 +201,9 @@ static void ev_ring_push(struct sim_usb_hc *hc, struct sim_usb_td *td)
 }
 
 /* Unlink @td from the list of TDs whose completion is scheduled. */
-static void cq_unlink(struct sim_usb_hc *hc, struct sim_usb_td *td)
+static void cq_unlink(struct plat_usb_hc *hc, struct plat_usb_td *td)
 {
-	struct sim_usb_td **pp, *prev = NULL;
+	struct plat_usb_td **pp, *prev = NULL;
 
 	for (pp = &hc->cq_head; *pp; prev = *pp, pp = &(*pp)->next) {
 		if (*pp == td) {
@@ -219,9 +219,9 @@ static void cq_unlink(struct sim_usb_hc *hc, struct sim_usb_td *td)
 
 static void td_done_fire(struct sim *s, struct sim_event *ev)
 {
-	struct sim_usb_td *td = ev->arg;
-	struct sim_usb_hc *hc = td->dev->hc;
-	struct sim_usb_ep *ep = ep_of(td->dev, td->ep_addr);
+	struct plat_usb_td *td = ev->arg;
+	struct plat_usb_hc *hc = td->dev->hc;
+	struct plat_usb_ep *ep = ep_of(td->dev, td->ep_addr);
 
 	cq_unlink(hc, td);
 	td->done_ns = sim_now(s);
@@ -235,7 +235,7 @@ static void td_done_fire(struct sim *s, struct sim_event *ev)
 }
 
 /* @td has left its ring; its event reaches the ring at @t. */
-static void td_finish_at(struct sim_usb_hc *hc, struct sim_usb_td *td,
+static void td_finish_at(struct plat_usb_hc *hc, struct plat_usb_td *td,
 			 sim_time_t t)
 {
 	td->completing = true;
@@ -251,14 +251,14 @@ static void td_finish_at(struct sim_usb_hc *hc, struct sim_usb_td *td,
 
 /* ----- controller ----- */
 
-struct sim_usb_hc *sim_usb_hc_create(struct sim_host *host, struct sim_mem *mem,
-				     const struct sim_usb_params *p)
+struct plat_usb_hc *plat_usb_hc_create(struct sim_host *host, struct plat_mem *mem,
+				     const struct plat_usb_params *p)
 {
-	struct sim_usb_params def;
-	struct sim_usb_hc *hc;
+	struct plat_usb_params def;
+	struct plat_usb_hc *hc;
 
 	if (!p) {
-		sim_usb_params_default(&def);
+		plat_usb_params_default(&def);
 		p = &def;
 	}
 	if (!host || !mem || (p->link_mbps != 5000 && p->link_mbps != 10000 &&
@@ -271,15 +271,15 @@ struct sim_usb_hc *sim_usb_hc_create(struct sim_host *host, struct sim_mem *mem,
 	hc->host = host;
 	hc->mem = mem;
 	hc->params = *p;
-	hc->ps_per_kbyte = sim_usb_link_ps(hc, 1000);
+	hc->ps_per_kbyte = plat_usb_link_ps(hc, 1000);
 	sim_event_init(&hc->imod_ev, imod_fire, hc);
 	return hc;
 }
 
-static void drop_td_list(struct sim_usb_hc *hc, struct sim_usb_td *td)
+static void drop_td_list(struct plat_usb_hc *hc, struct plat_usb_td *td)
 {
 	while (td) {
-		struct sim_usb_td *n = td->next;
+		struct plat_usb_td *n = td->next;
 
 		hc->stats.tds_cancelled++;
 		td_release(hc, td);
@@ -287,13 +287,13 @@ static void drop_td_list(struct sim_usb_hc *hc, struct sim_usb_td *td)
 	}
 }
 
-void sim_usb_hc_destroy(struct sim_usb_hc *hc)
+void plat_usb_hc_destroy(struct plat_usb_hc *hc)
 {
 	if (!hc)
 		return;
-	for (unsigned i = 1; i <= SIM_USB_SLOTS; i++)
+	for (unsigned i = 1; i <= PLAT_USB_SLOTS; i++)
 		if (hc->slots[i])
-			sim_usb_dev_fini(hc->slots[i]);
+			plat_usb_dev_fini(hc->slots[i]);
 	drop_td_list(hc, hc->ev_head);
 	hc->ev_head = hc->ev_tail = NULL;
 	drop_td_list(hc, hc->cq_head);
@@ -302,7 +302,7 @@ void sim_usb_hc_destroy(struct sim_usb_hc *hc)
 	sim_cancel(hc->host->sim, &hc->imod_ev);
 	sim_purge(hc->host->sim);
 	while (hc->td_free) {
-		struct sim_usb_td *n = hc->td_free->next;
+		struct plat_usb_td *n = hc->td_free->next;
 
 		free(hc->td_free);
 		hc->td_free = n;
@@ -316,15 +316,15 @@ static void out_ev_fire(struct sim *s, struct sim_event *ev);
 
 /* ----- device slots ----- */
 
-int sim_usb_dev_init(struct sim_usb_dev *d, struct sim_usb_hc *hc,
+int plat_usb_dev_init(struct plat_usb_dev *d, struct plat_usb_hc *hc,
 		     const char *name, uint16_t vendor, uint16_t product,
-		     const struct sim_usb_dev_ops *ops, void *opaque)
+		     const struct plat_usb_dev_ops *ops, void *opaque)
 {
 	unsigned slot = 0;
 
 	if (!d || !hc || !name)
 		return -EINVAL;
-	for (unsigned i = 1; i <= SIM_USB_SLOTS; i++) {
+	for (unsigned i = 1; i <= PLAT_USB_SLOTS; i++) {
 		if (!hc->slots[i]) {
 			slot = i;
 			break;
@@ -345,7 +345,7 @@ int sim_usb_dev_init(struct sim_usb_dev *d, struct sim_usb_hc *hc,
 	return 0;
 }
 
-static void ep_drop(struct sim_usb_hc *hc, struct sim_usb_ep *ep)
+static void ep_drop(struct plat_usb_hc *hc, struct plat_usb_ep *ep)
 {
 	sim_cancel(hc->host->sim, &ep->out_ev);
 	drop_td_list(hc, ep->head);
@@ -353,15 +353,15 @@ static void ep_drop(struct sim_usb_hc *hc, struct sim_usb_ep *ep)
 	ep->queued = 0;
 }
 
-void sim_usb_dev_fini(struct sim_usb_dev *d)
+void plat_usb_dev_fini(struct plat_usb_dev *d)
 {
-	struct sim_usb_hc *hc;
-	struct sim_usb_td **pp;
+	struct plat_usb_hc *hc;
+	struct plat_usb_td **pp;
 
 	if (!d || !d->hc || !d->attached)
 		return;
 	hc = d->hc;
-	for (unsigned i = 0; i < SIM_USB_EP_NUMS; i++) {
+	for (unsigned i = 0; i < PLAT_USB_EP_NUMS; i++) {
 		ep_drop(hc, &d->ep_in[i]);
 		ep_drop(hc, &d->ep_out[i]);
 	}
@@ -369,7 +369,7 @@ void sim_usb_dev_fini(struct sim_usb_dev *d)
 	pp = &hc->cq_head;
 	hc->cq_tail = NULL;
 	while (*pp) {
-		struct sim_usb_td *td = *pp;
+		struct plat_usb_td *td = *pp;
 
 		if (td->dev == d) {
 			*pp = td->next;
@@ -383,7 +383,7 @@ void sim_usb_dev_fini(struct sim_usb_dev *d)
 	pp = &hc->ev_head;
 	hc->ev_tail = NULL;
 	while (*pp) {
-		struct sim_usb_td *td = *pp;
+		struct plat_usb_td *td = *pp;
 
 		if (td->dev == d) {
 			*pp = td->next;
@@ -400,16 +400,16 @@ void sim_usb_dev_fini(struct sim_usb_dev *d)
 	sim_purge(hc->host->sim);
 }
 
-int sim_usb_ep_enable(struct sim_usb_dev *d, unsigned ep_addr,
-		      enum sim_usb_ep_type type, uint32_t max_packet,
+int plat_usb_ep_enable(struct plat_usb_dev *d, unsigned ep_addr,
+		      enum plat_usb_ep_type type, uint32_t max_packet,
 		      unsigned interval)
 {
-	struct sim_usb_ep *ep = ep_of(d, ep_addr);
+	struct plat_usb_ep *ep = ep_of(d, ep_addr);
 
-	if (!ep || type == SIM_USB_EP_CONTROL || !max_packet)
+	if (!ep || type == PLAT_USB_EP_CONTROL || !max_packet)
 		return -EINVAL;
 	ep->enabled = true;
-	if (!(ep_addr & SIM_USB_DIR_IN))
+	if (!(ep_addr & PLAT_USB_DIR_IN))
 		sim_event_init(&ep->out_ev, out_ev_fire, d);
 	ep->type = type;
 	ep->max_packet = max_packet;
@@ -419,30 +419,30 @@ int sim_usb_ep_enable(struct sim_usb_dev *d, unsigned ep_addr,
 
 /* ----- IN endpoints ----- */
 
-uint32_t sim_usb_in_room(const struct sim_usb_dev *d, unsigned ep_addr)
+uint32_t plat_usb_in_room(const struct plat_usb_dev *d, unsigned ep_addr)
 {
-	const struct sim_usb_ep *ep = ep_of_c(d, ep_addr);
+	const struct plat_usb_ep *ep = ep_of_c(d, ep_addr);
 
 	return ep && ep->head ? ep->head->len : 0;
 }
 
-uint32_t sim_usb_in_written(const struct sim_usb_dev *d, unsigned ep_addr)
+uint32_t plat_usb_in_written(const struct plat_usb_dev *d, unsigned ep_addr)
 {
-	const struct sim_usb_ep *ep = ep_of_c(d, ep_addr);
+	const struct plat_usb_ep *ep = ep_of_c(d, ep_addr);
 
 	return ep && ep->head ? ep->head->written : 0;
 }
 
-int64_t sim_usb_in_write(struct sim_usb_dev *d, unsigned ep_addr,
+int64_t plat_usb_in_write(struct plat_usb_dev *d, unsigned ep_addr,
 			 uint32_t off, const void *src, uint32_t len)
 {
-	struct sim_usb_ep *ep = ep_of(d, ep_addr);
-	struct sim_usb_hc *hc;
-	struct sim_usb_td *td;
+	struct plat_usb_ep *ep = ep_of(d, ep_addr);
+	struct plat_usb_hc *hc;
+	struct plat_usb_td *td;
 	uint64_t start, pk, wire;
 	uint32_t end;
 
-	if (!ep || !(ep_addr & SIM_USB_DIR_IN))
+	if (!ep || !(ep_addr & PLAT_USB_DIR_IN))
 		return -EINVAL;
 	td = ep->head;
 	if (!td)
@@ -450,7 +450,7 @@ int64_t sim_usb_in_write(struct sim_usb_dev *d, unsigned ep_addr,
 	if ((uint64_t)off + len > td->len)
 		return -EINVAL;
 	hc = d->hc;
-	if (sim_mem_write(hc->mem, td->dma + off, src, len, d->name)) {
+	if (plat_mem_write(hc->mem, td->dma + off, src, len, d->name)) {
 		hc->stats.dma_errors++;
 		return -EFAULT;
 	}
@@ -466,15 +466,15 @@ int64_t sim_usb_in_write(struct sim_usb_dev *d, unsigned ep_addr,
 	return (int64_t)ps_to_ns_up(hc->link_in_ps);
 }
 
-int64_t sim_usb_in_complete(struct sim_usb_dev *d, unsigned ep_addr,
+int64_t plat_usb_in_complete(struct plat_usb_dev *d, unsigned ep_addr,
 			    uint32_t actual, int status)
 {
-	struct sim_usb_ep *ep = ep_of(d, ep_addr);
-	struct sim_usb_hc *hc;
-	struct sim_usb_td *td;
+	struct plat_usb_ep *ep = ep_of(d, ep_addr);
+	struct plat_usb_hc *hc;
+	struct plat_usb_td *td;
 	sim_time_t t;
 
-	if (!ep || !(ep_addr & SIM_USB_DIR_IN))
+	if (!ep || !(ep_addr & PLAT_USB_DIR_IN))
 		return -EINVAL;
 	if (!ep->head)
 		return -ENOENT;
@@ -484,39 +484,39 @@ int64_t sim_usb_in_complete(struct sim_usb_dev *d, unsigned ep_addr,
 	td = ring_pop(ep);
 	td->actual = actual;
 	td->status = status;
-	t = sim_usb_in_link_free(hc) + hc->params.xfer_overhead_ns;
+	t = plat_usb_in_link_free(hc) + hc->params.xfer_overhead_ns;
 	td_finish_at(hc, td, t);
 	return (int64_t)t;
 }
 
 /* ----- OUT endpoints ----- */
 
-static void out_start(struct sim_usb_hc *hc, struct sim_usb_ep *ep)
+static void out_start(struct plat_usb_hc *hc, struct plat_usb_ep *ep)
 {
-	struct sim_usb_td *td = ep->head;
+	struct plat_usb_td *td = ep->head;
 	uint64_t start;
 
 	if (!td || sim_event_pending(&ep->out_ev) || ep->out_nak)
 		return;
 	start = hc->link_out_ps > now_ps(hc) ? hc->link_out_ps : now_ps(hc);
-	hc->link_out_ps = start + sim_usb_link_ps(hc, td->len);
+	hc->link_out_ps = start + plat_usb_link_ps(hc, td->len);
 	hc->stats.out_bytes += td->len;
 	sim_schedule_at(hc->host->sim, &ep->out_ev,
 			ps_to_ns_up(hc->link_out_ps));
 }
 
 /* The head TD's data has crossed the link: offer it to the device. */
-static void out_offer(struct sim_usb_dev *d, unsigned ep_addr)
+static void out_offer(struct plat_usb_dev *d, unsigned ep_addr)
 {
-	struct sim_usb_ep *ep = ep_of(d, ep_addr);
-	struct sim_usb_hc *hc = d->hc;
-	struct sim_usb_td *td;
+	struct plat_usb_ep *ep = ep_of(d, ep_addr);
+	struct plat_usb_hc *hc = d->hc;
+	struct plat_usb_td *td;
 	const uint8_t *data;
 	int r;
 
 	if (!ep || !(td = ep->head))
 		return;
-	data = sim_mem_ptr(hc->mem, td->dma, td->len, d->name);
+	data = plat_mem_ptr(hc->mem, td->dma, td->len, d->name);
 	if (!data) {
 		hc->stats.dma_errors++;
 		r = -EPROTO;
@@ -539,23 +539,23 @@ static void out_offer(struct sim_usb_dev *d, unsigned ep_addr)
 
 static void out_ev_fire(struct sim *s, struct sim_event *ev)
 {
-	struct sim_usb_dev *d = ev->arg;
+	struct plat_usb_dev *d = ev->arg;
 	unsigned num;
 
 	(void)s;
 	/* which endpoint: the event is embedded in ep_out[num] */
-	for (num = 1; num < SIM_USB_EP_NUMS; num++)
+	for (num = 1; num < PLAT_USB_EP_NUMS; num++)
 		if (&d->ep_out[num].out_ev == ev)
 			break;
-	if (num < SIM_USB_EP_NUMS)
+	if (num < PLAT_USB_EP_NUMS)
 		out_offer(d, num);
 }
 
-void sim_usb_out_resume(struct sim_usb_dev *d, unsigned ep_addr)
+void plat_usb_out_resume(struct plat_usb_dev *d, unsigned ep_addr)
 {
-	struct sim_usb_ep *ep = ep_of(d, ep_addr);
+	struct plat_usb_ep *ep = ep_of(d, ep_addr);
 
-	if (!ep || (ep_addr & SIM_USB_DIR_IN) || !ep->out_nak)
+	if (!ep || (ep_addr & PLAT_USB_DIR_IN) || !ep->out_nak)
 		return;
 	ep->out_nak = false;
 	if (ep->head && !sim_event_pending(&ep->out_ev))
@@ -565,13 +565,13 @@ void sim_usb_out_resume(struct sim_usb_dev *d, unsigned ep_addr)
 
 /* ----- host side ----- */
 
-int sim_usb_submit(struct sim_usb_dev *d, unsigned ep_addr, uint64_t dma,
+int plat_usb_submit(struct plat_usb_dev *d, unsigned ep_addr, uint64_t dma,
 		   uint32_t len, void *ctx)
 {
-	struct sim_usb_ep *ep = ep_of(d, ep_addr);
-	struct sim_usb_hc *hc;
-	struct sim_usb_td *td;
-	bool in = ep_addr & SIM_USB_DIR_IN;
+	struct plat_usb_ep *ep = ep_of(d, ep_addr);
+	struct plat_usb_hc *hc;
+	struct plat_usb_td *td;
+	bool in = ep_addr & PLAT_USB_DIR_IN;
 
 	if (!d)
 		return -EINVAL;
@@ -606,12 +606,12 @@ int sim_usb_submit(struct sim_usb_dev *d, unsigned ep_addr, uint64_t dma,
 	return 0;
 }
 
-int sim_usb_cancel(struct sim_usb_dev *d, unsigned ep_addr, void *ctx,
+int plat_usb_cancel(struct plat_usb_dev *d, unsigned ep_addr, void *ctx,
 		   uint32_t *actual, int *status)
 {
-	struct sim_usb_ep *ep = ep_of(d, ep_addr);
-	struct sim_usb_hc *hc;
-	struct sim_usb_td **pp, *prev = NULL;
+	struct plat_usb_ep *ep = ep_of(d, ep_addr);
+	struct plat_usb_hc *hc;
+	struct plat_usb_td **pp, *prev = NULL;
 	uint32_t a = 0;
 	int st = 0;
 
@@ -620,15 +620,15 @@ int sim_usb_cancel(struct sim_usb_dev *d, unsigned ep_addr, void *ctx,
 	hc = d->hc;
 	/* still on the transfer ring */
 	for (pp = &ep->head; *pp; prev = *pp, pp = &(*pp)->next) {
-		struct sim_usb_td *td = *pp;
+		struct plat_usb_td *td = *pp;
 
 		if (td->ctx != ctx)
 			continue;
 		if (td == ep->head) {
-			if ((ep_addr & SIM_USB_DIR_IN) && d->ops &&
+			if ((ep_addr & PLAT_USB_DIR_IN) && d->ops &&
 			    d->ops->in_cancel)
 				d->ops->in_cancel(d->opaque, ep_addr, td->written);
-			if (!(ep_addr & SIM_USB_DIR_IN)) {
+			if (!(ep_addr & PLAT_USB_DIR_IN)) {
 				sim_cancel(hc->host->sim, &ep->out_ev);
 				ep->out_nak = false;
 			}
@@ -643,7 +643,7 @@ int sim_usb_cancel(struct sim_usb_dev *d, unsigned ep_addr, void *ctx,
 		a = td->written;
 		hc->stats.tds_cancelled++;
 		td_release(hc, td);
-		if (!(ep_addr & SIM_USB_DIR_IN))
+		if (!(ep_addr & PLAT_USB_DIR_IN))
 			out_start(hc, ep);
 		if (actual)
 			*actual = a;
@@ -652,7 +652,7 @@ int sim_usb_cancel(struct sim_usb_dev *d, unsigned ep_addr, void *ctx,
 		return 1;
 	}
 	/* crossing the link: its event has not reached the ring yet */
-	for (struct sim_usb_td *td = hc->cq_head; td; td = td->next) {
+	for (struct plat_usb_td *td = hc->cq_head; td; td = td->next) {
 		if (td->dev != d || td->ep_addr != ep_addr || td->ctx != ctx)
 			continue;
 		cq_unlink(hc, td);
@@ -668,7 +668,7 @@ int sim_usb_cancel(struct sim_usb_dev *d, unsigned ep_addr, void *ctx,
 	/* on the event ring */
 	prev = NULL;
 	for (pp = &hc->ev_head; *pp; prev = *pp, pp = &(*pp)->next) {
-		struct sim_usb_td *td = *pp;
+		struct plat_usb_td *td = *pp;
 
 		if (td->dev != d || td->ep_addr != ep_addr || td->ctx != ctx)
 			continue;
@@ -688,7 +688,7 @@ int sim_usb_cancel(struct sim_usb_dev *d, unsigned ep_addr, void *ctx,
 	return -ENOENT;
 }
 
-int sim_usb_control(struct sim_usb_dev *d, const struct sim_usb_setup *setup,
+int plat_usb_control(struct plat_usb_dev *d, const struct plat_usb_setup *setup,
 		    uint8_t *data)
 {
 	int r;
@@ -710,9 +710,9 @@ int sim_usb_control(struct sim_usb_dev *d, const struct sim_usb_setup *setup,
 	return r;
 }
 
-bool sim_usb_event_next(struct sim_usb_hc *hc, struct sim_usb_event *ev)
+bool plat_usb_event_next(struct plat_usb_hc *hc, struct plat_usb_event *ev)
 {
-	struct sim_usb_td *td = hc->ev_head;
+	struct plat_usb_td *td = hc->ev_head;
 
 	if (!td)
 		return false;

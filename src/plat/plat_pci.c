@@ -4,17 +4,17 @@
 #include <string.h>
 #include <stdio.h>
 
-#include "sim/sim_pci.h"
+#include "plat/plat_pci.h"
 
 /* The platform's functions, searched by BAR address on MMIO.  A handful at
  * most, so a list is enough. */
-static struct sim_pci_dev *dev_list;
+static struct plat_pci_dev *dev_list;
 
-int sim_pci_dev_init(struct sim_pci_dev *d, struct sim_host *host,
-		     struct sim_mem *mem, const char *name, uint16_t vendor,
+int plat_pci_dev_init(struct plat_pci_dev *d, struct sim_host *host,
+		     struct plat_mem *mem, const char *name, uint16_t vendor,
 		     uint16_t device, unsigned msix_nvec)
 {
-	if (msix_nvec > SIM_PCI_MSIX_MAX || !host || !mem)
+	if (msix_nvec > PLAT_PCI_MSIX_MAX || !host || !mem)
 		return -EINVAL;
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "%s", name);
@@ -30,24 +30,24 @@ int sim_pci_dev_init(struct sim_pci_dev *d, struct sim_host *host,
 	return 0;
 }
 
-void sim_pci_dev_fini(struct sim_pci_dev *d)
+void plat_pci_dev_fini(struct plat_pci_dev *d)
 {
-	for (struct sim_pci_dev **pp = &dev_list; *pp; pp = &(*pp)->next) {
+	for (struct plat_pci_dev **pp = &dev_list; *pp; pp = &(*pp)->next) {
 		if (*pp == d) {
 			*pp = d->next;
 			break;
 		}
 	}
-	for (unsigned b = 0; b < SIM_PCI_BARS; b++) {
+	for (unsigned b = 0; b < PLAT_PCI_BARS; b++) {
 		free(d->bar[b].window);
 		d->bar[b].window = NULL;
 	}
 }
 
-int sim_pci_set_bar(struct sim_pci_dev *d, unsigned bar, uint64_t size,
-		    const struct sim_pci_bar_ops *ops, void *opaque)
+int plat_pci_set_bar(struct plat_pci_dev *d, unsigned bar, uint64_t size,
+		    const struct plat_pci_bar_ops *ops, void *opaque)
 {
-	if (bar >= SIM_PCI_BARS || !size || size > (1u << 24) || !ops)
+	if (bar >= PLAT_PCI_BARS || !size || size > (1u << 24) || !ops)
 		return -EINVAL;
 	free(d->bar[bar].window);
 	/* The window only reserves a unique host address range: registers
@@ -62,9 +62,9 @@ int sim_pci_set_bar(struct sim_pci_dev *d, unsigned bar, uint64_t size,
 	return 0;
 }
 
-int sim_pci_set_bar_io(struct sim_pci_dev *d, unsigned bar, uint64_t size)
+int plat_pci_set_bar_io(struct plat_pci_dev *d, unsigned bar, uint64_t size)
 {
-	if (bar >= SIM_PCI_BARS || !size || size > 256)
+	if (bar >= PLAT_PCI_BARS || !size || size > 256)
 		return -EINVAL;
 	free(d->bar[bar].window);
 	d->bar[bar].window = malloc(size);
@@ -77,18 +77,18 @@ int sim_pci_set_bar_io(struct sim_pci_dev *d, unsigned bar, uint64_t size)
 	return 0;
 }
 
-void *sim_pci_bar_addr(struct sim_pci_dev *d, unsigned bar)
+void *plat_pci_bar_addr(struct plat_pci_dev *d, unsigned bar)
 {
-	return bar < SIM_PCI_BARS ? d->bar[bar].window : NULL;
+	return bar < PLAT_PCI_BARS ? d->bar[bar].window : NULL;
 }
 
-static struct sim_pci_dev *find(const volatile void *addr, unsigned size,
+static struct plat_pci_dev *find(const volatile void *addr, unsigned size,
 				unsigned *bar, uint64_t *off)
 {
 	uintptr_t a = (uintptr_t)addr;
 
-	for (struct sim_pci_dev *d = dev_list; d; d = d->next) {
-		for (unsigned b = 0; b < SIM_PCI_BARS; b++) {
+	for (struct plat_pci_dev *d = dev_list; d; d = d->next) {
+		for (unsigned b = 0; b < PLAT_PCI_BARS; b++) {
 			uintptr_t base = (uintptr_t)d->bar[b].window;
 
 			if (!base || a < base || a - base >= d->bar[b].size)
@@ -110,11 +110,11 @@ static bool size_ok(unsigned size)
 	return size == 1 || size == 2 || size == 4 || size == 8;
 }
 
-int sim_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val)
+int plat_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val)
 {
 	unsigned bar;
 	uint64_t off;
-	struct sim_pci_dev *d = size_ok(size) ? find(addr, size, &bar, &off) : NULL;
+	struct plat_pci_dev *d = size_ok(size) ? find(addr, size, &bar, &off) : NULL;
 
 	if (!d) {
 		*val = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
@@ -126,11 +126,11 @@ int sim_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val)
 	return 0;
 }
 
-int sim_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val)
+int plat_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val)
 {
 	unsigned bar;
 	uint64_t off;
-	struct sim_pci_dev *d = size_ok(size) ? find(addr, size, &bar, &off) : NULL;
+	struct plat_pci_dev *d = size_ok(size) ? find(addr, size, &bar, &off) : NULL;
 
 	if (!d)
 		return -EFAULT;
@@ -140,9 +140,9 @@ int sim_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val)
 	return 0;
 }
 
-static void send(struct sim_pci_dev *d, unsigned vec)
+static void send(struct plat_pci_dev *d, unsigned vec)
 {
-	struct sim_pci_msix_ent *e = &d->msix[vec];
+	struct plat_pci_msix_ent *e = &d->msix[vec];
 
 	if (!e->irq) {
 		d->lost_msgs++;
@@ -152,10 +152,10 @@ static void send(struct sim_pci_dev *d, unsigned vec)
 	sim_irq_raise(e->irq);
 }
 
-int sim_pci_msix_notify(struct sim_pci_dev *d, unsigned vec)
+int plat_pci_msix_notify(struct plat_pci_dev *d, unsigned vec)
 {
 	switch (d->irq_mode) {
-	case SIM_PCI_IRQ_MSIX:
+	case PLAT_PCI_IRQ_MSIX:
 		if (vec >= d->msix_nvec)
 			return -EINVAL;
 		if (d->msix[vec].masked) {
@@ -165,7 +165,7 @@ int sim_pci_msix_notify(struct sim_pci_dev *d, unsigned vec)
 		}
 		send(d, vec);
 		return 0;
-	case SIM_PCI_IRQ_MSI:
+	case PLAT_PCI_IRQ_MSI:
 		if (d->single_irq)
 			sim_irq_raise(d->single_irq);
 		else
@@ -179,33 +179,33 @@ int sim_pci_msix_notify(struct sim_pci_dev *d, unsigned vec)
 
 static void intx_eoi(struct sim_irq *irq, void *arg)
 {
-	struct sim_pci_dev *d = arg;
+	struct plat_pci_dev *d = arg;
 
-	if (d->irq_mode == SIM_PCI_IRQ_INTX && d->intx_level)
+	if (d->irq_mode == PLAT_PCI_IRQ_INTX && d->intx_level)
 		sim_irq_raise(irq);
 }
 
-void sim_pci_intx_set(struct sim_pci_dev *d, bool level)
+void plat_pci_intx_set(struct plat_pci_dev *d, bool level)
 {
 	bool rise = level && !d->intx_level;
 
 	d->intx_level = level;
-	if (rise && d->irq_mode == SIM_PCI_IRQ_INTX && d->single_irq)
+	if (rise && d->irq_mode == PLAT_PCI_IRQ_INTX && d->single_irq)
 		sim_irq_raise(d->single_irq);
 }
 
-void sim_pci_set_irq_mode(struct sim_pci_dev *d, enum sim_pci_irq_mode mode,
+void plat_pci_set_irq_mode(struct plat_pci_dev *d, enum plat_pci_irq_mode mode,
 			  struct sim_irq *single)
 {
 	d->irq_mode = mode;
 	d->single_irq = single;
-	if (mode == SIM_PCI_IRQ_INTX && single) {
+	if (mode == PLAT_PCI_IRQ_INTX && single) {
 		single->eoi = intx_eoi;
 		single->eoi_arg = d;
 	}
 }
 
-int sim_pci_msix_bind(struct sim_pci_dev *d, unsigned vec, struct sim_irq *irq)
+int plat_pci_msix_bind(struct plat_pci_dev *d, unsigned vec, struct sim_irq *irq)
 {
 	if (vec >= d->msix_nvec)
 		return -EINVAL;
@@ -213,15 +213,15 @@ int sim_pci_msix_bind(struct sim_pci_dev *d, unsigned vec, struct sim_irq *irq)
 	return 0;
 }
 
-int sim_pci_msix_mask(struct sim_pci_dev *d, unsigned vec, bool masked)
+int plat_pci_msix_mask(struct plat_pci_dev *d, unsigned vec, bool masked)
 {
-	struct sim_pci_msix_ent *e;
+	struct plat_pci_msix_ent *e;
 
 	if (vec >= d->msix_nvec)
 		return -EINVAL;
 	e = &d->msix[vec];
 	e->masked = masked;
-	if (!masked && e->pending && d->irq_mode == SIM_PCI_IRQ_MSIX) {
+	if (!masked && e->pending && d->irq_mode == PLAT_PCI_IRQ_MSIX) {
 		e->pending = false;
 		send(d, vec);
 	}

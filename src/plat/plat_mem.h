@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim_mem.h - simulated host memory as a device sees it (DMA).
+ * plat_mem.h - simulated host memory as a device sees it (DMA).
  *
  * Every DMA-visible buffer (a coherent allocation or a streaming mapping of
  * driver memory) gets a bus address.  Addresses are built from a slot index
@@ -15,27 +15,27 @@
  * A device access outside any live buffer is a guest error: counted, the
  * message kept, never a crash (QEMU's LOG_GUEST_ERROR idea).
  */
-#ifndef RXSCALE_SIM_MEM_H
-#define RXSCALE_SIM_MEM_H
+#ifndef RXSCALE_PLAT_MEM_H
+#define RXSCALE_PLAT_MEM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_MEM_MAX_LEN (16u << 20)     /* bytes per buffer */
-#define SIM_MEM_SLOTS 65536u
+#define PLAT_MEM_MAX_LEN (16u << 20)     /* bytes per buffer */
+#define PLAT_MEM_SLOTS 65536u
 
-struct sim_mem_region {
+struct plat_mem_region {
 	void *cpu;              /* host pointer */
 	size_t size;            /* bytes */
 	uint16_t gen;           /* generation of the current use */
 	bool used;
-	bool owned;             /* coherent: freed by sim_mem_release */
+	bool owned;             /* coherent: freed by plat_mem_release */
 	bool cpu_owns;          /* streaming map synced for the CPU */
 };
 
-struct sim_mem {
-	struct sim_mem_region *r;
+struct plat_mem {
+	struct plat_mem_region *r;
 	unsigned n;                     /* slots ever used */
 	unsigned cap;                   /* slots allocated */
 	unsigned *free;                 /* LIFO of free slots */
@@ -51,32 +51,32 @@ struct sim_mem {
 	char last_error[160];
 };
 
-void sim_mem_init(struct sim_mem *m);
+void plat_mem_init(struct plat_mem *m);
 
 /* Free every owned buffer and the tables. */
-void sim_mem_fini(struct sim_mem *m);
+void plat_mem_fini(struct plat_mem *m);
 
 /*
- * Allocate @size bytes (1..SIM_MEM_MAX_LEN) of zeroed, 4096-byte aligned,
+ * Allocate @size bytes (1..PLAT_MEM_MAX_LEN) of zeroed, 4096-byte aligned,
  * DMA-visible memory: host pointer in *@cpu, bus address in *@dma.
  * Returns 0, -EINVAL (bad size) or -ENOMEM.
  */
-int sim_mem_alloc(struct sim_mem *m, size_t size, void **cpu, uint64_t *dma);
+int plat_mem_alloc(struct plat_mem *m, size_t size, void **cpu, uint64_t *dma);
 
 /* Make existing memory @cpu of @size bytes DMA-visible (streaming map).
  * Returns 0, -EINVAL or -ENOMEM. */
-int sim_mem_map(struct sim_mem *m, void *cpu, size_t size, uint64_t *dma);
+int plat_mem_map(struct plat_mem *m, void *cpu, size_t size, uint64_t *dma);
 
 /* End an allocation or mapping by the address it started at.  Returns 0,
  * or -EINVAL if @dma is not the start of a live buffer. */
-int sim_mem_release(struct sim_mem *m, uint64_t dma);
+int plat_mem_release(struct plat_mem *m, uint64_t dma);
 
 /*
  * Host pointer for @len bytes at bus address @dma, or NULL (guest error
  * counted, message in last_error, tagged with @who) if the range is not
  * inside one live buffer.
  */
-void *sim_mem_ptr(struct sim_mem *m, uint64_t dma, size_t len, const char *who);
+void *plat_mem_ptr(struct plat_mem *m, uint64_t dma, size_t len, const char *who);
 
 /*
  * Ownership of a streaming mapping (the DMA API's rule: after
@@ -85,14 +85,14 @@ void *sim_mem_ptr(struct sim_mem *m, uint64_t dma, size_t len, const char *who);
  * that holds @dma to the CPU, false back to the device.  Returns 0, or
  * -EINVAL if @dma is not in a live streaming mapping.
  */
-int sim_mem_sync(struct sim_mem *m, uint64_t dma, bool for_cpu);
+int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu);
 
 /* Device reads/writes; 0 or -EFAULT (guest error).  A write into a
  * streaming buffer the CPU owns still lands, and is counted in
  * owner_errors. */
-int sim_mem_read(struct sim_mem *m, uint64_t dma, void *dst, size_t len,
+int plat_mem_read(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
 		 const char *who);
-int sim_mem_write(struct sim_mem *m, uint64_t dma, const void *src, size_t len,
+int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
 		  const char *who);
 
-#endif /* RXSCALE_SIM_MEM_H */
+#endif /* RXSCALE_PLAT_MEM_H */
