@@ -9,9 +9,9 @@
  * counted (kern->warn.other), as a real bus would master-abort.
  *
  * dma_rmb()/dma_wmb() order CPU accesses to coherent memory against the
- * device; the simulator runs the driver and the model in one thread, so
- * they are compiler barriers here, and drivers must still call them where
- * Linux requires (the contract is reviewed, not simulated).
+ * device (kern/barrier.h: real fences, correct with real threads; the
+ * simulator runs the driver and the model in one thread, so the ordering
+ * they give is reviewed, not simulated).
  */
 #ifndef RXSCALE_KERN_IO_H
 #define RXSCALE_KERN_IO_H
@@ -19,15 +19,8 @@
 #include "kern/kern.h"
 #include "sim/sim_pci.h"
 
-#define barrier() __asm__ __volatile__("" ::: "memory")
-#define dma_rmb() barrier()
-#define dma_wmb() barrier()
-#define rmb() barrier()
-#define wmb() barrier()
-#define mb() barrier()
-#define smp_mb() barrier()
-#define smp_rmb() barrier()
-#define smp_wmb() barrier()
+/* mb/rmb/wmb, smp_*, dma_rmb/dma_wmb: kern/barrier.h */
+#include "kern/barrier.h"
 
 u64 kern_mmio_read(const volatile void __iomem *addr, unsigned size);
 void kern_mmio_write(volatile void __iomem *addr, unsigned size, u64 val);
