@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench clean deps
+.PHONY: all run test bench clean deps kmod
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -29,5 +29,12 @@ bench: all
 	$(BUILD)/bench/bench-sim --json
 	python3 bench/bench_run.py $(BUILD)/rxscale scenarios/e1-rss.ini --json
 
+# The drivers as Linux kernel modules (kmod/rxscale_r8169.ko,
+# kmod/rxscale_r8152.ko) against the installed kernel headers.
+kmod:
+	scripts/deps.sh kmod
+	$(MAKE) -C kmod
+
 clean:
 	rm -rf $(BUILD)
+	$(MAKE) -C kmod clean

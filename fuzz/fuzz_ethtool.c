@@ -64,7 +64,7 @@ static void setup(void)
 	fx.dev = pci_get_drvdata(&fx.pdev);
 	kern_netdev_set_rx_handler(fx.dev, hook, NULL, NULL);
 	dev_set_promiscuity(fx.dev, 1);
-	CHECK(!dev_open(fx.dev));
+	CHECK(!dev_open(fx.dev, NULL));
 	fx.null = fopen("/dev/null", "w");
 	net_build_init(&b);
 	b.ipv = 4;

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Install the Debian packages rxscale needs, if missing, and say which.
 # Usage: scripts/deps.sh [build|test|ci]   (each level includes the previous)
+#        scripts/deps.sh kmod               (kernel headers for make kmod; ci has them)
 set -eu
 level=${1:-build}
 pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev zlib1g-dev python3"
 case "$level" in
   build) ;;
   test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox" ;;
-  ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox clang libclang-rt-14-dev" ;;
-  *) echo "deps.sh: unknown level '$level' (build|test|ci)" >&2; exit 2 ;;
+  ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox clang libclang-rt-14-dev linux-headers-amd64 kmod" ;;
+  kmod)  pkgs="make gcc linux-headers-amd64 kmod" ;;
+  *) echo "deps.sh: unknown level '$level' (build|test|ci|kmod)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do

@@ -127,7 +127,7 @@ static struct dfx *dfx_new(unsigned ncpus)
 {
 	struct dfx *f = dfx_new_chip(ncpus, chip_by_name("RTL8127A"), NULL);
 
-	assert_int_equal(dev_open(f->dev), 0);
+	assert_int_equal(dev_open(f->dev, NULL), 0);
 	return f;
 }
 
@@ -349,7 +349,7 @@ static void test_every_chip(void **state)
 		struct dfx *f = dfx_new_chip(4, &rtl_chips[i], NULL);
 		struct flow fl;
 
-		assert_int_equal(dev_open(f->dev), 0);
+		assert_int_equal(dev_open(f->dev, NULL), 0);
 		for (unsigned j = 0; j < 50; j++) {
 			flow_make(&fl, j, 6);
 			send_frame(f, &fl, j);
@@ -686,7 +686,7 @@ static void test_irq_before_napi_enable(void **state)
 	assert_non_null(f->dev);
 	f->k.mmio_write_hook = irq_window_hook;
 	f->k.mmio_write_hook_arg = &w;
-	assert_int_equal(dev_open(f->dev), 0);
+	assert_int_equal(dev_open(f->dev, NULL), 0);
 	f->k.mmio_write_hook = NULL;
 	assert_true(w.fired);
 	sim_run(&f->sim);
@@ -728,7 +728,7 @@ static void test_intx_shared_line(void **state)
 	f->out = open_memstream(&f->outbuf, &f->outlen);
 	f->err = open_memstream(&f->errbuf, &f->errlen);
 	kern_netdev_set_rx_handler(f->dev, hook, NULL, f);
-	assert_int_equal(dev_open(f->dev), 0);
+	assert_int_equal(dev_open(f->dev, NULL), 0);
 	assert_false(f->pdev.msix_enabled || f->pdev.msi_enabled);
 	sim_run(&f->sim);
 
@@ -778,7 +778,7 @@ static void test_vector_fallback(void **state)
 		f->out = open_memstream(&f->outbuf, &f->outlen);
 		f->err = open_memstream(&f->errbuf, &f->errlen);
 		kern_netdev_set_rx_handler(f->dev, hook, NULL, f);
-		assert_int_equal(dev_open(f->dev), 0);
+		assert_int_equal(dev_open(f->dev, NULL), 0);
 		assert_false(f->tp->v2_irq);
 		assert_int_equal(f->tp->num_rx_queues, 1);
 		assert_false(f->tp->rss_on);
@@ -814,13 +814,13 @@ static void test_close_reopen(void **state)
 			send_frame(f, &fl, i);
 		}
 		sim_run(&f->sim);
-		assert_int_equal(dev_close(f->dev), 0);
+		dev_close(f->dev);
 		assert_true(f->k.dma_live < dma_open);
 		assert_int_equal(f->k.skbs_live, 0);
 		/* frames while down are counted by the device, not lost */
 		send_frame(f, &fl, 9999);
 		sim_run(&f->sim);
-		assert_int_equal(dev_open(f->dev), 0);
+		assert_int_equal(dev_open(f->dev, NULL), 0);
 		assert_int_equal(f->k.dma_live, dma_open);
 	}
 	assert_int_equal(f->nrec, 600);
@@ -837,15 +837,15 @@ static void test_alloc_failures(void **state)
 	struct flow fl;
 
 	(void)state;
-	assert_int_equal(dev_close(f->dev), 0);
+	dev_close(f->dev);
 	base = f->k.dma_live;
 	for (unsigned nth = 1; nth < 2200; nth += 97) {
 		f->k.fault.dma_fail_nth = nth;
-		int rc = dev_open(f->dev);
+		int rc = dev_open(f->dev, NULL);
 
 		f->k.fault.dma_fail_nth = 0;
 		if (rc == 0) {
-			assert_int_equal(dev_close(f->dev), 0);
+			dev_close(f->dev);
 			continue;
 		}
 		assert_int_equal(rc, -ENOMEM);
@@ -853,7 +853,7 @@ static void test_alloc_failures(void **state)
 		assert_int_equal(f->k.dma_live, base);
 		assert_int_equal(f->k.skbs_live, 0);
 	}
-	assert_int_equal(dev_open(f->dev), 0);
+	assert_int_equal(dev_open(f->dev, NULL), 0);
 	f->k.fault.skb_fail_nth = 3;
 	flow_make(&fl, 1, 6);
 	for (u32 i = 0; i < 10; i++)

@@ -881,10 +881,10 @@ static void test_kern_end_to_end(void **state)
 	assert_int_equal(f->last_status, -ECONNRESET);
 
 	/* disconnect */
-	f->udev.disconnected = true;
+	f->udev.state = USB_STATE_NOTATTACHED;
 	assert_int_equal(usb_submit_urb(f->rx[1], 0), -ENODEV);
 	assert_int_equal(kwr(f, RTLU_MCU_TYPE_USB, 0xd400, 0xff, 0), -ENODEV);
-	f->udev.disconnected = false;
+	f->udev.state = USB_STATE_CONFIGURED;
 
 	for (int i = 0; i < 4; i++) {
 		usb_kill_urb(f->rx[i]);

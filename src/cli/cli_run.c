@@ -296,7 +296,7 @@ static int world_up(struct world *w)
 		fprintf(stderr, "rxscale: note: nic.rx_queues=%u asked, the driver set up %u on "
 			"the %s with %u CPUs\n", w->scn.rx_queues, w->nic->nqueues(w),
 			w->nic->chip_name(w), w->scn.cpus);
-	rc = dev_open(w->dev);
+	rc = dev_open(w->dev, NULL);
 	if (rc) {
 		cli_err("cannot bring %s up: %s", w->dev->name, strerror(-rc));
 		return -1;

@@ -18,7 +18,7 @@
  *     kern_usb_dev_init(&udev, &intf, <the model's USB slot>, "2-1");
  *     rc = kern_usb_probe(&r8152_driver, &intf);     0 or -errno
  *     dev = r8152_netdev(&intf);                     "eth0"
- *     dev_open(dev);  ...  kern_usb_disconnect(&r8152_driver, &intf);
+ *     dev_open(dev, NULL);  ...  kern_usb_disconnect(&r8152_driver, &intf);
  *
  * Knobs are module parameters: set r8152_params before probe.
  */
@@ -31,7 +31,9 @@
 #include "kern/netdevice.h"
 #include "kern/usb.h"
 
-#define R8152_DRV_NAME		"r8152"
+/* KBUILD_MODNAME: "rxscale_r8152" as a kernel module (kmod/), "r8152" in
+ * the simulator (src/drv/meson.build). */
+#define R8152_DRV_NAME		KBUILD_MODNAME
 #define R8152_DRV_VERSION	"rxscale-1"
 
 /* URBs and buffers (research s1.1) */
@@ -74,15 +76,10 @@ struct tx_agg {
 	struct r8152 *tp;
 	struct urb *urb;
 	u8 *head;			/* R8152_AGG_BUF_SZ bytes */
-	struct sk_buff *skbs, *skbs_tail; /* frames in this transfer */
+	struct sk_buff_head skbs;	/* frames in this transfer (no lock
+					 * needed: one owner at a time) */
 	u32 skb_num, skb_len;		/* frames and their bytes */
 	struct tx_agg *next;		/* link on tx_free */
-};
-
-/* A FIFO of skbs (sk_buff_head without the lock). */
-struct r8152_skb_queue {
-	struct sk_buff *head, *tail;
-	unsigned int len;
 };
 
 /*
@@ -126,13 +123,22 @@ struct r8152 {
 	bool mitigation_off;
 	bool running;			/* URBs allocated and submitted */
 	struct rx_agg rx_agg[RTL8152_MAX_RX];
+	/* rx_lock guards rx_done: URB completions add to it (any CPU, BH or
+	 * hardirq), the poll takes from it */
+	spinlock_t rx_lock;
 	struct rx_agg *rx_done, *rx_done_tail;	/* given back, to parse */
-	struct r8152_skb_queue rx_queue;	/* parsed, beyond the budget */
+	struct sk_buff_head rx_queue;	/* parsed, beyond the budget (poll
+					 * only: no lock) */
 	struct tx_agg tx_agg[RTL8152_MAX_TX];
+	/* tx_lock guards tx_free and tx_free_cnt: completions give buffers
+	 * back, the poll takes them */
+	spinlock_t tx_lock;
 	struct tx_agg *tx_free;		/* buffers not in flight */
 	unsigned int tx_free_cnt;
 	unsigned int tx_qlen;		/* full-size frames per buffer */
-	struct r8152_skb_queue tx_queue;	/* accepted, not yet in a buffer */
+	/* accepted by ndo_start_xmit, not yet in a buffer; its own lock
+	 * (xmit and the poll run on different CPUs) */
+	struct sk_buff_head tx_queue;
 	struct urb *intr_urb;
 	u8 *intr_buff;
 	bool link_up;
@@ -164,6 +170,10 @@ int ocp_write_byte(struct r8152 *tp, u16 type, u16 index, u8 data);
 /* Write USB_RX_EXTRA_AGGR_TMR from tp->coalesce (ns / 8).  0 or -errno. */
 int r8152_write_coalesce(struct r8152 *tp);
 
+/* ndo_open/ndo_stop, also called by ethtool ops that rebuild the URBs */
+int r8152_open(struct net_device *dev);
+int r8152_close(struct net_device *dev);
+
 /* ---- r8152_rx.c ---- */
 int r8152_rx_alloc(struct r8152 *tp);		/* 0 or -ENOMEM */
 void r8152_rx_free(struct r8152 *tp);
@@ -183,32 +193,5 @@ void r8152_tx_bottom(struct r8152 *tp);
 
 /* ---- r8152_ethtool.c ---- */
 extern const struct ethtool_ops r8152_ethtool_ops;
-
-/* skb FIFO helpers */
-static inline void r8152_skb_enqueue(struct r8152_skb_queue *q,
-				     struct sk_buff *skb)
-{
-	skb->next = NULL;
-	if (q->tail)
-		q->tail->next = skb;
-	else
-		q->head = skb;
-	q->tail = skb;
-	q->len++;
-}
-
-static inline struct sk_buff *r8152_skb_dequeue(struct r8152_skb_queue *q)
-{
-	struct sk_buff *skb = q->head;
-
-	if (!skb)
-		return NULL;
-	q->head = skb->next;
-	if (!q->head)
-		q->tail = NULL;
-	skb->next = NULL;
-	q->len--;
-	return skb;
-}
 
 #endif /* RXSCALE_DRV_R8152_H */

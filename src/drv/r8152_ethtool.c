@@ -23,7 +23,7 @@ static void r8152_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *in
 	snprintf(info->fw_version, sizeof(info->fw_version), "%s %04x",
 		 tp->chip->name, tp->version_word);
 	snprintf(info->bus_info, sizeof(info->bus_info), "usb-%.27s",
-		 tp->udev->dev.name);
+		 dev_name(&tp->udev->dev));
 }
 
 /* ---- coalescing (research s1.3, s1.4) ---- */
@@ -111,13 +111,14 @@ static int r8152_set_ringparam(struct net_device *dev, struct ethtool_ringparam 
 		return -EINVAL;
 	if (r->rx_pending == tp->rx_pending)
 		return 0;
-	/* URBs are submitted at open: close and reopen (frames in flight
-	 * are counted as drops by the close) */
+	/* URBs are submitted at open: the driver's own close and open, under
+	 * the RTNL the ethtool core holds (frames in flight are counted as
+	 * drops by the close) */
 	if (running)
-		dev_close(dev);
+		r8152_close(dev);
 	tp->rx_pending = r->rx_pending;
 	if (running) {
-		rc = dev_open(dev);
+		rc = r8152_open(dev);
 		if (rc)
 			netdev_err(dev, "cannot reopen after -G: %d\n", rc);
 	}
@@ -156,24 +157,15 @@ static int r8152_get_sset_count(struct net_device *dev, int sset)
 	return sset == ETH_SS_STATS ? (int)R8152_NSTATS : -EOPNOTSUPP;
 }
 
-static void put_name(u8 **p, const char *s)
-{
-	size_t n = strnlen(s, ETH_GSTRING_LEN - 1);
-
-	memcpy(*p, s, n);
-	memset(*p + n, 0, ETH_GSTRING_LEN - n);
-	*p += ETH_GSTRING_LEN;
-}
-
 static void r8152_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
 	(void)dev;
 	if (sset != ETH_SS_STATS)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_stat_table); i++)
-		put_name(&data, r8152_stat_table[i].name);
+		ethtool_puts(&data, r8152_stat_table[i].name);
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_hist_names); i++)
-		put_name(&data, r8152_hist_names[i]);
+		ethtool_puts(&data, r8152_hist_names[i]);
 }
 
 static void r8152_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *st,

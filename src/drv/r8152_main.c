@@ -19,26 +19,37 @@
 #include <string.h>
 
 #include "drv/r8152.h"
+#include "kern/module.h"
 
 struct r8152_params r8152_params;
+
+module_param_named(mitigation_off, r8152_params.mitigation_off, bool, 0444);
+MODULE_PARM_DESC(mitigation_off, "clear USB 0xcf04 bits 0-2 and 7 at open");
+module_param_named(coalesce_ns, r8152_params.coalesce_ns, uint, 0444);
+MODULE_PARM_DESC(coalesce_ns, "RX aggregation timer in ns; 0 = the chip's default");
 
 /* ---- OCP register access (research s1; rtl_usb_regs.h) ---- */
 
 #define R8152_CTRL_TIMEOUT_MS	500
 
-/* Read the dword at 4-aligned @addr of MCU @type. */
+/* Read the dword at 4-aligned @addr of MCU @type.  Control transfer
+ * buffers must be DMA-able heap memory, never the stack. */
 static int get_dword(struct r8152 *tp, u16 type, u16 addr, u32 *val)
 {
-	__le32 tmp = 0;
-	int rc = usb_control_msg(tp->udev, usb_rcvctrlpipe(tp->udev, 0),
-				 RTLU_REQ_GET_REGS, RTLU_REQT_READ, addr, type,
-				 &tmp, sizeof(tmp), R8152_CTRL_TIMEOUT_MS);
+	__le32 *tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
+	int rc;
 
-	if (rc != (int)sizeof(tmp)) {
-		*val = 0xffffffff;
+	*val = 0xffffffff;
+	if (!tmp)
+		return -ENOMEM;
+	rc = usb_control_msg(tp->udev, usb_rcvctrlpipe(tp->udev, 0),
+			     RTLU_REQ_GET_REGS, RTLU_REQT_READ, addr, type,
+			     tmp, sizeof(*tmp), R8152_CTRL_TIMEOUT_MS);
+	if (rc == (int)sizeof(*tmp))
+		*val = le32_to_cpu(*tmp);
+	kfree(tmp);
+	if (rc != (int)sizeof(*tmp))
 		return rc < 0 ? rc : -EIO;
-	}
-	*val = le32_to_cpu(tmp);
 	return 0;
 }
 
@@ -46,18 +57,23 @@ static int get_dword(struct r8152 *tp, u16 type, u16 addr, u32 *val)
  * (the same nibble for the first and last dword of a 4-byte write). */
 static int set_dword(struct r8152 *tp, u16 type, u16 addr, u8 byen, u32 val)
 {
-	__le32 tmp = cpu_to_le32(val);
-	int rc = usb_control_msg(tp->udev, usb_sndctrlpipe(tp->udev, 0),
-				 RTLU_REQ_SET_REGS, RTLU_REQT_WRITE, addr,
-				 (u16)(type | byen), &tmp, sizeof(tmp),
-				 R8152_CTRL_TIMEOUT_MS);
+	__le32 *tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
+	int rc;
 
+	if (!tmp)
+		return -ENOMEM;
+	*tmp = cpu_to_le32(val);
+	rc = usb_control_msg(tp->udev, usb_sndctrlpipe(tp->udev, 0),
+			     RTLU_REQ_SET_REGS, RTLU_REQT_WRITE, addr,
+			     (u16)(type | byen), tmp, sizeof(*tmp),
+			     R8152_CTRL_TIMEOUT_MS);
+	kfree(tmp);
 	if (rc < 0) {
 		netdev_warn(tp->netdev, "ocp write %04x:%04x failed: %d\n",
 			    type, addr, rc);
 		return rc;
 	}
-	return rc == (int)sizeof(tmp) ? 0 : -EIO;
+	return rc == (int)sizeof(*tmp) ? 0 : -EIO;
 }
 
 u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index)
@@ -267,7 +283,7 @@ static void r8152_stop_urbs(struct r8152 *tp)
 	r8152_tx_stop(tp);
 }
 
-static int r8152_open(struct net_device *dev)
+int r8152_open(struct net_device *dev)
 {
 	struct r8152 *tp = netdev_priv(dev);
 	int rc;
@@ -304,14 +320,14 @@ err_free:
 	return rc;
 }
 
-static int r8152_close(struct net_device *dev)
+int r8152_close(struct net_device *dev)
 {
 	struct r8152 *tp = netdev_priv(dev);
 
 	netif_tx_stop_all_queues(dev);
 	napi_disable(&tp->napi);
 	/* receiver off first, then take the URBs back */
-	if (!tp->udev->disconnected)
+	if (tp->udev->state != USB_STATE_NOTATTACHED)
 		r8152_hw_disable(tp);
 	r8152_stop_urbs(tp);
 	r8152_free_urbs(tp);
@@ -343,6 +359,7 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	struct net_device *dev;
 	struct r8152 *tp;
 	u32 idr0, idr4;
+	u8 mac[ETH_ALEN];
 	u16 ver;
 	int rc;
 
@@ -362,7 +379,11 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	tp->intf = intf;
 	tp->netdev = dev;
 	tp->chip = chip;
-	dev->parent = &intf->dev;
+	spin_lock_init(&tp->rx_lock);
+	spin_lock_init(&tp->tx_lock);
+	skb_queue_head_init(&tp->rx_queue);
+	skb_queue_head_init(&tp->tx_queue);
+	SET_NETDEV_DEV(dev, &intf->dev);
 
 	ver = ocp_read_word(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_TCR1) &
 	      RTLU_TCR1_VERSION_MASK;
@@ -383,9 +404,10 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	idr0 = ocp_read_dword(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_IDR);
 	idr4 = ocp_read_dword(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_IDR + 4);
 	for (int i = 0; i < 4; i++)
-		dev->dev_addr[i] = (u8)(idr0 >> (8 * i));
-	dev->dev_addr[4] = (u8)idr4;
-	dev->dev_addr[5] = (u8)(idr4 >> 8);
+		mac[i] = (u8)(idr0 >> (8 * i));
+	mac[4] = (u8)idr4;
+	mac[5] = (u8)(idr4 >> 8);
+	eth_hw_addr_set(dev, mac);
 
 	dev->netdev_ops = &r8152_netdev_ops;
 	dev->ethtool_ops = &r8152_ethtool_ops;
@@ -432,9 +454,16 @@ static const struct usb_device_id rtl8152_table[] = {
 	{ 0 }
 };
 
+MODULE_DEVICE_TABLE(usb, rtl8152_table);
+
 struct usb_driver r8152_driver = {
 	.name = R8152_DRV_NAME,
 	.id_table = rtl8152_table,
 	.probe = rtl8152_probe,
 	.disconnect = rtl8152_disconnect,
 };
+
+module_usb_driver(r8152_driver);
+
+MODULE_DESCRIPTION("rxscale r8152-style driver for RTL8157/RTL8159 USB adapters");
+MODULE_LICENSE("Dual MIT/GPL");

@@ -67,7 +67,11 @@ static int rx_submit(struct r8152 *tp, struct rx_agg *agg, gfp_t gfp)
 
 int r8152_rx_start(struct r8152 *tp)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&tp->rx_lock, flags);
 	tp->rx_done = tp->rx_done_tail = NULL;
+	spin_unlock_irqrestore(&tp->rx_lock, flags);
 	for (unsigned int i = 0; i < tp->rx_pending; i++) {
 		int rc = rx_submit(tp, &tp->rx_agg[i], GFP_KERNEL);
 
@@ -81,34 +85,42 @@ static void rx_queue_purge(struct r8152 *tp)
 {
 	struct sk_buff *skb;
 
-	while ((skb = r8152_skb_dequeue(&tp->rx_queue))) {
+	while ((skb = __skb_dequeue(&tp->rx_queue))) {
 		tp->stats.rx_purged++;
 		tp->stats.rx_drops++;
 		kfree_skb(skb);
 	}
 }
 
-
+/* rx_done is shared by the completions and the poll: tp->rx_lock. */
 static void rx_done_add(struct r8152 *tp, struct rx_agg *agg)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&tp->rx_lock, flags);
 	agg->next = NULL;
 	if (tp->rx_done_tail)
 		tp->rx_done_tail->next = agg;
 	else
-		tp->rx_done = agg;
+		WRITE_ONCE(tp->rx_done, agg);
 	tp->rx_done_tail = agg;
+	spin_unlock_irqrestore(&tp->rx_lock, flags);
 }
 
 static struct rx_agg *rx_done_pop(struct r8152 *tp)
 {
-	struct rx_agg *agg = tp->rx_done;
+	unsigned long flags;
+	struct rx_agg *agg;
 
+	spin_lock_irqsave(&tp->rx_lock, flags);
+	agg = tp->rx_done;
 	if (agg) {
-		tp->rx_done = agg->next;
+		WRITE_ONCE(tp->rx_done, agg->next);
 		if (!tp->rx_done)
 			tp->rx_done_tail = NULL;
 		agg->next = NULL;
 	}
+	spin_unlock_irqrestore(&tp->rx_lock, flags);
 	return agg;
 }
 
@@ -251,7 +263,7 @@ static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work
 			(*work)++;
 		} else {
 			tp->stats.rx_queued++;
-			r8152_skb_enqueue(&tp->rx_queue, skb);
+			__skb_queue_tail(&tp->rx_queue, skb);
 		}
 next:
 		off += dsz + pkt_len;
@@ -292,7 +304,7 @@ int r8152_rx_bottom(struct r8152 *tp, int budget)
 	int work = 0;
 
 	/* first what the last poll could not deliver */
-	while (work < budget && (skb = r8152_skb_dequeue(&tp->rx_queue))) {
+	while (work < budget && (skb = __skb_dequeue(&tp->rx_queue))) {
 		rx_deliver(tp, skb);
 		work++;
 	}
@@ -319,8 +331,11 @@ int r8152_poll(struct napi_struct *napi, int budget)
 	int work = budget ? r8152_rx_bottom(tp, budget) : 0;
 
 	r8152_tx_bottom(tp);
+	/* a completion that came after the last look finds NAPI still
+	 * scheduled and does not schedule it: look again */
 	if (work < budget && napi_complete_done(napi, work) &&
-	    (tp->rx_done || tp->rx_queue.len || (tp->tx_queue.len && tp->tx_free)))
+	    (READ_ONCE(tp->rx_done) || skb_queue_len(&tp->rx_queue) ||
+	     (skb_queue_len(&tp->tx_queue) && READ_ONCE(tp->tx_free))))
 		napi_schedule(napi);
 	return work;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "drv/r8152.h"
+#include "kern/netdev_queues.h"
 
 static void write_bulk_callback(struct urb *urb);
 
@@ -27,36 +28,51 @@ static u32 tx_footprint(u32 len)
 	return (n + RTLU_TX_ALIGN - 1) & ~(u32)(RTLU_TX_ALIGN - 1);
 }
 
+/* The free list is shared by the completions and the poll: tp->tx_lock. */
 static void tx_free_push(struct r8152 *tp, struct tx_agg *agg)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&tp->tx_lock, flags);
 	agg->next = tp->tx_free;
-	tp->tx_free = agg;
-	tp->tx_free_cnt++;
+	WRITE_ONCE(tp->tx_free, agg);
+	WRITE_ONCE(tp->tx_free_cnt, tp->tx_free_cnt + 1);
+	spin_unlock_irqrestore(&tp->tx_lock, flags);
 }
 
 static struct tx_agg *tx_free_pop(struct r8152 *tp)
 {
-	struct tx_agg *agg = tp->tx_free;
+	unsigned long flags;
+	struct tx_agg *agg;
 
+	spin_lock_irqsave(&tp->tx_lock, flags);
+	agg = tp->tx_free;
 	if (agg) {
-		tp->tx_free = agg->next;
+		WRITE_ONCE(tp->tx_free, agg->next);
 		agg->next = NULL;
-		tp->tx_free_cnt--;
+		WRITE_ONCE(tp->tx_free_cnt, tp->tx_free_cnt - 1);
 	}
+	spin_unlock_irqrestore(&tp->tx_lock, flags);
 	return agg;
 }
 
 /* Room for another skb: a buffer is free and the queued skbs do not
- * already fill the free buffers (tx_qlen full-size frames each). */
+ * already fill the free buffers (tx_qlen full-size frames each).  A
+ * lockless estimate; both sides re-check after stopping or freeing. */
 static bool tx_has_room(const struct r8152 *tp)
 {
-	return tp->tx_free && tp->tx_queue.len < tp->tx_free_cnt * tp->tx_qlen;
+	return READ_ONCE(tp->tx_free) &&
+	       skb_queue_len(&tp->tx_queue) < READ_ONCE(tp->tx_free_cnt) * tp->tx_qlen;
 }
 
 static void tx_maybe_wake(struct r8152 *tp)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(tp->netdev, 0);
 
+	/* the freed buffer is published (tx_free_push's unlock); order it
+	 * before the look at the stopped bit, pairing with the barrier in
+	 * r8152_start_xmit's stop-then-recheck */
+	smp_mb();
 	if (tp->running && netif_tx_queue_stopped(txq) && tx_has_room(tp))
 		netif_tx_wake_queue(txq);
 }
@@ -71,6 +87,7 @@ int r8152_tx_alloc(struct r8152 *tp)
 		struct tx_agg *agg = &tp->tx_agg[RTL8152_MAX_TX - 1 - i];
 
 		agg->tp = tp;
+		__skb_queue_head_init(&agg->skbs);
 		agg->head = kzalloc(R8152_AGG_BUF_SZ, GFP_KERNEL);
 		agg->urb = usb_alloc_urb(0, GFP_KERNEL);
 		if (!agg->head || !agg->urb) {
@@ -86,12 +103,10 @@ static void tx_agg_drop_skbs(struct r8152 *tp, struct tx_agg *agg)
 {
 	struct sk_buff *skb;
 
-	while ((skb = agg->skbs)) {
-		agg->skbs = skb->next;
+	while ((skb = __skb_dequeue(&agg->skbs))) {
 		tp->stats.tx_drops++;
 		kfree_skb(skb);
 	}
-	agg->skbs_tail = NULL;
 	agg->skb_num = agg->skb_len = 0;
 }
 
@@ -120,7 +135,7 @@ void r8152_tx_stop(struct r8152 *tp)
 	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++)
 		if (tp->tx_agg[i].urb)
 			usb_kill_urb(tp->tx_agg[i].urb);
-	while ((skb = r8152_skb_dequeue(&tp->tx_queue))) {
+	while ((skb = skb_dequeue(&tp->tx_queue))) {
 		tp->stats.tx_drops++;
 		kfree_skb(skb);
 	}
@@ -137,26 +152,35 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		dev_kfree_skb_any(skb);
 		return NETDEV_TX_OK;
 	}
-	r8152_skb_enqueue(&tp->tx_queue, skb);
-	if (tp->tx_free)
+	skb_queue_tail(&tp->tx_queue, skb);
+	if (READ_ONCE(tp->tx_free))
 		napi_schedule(&tp->napi);
-	if (!tx_has_room(tp)) {
-		/* every buffer in flight, or the free ones are spoken for:
-		 * the stack holds the next skbs until a completion */
-		netif_tx_stop_queue(txq);
+	/* every buffer in flight, or the free ones are spoken for: the
+	 * stack holds the next skbs until a completion.  Stop, then look
+	 * again: a completion on another CPU may have freed a buffer after
+	 * the first look and seen the queue running. */
+	if (!netif_txq_maybe_stop(txq, tx_has_room(tp), 1, 1))
 		tp->stats.tx_stops++;
-	}
 	return NETDEV_TX_OK;
 }
 
-/* Pack skbs from tx_queue into @agg while they fit; returns the bytes. */
+/* Pack skbs from tx_queue into @agg while they fit; returns the bytes.
+ * The queue is taken whole under its lock (ndo_start_xmit may add to it
+ * meanwhile on another CPU) and what did not fit goes back to its front. */
 static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 {
+	struct sk_buff_head todo;
+	unsigned long flags;
 	u32 used = 0;
 
-	while (tp->tx_queue.head &&
-	       used + tx_footprint(tp->tx_queue.head->len) <= R8152_AGG_BUF_SZ) {
-		struct sk_buff *skb = r8152_skb_dequeue(&tp->tx_queue);
+	__skb_queue_head_init(&todo);
+	spin_lock_irqsave(&tp->tx_queue.lock, flags);
+	skb_queue_splice_init(&tp->tx_queue, &todo);
+	spin_unlock_irqrestore(&tp->tx_queue.lock, flags);
+
+	while (!skb_queue_empty(&todo) &&
+	       used + tx_footprint(skb_peek(&todo)->len) <= R8152_AGG_BUF_SZ) {
+		struct sk_buff *skb = __skb_dequeue(&todo);
 		struct rtlu_tx_desc_v2 *d = (void *)(agg->head + used);
 
 		memset(d, 0, sizeof(*d));
@@ -168,13 +192,14 @@ static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 		memset((u8 *)(d + 1) + skb->len, 0,
 		       tx_footprint(skb->len) - sizeof(*d) - skb->len);
 		used += tx_footprint(skb->len);
-		if (agg->skbs_tail)
-			agg->skbs_tail->next = skb;
-		else
-			agg->skbs = skb;
-		agg->skbs_tail = skb;
+		__skb_queue_tail(&agg->skbs, skb);
 		agg->skb_num++;
 		agg->skb_len += skb->len;
+	}
+	if (!skb_queue_empty(&todo)) {
+		spin_lock_irqsave(&tp->tx_queue.lock, flags);
+		skb_queue_splice_init(&todo, &tp->tx_queue);
+		spin_unlock_irqrestore(&tp->tx_queue.lock, flags);
 	}
 	return used;
 }
@@ -183,7 +208,8 @@ void r8152_tx_bottom(struct r8152 *tp)
 {
 	struct tx_agg *agg;
 
-	while (tp->running && tp->tx_queue.head && (agg = tx_free_pop(tp))) {
+	while (tp->running && !skb_queue_empty(&tp->tx_queue) &&
+	       (agg = tx_free_pop(tp))) {
 		u32 len = tx_agg_fill(tp, agg);
 		int rc;
 
@@ -217,12 +243,8 @@ static void write_bulk_callback(struct urb *urb)
 		tp->stats.tx_transfers++;
 		tp->stats.tx_packets += agg->skb_num;
 		tp->stats.tx_bytes += agg->skb_len;
-		while ((skb = agg->skbs)) {
-			agg->skbs = skb->next;
-			skb->next = NULL;
+		while ((skb = __skb_dequeue(&agg->skbs)))
 			dev_kfree_skb_any(skb);
-		}
-		agg->skbs_tail = NULL;
 		agg->skb_num = agg->skb_len = 0;
 	} else {
 		if (urb->status != -ENOENT && urb->status != -ECONNRESET &&
@@ -233,7 +255,7 @@ static void write_bulk_callback(struct urb *urb)
 	tx_free_push(tp, agg);
 	if (!tp->running)
 		return;
-	if (tp->tx_queue.head)
+	if (!skb_queue_empty(&tp->tx_queue))
 		napi_schedule(&tp->napi);
 	tx_maybe_wake(tp);
 }

@@ -26,7 +26,10 @@
 #include "kern/netdevice.h"
 #include "kern/pci.h"
 
-#define R8169_DRV_NAME		"r8169"
+/* KBUILD_MODNAME: "rxscale_r8169" as a kernel module (kmod/), "r8169" in
+ * the simulator (src/drv/meson.build), so the module's driver name cannot
+ * collide with mainline r8169's. */
+#define R8169_DRV_NAME		KBUILD_MODNAME
 #define R8169_MAX_RX_QUEUES	RTL_MAX_RX_QUEUES
 /* One TX queue: v2 of the RFC series dropped multi-TX ("remove multi tx
  * queue patch", seeds/000). */
@@ -36,6 +39,7 @@
 #define R8169_RX_BUF_SIZE	2048
 #define R8169_RING_MIN		64
 #define R8169_TX_STOP_THRS	2	/* stop the queue below this many free */
+#define R8169_TX_START_THRS	R8169_TX_STOP_THRS	/* wake at this many */
 #define R8169_RSS_KEY_SIZE	40
 #define R8169_RSS_INDIR_SIZE	128
 /* Kernel-default hash types of the RTL8127 RFC: TCP and IP, v4 and v6 with

@@ -12,7 +12,10 @@
 
 /* Re-plan the datapath with the device down; bring it back if it was up.
  * Vectors were allocated at probe for the most queues; only IRQs, NAPI
- * instances and rings change. */
+ * instances and rings change.  The ethtool core holds RTNL around the
+ * op, so this goes through the driver's own close and open, as mainline
+ * drivers do (the interface stays administratively up and keeps its
+ * queued TX packets). */
 static int rtl_reconfigure(struct rtl8169_private *tp,
 			   void (*apply)(struct rtl8169_private *, const void *),
 			   const void *arg)
@@ -22,10 +25,10 @@ static int rtl_reconfigure(struct rtl8169_private *tp,
 	int rc = 0;
 
 	if (running)
-		dev_close(dev);
+		rtl_close(dev);
 	apply(tp, arg);
 	if (running) {
-		rc = dev_open(dev);
+		rc = rtl_open(dev);
 		if (rc)
 			netdev_err(dev, "cannot reopen after reconfiguration: %d\n", rc);
 	}
@@ -370,38 +373,21 @@ static int rtl_get_sset_count(struct net_device *dev, int sset)
 		     tp->nqv + 1);
 }
 
-/* Copy @s into the next ETH_GSTRING_LEN slot, cut and NUL-terminated. */
-static void put_name(u8 **p, const char *s)
-{
-	size_t n = strnlen(s, ETH_GSTRING_LEN - 1);
-
-	memcpy(*p, s, n);
-	memset(*p + n, 0, ETH_GSTRING_LEN - n);
-	*p += ETH_GSTRING_LEN;
-}
-
 static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
-	char name[ETH_GSTRING_LEN + 16];
 
 	if (sset != ETH_SS_STATS)
 		return;
 	for (unsigned int q = 0; q < tp->num_rx_queues; q++)
-		for (unsigned int i = 0; i < RXQ_NSTATS; i++) {
-			snprintf(name, sizeof(name), "rx_queue_%u_%s", q, rtl_rxq_stat_names[i]);
-			put_name(&data, name);
-		}
+		for (unsigned int i = 0; i < RXQ_NSTATS; i++)
+			ethtool_sprintf(&data, "rx_queue_%u_%s", q, rtl_rxq_stat_names[i]);
 	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
-		for (unsigned int i = 0; i < TXQ_NSTATS; i++) {
-			snprintf(name, sizeof(name), "tx_queue_%u_%s", q, rtl_txq_stat_names[i]);
-			put_name(&data, name);
-		}
-	for (unsigned int i = 0; i < tp->nqv; i++) {
-		snprintf(name, sizeof(name), "irq_%s", tp->qv[i].name);
-		put_name(&data, name);
-	}
-	put_name(&data, "link_changes");
+		for (unsigned int i = 0; i < TXQ_NSTATS; i++)
+			ethtool_sprintf(&data, "tx_queue_%u_%s", q, rtl_txq_stat_names[i]);
+	for (unsigned int i = 0; i < tp->nqv; i++)
+		ethtool_sprintf(&data, "irq_%s", tp->qv[i].name);
+	ethtool_puts(&data, "link_changes");
 }
 
 static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *st,
@@ -440,21 +426,29 @@ static void rtl_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info
 	struct rtl8169_private *tp = netdev_priv(dev);
 
 	snprintf(info->driver, sizeof(info->driver), "%s", R8169_DRV_NAME);
-	snprintf(info->bus_info, sizeof(info->bus_info), "%s", tp->pdev->dev.name);
+	snprintf(info->bus_info, sizeof(info->bus_info), "%s", pci_name(tp->pdev));
 }
+
+#ifdef RXSCALE_COMPAT_RXFH_FUNCS	/* kmod/: a kernel older than the ops below */
+RXSCALE_COMPAT_RXFH_FUNCS(rtl)
+#endif
 
 const struct ethtool_ops rtl8169_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS,
 	.get_drvinfo = rtl_get_drvinfo,
 	.get_channels = rtl_get_channels,
 	.set_channels = rtl_set_channels,
-	.get_rx_ring_count = rtl_get_rx_ring_count,
 	.get_rxfh_key_size = rtl_get_rxfh_key_size,
 	.get_rxfh_indir_size = rtl_get_rxfh_indir_size,
+#ifdef RXSCALE_COMPAT_RXFH_OPS
+	RXSCALE_COMPAT_RXFH_OPS(rtl)
+#else
+	.get_rx_ring_count = rtl_get_rx_ring_count,
 	.get_rxfh = rtl_get_rxfh,
 	.set_rxfh = rtl_set_rxfh,
 	.get_rxfh_fields = rtl_get_rxfh_fields,
 	.set_rxfh_fields = rtl_set_rxfh_fields,
+#endif
 	.get_ringparam = rtl_get_ringparam,
 	.set_ringparam = rtl_set_ringparam,
 	.get_coalesce = rtl_get_coalesce,

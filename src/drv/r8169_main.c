@@ -18,8 +18,17 @@
 #include <string.h>
 
 #include "drv/r8169.h"
+#include "kern/module.h"
 
 struct r8169_params r8169_params = { .ownbit_workaround = -1 };
+
+module_param_named(ownbit_workaround, r8169_params.ownbit_workaround, int, 0444);
+MODULE_PARM_DESC(ownbit_workaround,
+		 "RX OwnBit re-check after an MMIO read: -1 per chip (default), 0 off, 1 on");
+module_param_named(rx_queues, r8169_params.rx_queues, uint, 0444);
+MODULE_PARM_DESC(rx_queues, "RX queues; 0 = min(chip queues, online CPUs)");
+module_param_named(no_msix, r8169_params.no_msix, bool, 0444);
+MODULE_PARM_DESC(no_msix, "use one vector and the legacy interrupt registers");
 
 /* ---- hardware start ---- */
 
@@ -239,14 +248,14 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 			     r8169_params.ownbit_workaround > 0;
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl8169_ethtool_ops;
-	dev->parent = &pdev->dev;
+	SET_NETDEV_DEV(dev, &pdev->dev);
 	mac0 = readl(mmio + RTL_MAC0);
 	mac4 = readl(mmio + RTL_MAC4);
 	for (int i = 0; i < 4; i++)
 		tp->mac[i] = (u8)(mac0 >> (8 * i));
 	tp->mac[4] = (u8)mac4;
 	tp->mac[5] = (u8)(mac4 >> 8);
-	memcpy(dev->dev_addr, tp->mac, ETH_ALEN);
+	eth_hw_addr_set(dev, tp->mac);
 
 	rc = rtl_alloc_vectors(tp);
 	if (rc)
@@ -300,9 +309,16 @@ static const struct pci_device_id rtl8169_pci_tbl[] = {
 	{ 0 }
 };
 
+MODULE_DEVICE_TABLE(pci, rtl8169_pci_tbl);
+
 struct pci_driver rtl8169_pci_driver = {
 	.name = R8169_DRV_NAME,
 	.id_table = rtl8169_pci_tbl,
 	.probe = rtl_init_one,
 	.remove = rtl_remove_one,
 };
+
+module_pci_driver(rtl8169_pci_driver);
+
+MODULE_DESCRIPTION("rxscale r8169-style driver for RTL8125/8126/8127 with multi-queue RSS");
+MODULE_LICENSE("Dual MIT/GPL");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "drv/r8169.h"
+#include "kern/netdev_queues.h"
 
 int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 {
@@ -51,9 +52,12 @@ void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 	ring->desc = NULL;
 }
 
+/* Free descriptors.  ndo_start_xmit (advancing cur_tx) and the NAPI TX
+ * completion (advancing dirty_tx) may run at once on two CPUs, so both
+ * indices are read fresh each time (netdev_queues.h's get_desc rule). */
 static unsigned int tx_free(const struct rtl_tx_ring *ring)
 {
-	return ring->num_desc - (ring->cur_tx - ring->dirty_tx);
+	return ring->num_desc - (READ_ONCE(ring->cur_tx) - READ_ONCE(ring->dirty_tx));
 }
 
 netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -89,11 +93,11 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		opts1 |= RTL_DESC_EOR;
 	dma_wmb();      /* descriptor body before OWN */
 	WRITE_ONCE(ring->desc[entry].opts1, cpu_to_le32(opts1));
-	ring->cur_tx++;
-	if (tx_free(ring) < R8169_TX_STOP_THRS) {
-		netif_tx_stop_queue(txq);
+	WRITE_ONCE(ring->cur_tx, ring->cur_tx + 1);
+	/* stop, then re-check against a completion on another CPU */
+	if (!netif_subqueue_maybe_stop(dev, q, tx_free(ring), R8169_TX_STOP_THRS,
+				       R8169_TX_START_THRS))
 		ring->stats.stops++;
-	}
 	/* the doorbell: the device fetches ring q (K writes 16 bits) */
 	rtl_w16(tp, RTL_TxPoll_8125, (u16)RTL_TXPOLL_Q(q));
 	return NETDEV_TX_OK;
@@ -105,8 +109,7 @@ void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 {
 	struct rtl8169_private *tp = ring->tp;
 	struct device *d = &tp->pdev->dev;
-	struct netdev_queue *txq = netdev_get_tx_queue(tp->dev, ring->index);
-	unsigned int done = 0;
+	unsigned int done = 0, bytes = 0;
 
 	while (ring->dirty_tx != ring->cur_tx) {
 		unsigned int entry = ring->dirty_tx % ring->num_desc;
@@ -122,12 +125,13 @@ void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 			dma_unmap_single(d, ring->skb_dma[entry], skb->len, DMA_TO_DEVICE);
 			ring->stats.packets++;
 			ring->stats.bytes += skb->len;
+			bytes += skb->len;
 			napi_consume_skb(skb, budget);
 		}
-		ring->dirty_tx++;
+		WRITE_ONCE(ring->dirty_tx, ring->dirty_tx + 1);
 		done++;
 	}
-	if (done && netif_tx_queue_stopped(txq) &&
-	    tx_free(ring) >= R8169_TX_STOP_THRS)
-		netif_tx_wake_queue(txq);
+	/* publish dirty_tx, barrier, then look at the stopped bit */
+	netif_subqueue_completed_wake(tp->dev, ring->index, done, bytes,
+				      tx_free(ring), R8169_TX_START_THRS);
 }

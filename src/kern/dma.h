@@ -29,7 +29,14 @@ enum dma_data_direction {
 /* A device as the DMA API sees it. */
 struct device {
 	char name[32];                  /* "0000:01:00.0" */
+	struct device *parent;          /* e.g. a netdev's bus device */
 };
+
+/* The device's name ("0000:01:00.0", "2-1:1.0"), Linux dev_name(). */
+static inline const char *dev_name(const struct device *dev)
+{
+	return dev->name;
+}
 
 /*
  * Allocate @size bytes of zeroed coherent memory for @dev; the bus address

@@ -420,6 +420,15 @@ struct ethtool_rxfh_fields {
 	u32 rss_context;
 };
 
+/*
+ * Fill the next ETH_GSTRING_LEN slot of a get_strings() buffer and move
+ * *@data past it (Linux ethtool_sprintf, ethtool_puts since 6.9): the text
+ * is cut to ETH_GSTRING_LEN - 1 bytes and NUL-terminated.
+ */
+void ethtool_sprintf(u8 **data, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ethtool_puts(u8 **data, const char *str);
+
 /**
  * struct ethtool_ops - what a driver implements (Linux member names and
  * signatures, subset).  Every callback is optional; the core answers

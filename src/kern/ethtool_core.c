@@ -9,6 +9,7 @@
 #include "kern/ethtool.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -631,4 +632,25 @@ int ethtool_core_get_stats(struct net_device *dev, char **names,
 	st.n_stats = (u32)n;
 	ops->get_ethtool_stats(dev, &st, *values);
 	return n;
+}
+
+/* ---- get_strings helpers ---- */
+
+void ethtool_sprintf(u8 **data, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf((char *)*data, ETH_GSTRING_LEN, fmt, ap);
+	va_end(ap);
+	*data += ETH_GSTRING_LEN;
+}
+
+void ethtool_puts(u8 **data, const char *str)
+{
+	size_t n = strnlen(str, ETH_GSTRING_LEN - 1);
+
+	memcpy(*data, str, n);
+	(*data)[n] = 0;
+	*data += ETH_GSTRING_LEN;
 }

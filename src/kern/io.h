@@ -9,33 +9,17 @@
  * counted (kern->warn.other), as a real bus would master-abort.
  *
  * dma_rmb()/dma_wmb() order CPU accesses to coherent memory against the
- * device; the simulator runs the driver and the model in one thread, so
- * they are compiler barriers here, and drivers must still call them where
- * Linux requires (the contract is reviewed, not simulated).
+ * device (kern/barrier.h: real fences, correct with real threads; the
+ * simulator runs the driver and the model in one thread, so the ordering
+ * they give is reviewed, not simulated).
  */
 #ifndef RXSCALE_KERN_IO_H
 #define RXSCALE_KERN_IO_H
 
 #include "kern/kern_types.h"
 
-#define barrier() __asm__ __volatile__("" ::: "memory")
-
-/* Order the CPU's accesses to coherent memory that the device also
- * accesses: dma_rmb() after reading a descriptor's ownership bit and
- * before reading the rest; dma_wmb() after writing a descriptor's body
- * and before handing it to the device.  Each marks one descriptor handed
- * between CPU and device, which the platform charges (desc_read,
- * desc_write rows of the cost model). */
-void kern_dma_rmb(void);
-void kern_dma_wmb(void);
-#define dma_rmb() kern_dma_rmb()
-#define dma_wmb() kern_dma_wmb()
-#define rmb() barrier()
-#define wmb() barrier()
-#define mb() barrier()
-#define smp_mb() barrier()
-#define smp_rmb() barrier()
-#define smp_wmb() barrier()
+/* mb/rmb/wmb, smp_*, dma_rmb/dma_wmb: kern/barrier.h */
+#include "kern/barrier.h"
 
 u64 kern_mmio_read(const volatile void __iomem *addr, unsigned size);
 void kern_mmio_write(volatile void __iomem *addr, unsigned size, u64 val);

@@ -119,3 +119,14 @@ void netdev_rss_key_fill(void *buf, size_t len)
 		len = sizeof(kern->rss_key);
 	memcpy(buf, kern->rss_key, len);
 }
+
+/* ----- spinlocks (kern/spinlock.h) ----- */
+
+bool kern_spin_single_thread = true;
+
+void kern_spin_deadlock(spinlock_t *lock)
+{
+	fprintf(stderr, "BUG: spinlock %p taken again by its holder "
+		"(self-deadlock in a single-threaded kernel)\n", (void *)lock);
+	abort();
+}

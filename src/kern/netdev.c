@@ -30,6 +30,7 @@ struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 		dev->_tx[i].index = i;
 	}
 	snprintf(dev->name, sizeof(dev->name), "eth%%d");
+	dev->dev_addr = dev->dev_addr_shadow;
 	dev->num_tx_queues = dev->real_num_tx_queues = txqs;
 	dev->num_rx_queues = dev->real_num_rx_queues = rxqs;
 	dev->mtu = ETH_DATA_LEN;
@@ -96,10 +97,11 @@ void unregister_netdev(struct net_device *dev)
 	dev->registered = false;
 }
 
-int dev_open(struct net_device *dev)
+int dev_open(struct net_device *dev, struct netlink_ext_ack *extack)
 {
 	int rc = 0;
 
+	(void)extack;
 	if (dev->running)
 		return 0;
 	if (dev->netdev_ops && dev->netdev_ops->ndo_open)
@@ -111,19 +113,16 @@ int dev_open(struct net_device *dev)
 	return rc;
 }
 
-int dev_close(struct net_device *dev)
+void dev_close(struct net_device *dev)
 {
-	int rc = 0;
-
 	if (!dev->running)
-		return 0;
+		return;
 	if (dev->netdev_ops && dev->netdev_ops->ndo_stop)
-		rc = dev->netdev_ops->ndo_stop(dev);
+		dev->netdev_ops->ndo_stop(dev);
 	dev->running = false;
 	dev->flags &= ~IFF_UP;
 	for (unsigned i = 0; i < dev->num_tx_queues; i++)
 		qdisc_purge(&dev->_tx[i]);
-	return rc;
 }
 
 void dev_set_promiscuity(struct net_device *dev, int inc)

@@ -46,6 +46,7 @@ void netdev_rss_key_fill(void *buf, size_t len);
 #define IFF_PROMISC BIT(8)
 
 #define NAPI_POLL_WEIGHT 64
+#define MAX_ADDR_LEN 32         /* hardware address storage */
 
 /* napi->state bits */
 enum {
@@ -132,11 +133,14 @@ struct net_device {
 	unsigned int real_num_tx_queues;
 	unsigned int mtu;               /* bytes, L3 */
 	unsigned int min_mtu, max_mtu;
-	u8 dev_addr[ETH_ALEN];
+	/* Read-only for drivers since Linux 5.17: set it with
+	 * eth_hw_addr_set(); points at dev_addr_shadow. */
+	const unsigned char *dev_addr;
+	unsigned char dev_addr_shadow[MAX_ADDR_LEN];
 	bool registered, running, carrier;
 	u64 carrier_changes;
 	struct netdev_queue *_tx;       /* num_tx_queues */
-	struct device *parent;          /* for DMA */
+	struct device dev;              /* .parent: the bus device (SET_NETDEV_DEV) */
 	/* software IRQ coalescing (sysfs napi_defer_hard_irqs,
 	 * gro_flush_timeout in ns) */
 	int napi_defer_hard_irqs;
@@ -154,6 +158,23 @@ struct net_device {
 static inline bool netif_is_rxfh_configured(const struct net_device *dev)
 {
 	return dev->priv_flags & IFF_RXFH_CONFIGURED;
+}
+
+/* Tie @net to its bus device @pdev (before register_netdev). */
+#define SET_NETDEV_DEV(net, pdev) ((net)->dev.parent = (pdev))
+
+/* Set the hardware address: @len bytes (dev_addr_set), or an Ethernet
+ * address (eth_hw_addr_set, include/linux/etherdevice.h). */
+static inline void dev_addr_set(struct net_device *dev, const u8 *addr,
+				unsigned int len)
+{
+	for (unsigned int i = 0; i < len && i < MAX_ADDR_LEN; i++)
+		dev->dev_addr_shadow[i] = addr[i];
+}
+
+static inline void eth_hw_addr_set(struct net_device *dev, const u8 *addr)
+{
+	dev_addr_set(dev, addr, ETH_ALEN);
 }
 
 /* Driver private area allocated with the netdev. */
@@ -175,10 +196,13 @@ void free_netdev(struct net_device *dev);
 int register_netdev(struct net_device *dev);
 void unregister_netdev(struct net_device *dev);
 
-/* Bring the interface up/down (ip link set up/down): ndo_open/ndo_stop.
- * Returns the driver's result; 0 if already in that state. */
-int dev_open(struct net_device *dev);
-int dev_close(struct net_device *dev);
+/* Bring the interface up (ip link set up): ndo_open.  Returns the
+ * driver's result, 0 if already up; @extack may be NULL (Linux
+ * dev_open(dev, extack)). */
+int dev_open(struct net_device *dev, struct netlink_ext_ack *extack);
+/* Bring it down (ip link set down): ndo_stop, then the queued TX packets
+ * are dropped.  Nothing to report, as in Linux. */
+void dev_close(struct net_device *dev);
 
 /* Add @inc (+1/-1) to the promiscuity count (dev_set_promiscuity):
  * IFF_PROMISC follows it and the driver's ndo_set_rx_mode is told. */

@@ -90,6 +90,12 @@ int pci_select_bars(struct pci_dev *pdev, unsigned long flags);
 void __iomem *pci_iomap(struct pci_dev *pdev, int bar, unsigned long maxlen);
 void pci_iounmap(struct pci_dev *pdev, void __iomem *addr);
 
+/* The function's bus address as a name, "0000:01:00.0" (pci_name). */
+static inline const char *pci_name(const struct pci_dev *pdev)
+{
+	return dev_name(&pdev->dev);
+}
+
 static inline int pci_enable_device(struct pci_dev *pdev)
 {
 	(void)pdev;

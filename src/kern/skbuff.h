@@ -12,6 +12,7 @@
 #define RXSCALE_KERN_SKBUFF_H
 
 #include "kern/dma.h"
+#include "kern/spinlock.h"
 
 #define NET_SKB_PAD 64          /* headroom reserved by napi_alloc_skb */
 #define NET_IP_ALIGN 2
@@ -56,7 +57,10 @@ struct net_device;
 struct napi_struct;
 
 struct sk_buff {
-	struct sk_buff *next;           /* list link (GRO, qdisc, stack) */
+	/* list links (GRO, qdisc, stack, struct sk_buff_head); first, in
+	 * this order, as sk_buff_head's */
+	struct sk_buff *next;
+	struct sk_buff *prev;
 	struct net_device *dev;
 	unsigned char *head;            /* buffer start */
 	unsigned char *data;            /* current data start */
@@ -199,6 +203,169 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev);
 static inline unsigned char *skb_mac_header(const struct sk_buff *skb)
 {
 	return skb->head + skb->mac_header;
+}
+
+/*
+ * struct sk_buff_head - a queue of skbs with its lock (Linux
+ * include/linux/skbuff.h): @next the first skb, @prev the last, the
+ * length, and a spinlock.  (Linux links the skbs in a ring through the
+ * head itself; here the list is NULL-terminated, which drivers cannot
+ * tell apart through these functions.)  The __ functions take no lock
+ * (the caller holds it or owns the queue); the others take @list->lock
+ * with interrupts saved.
+ */
+struct sk_buff_head {
+	struct sk_buff *next;
+	struct sk_buff *prev;
+	u32 qlen;
+	spinlock_t lock;
+};
+
+static inline void __skb_queue_head_init(struct sk_buff_head *list)
+{
+	list->prev = list->next = NULL;
+	list->qlen = 0;
+}
+
+static inline void skb_queue_head_init(struct sk_buff_head *list)
+{
+	spin_lock_init(&list->lock);
+	__skb_queue_head_init(list);
+}
+
+static inline u32 skb_queue_len(const struct sk_buff_head *list)
+{
+	return list->qlen;
+}
+
+static inline bool skb_queue_empty(const struct sk_buff_head *list)
+{
+	return !list->next;
+}
+
+/* First skb without removing it, NULL if empty. */
+static inline struct sk_buff *skb_peek(const struct sk_buff_head *list)
+{
+	return list->next;
+}
+
+static inline void __skb_queue_tail(struct sk_buff_head *list,
+				    struct sk_buff *skb)
+{
+	skb->next = NULL;
+	skb->prev = list->prev;
+	if (list->prev)
+		list->prev->next = skb;
+	else
+		list->next = skb;
+	list->prev = skb;
+	list->qlen++;
+}
+
+static inline void __skb_queue_head(struct sk_buff_head *list,
+				    struct sk_buff *skb)
+{
+	skb->prev = NULL;
+	skb->next = list->next;
+	if (list->next)
+		list->next->prev = skb;
+	else
+		list->prev = skb;
+	list->next = skb;
+	list->qlen++;
+}
+
+static inline void __skb_unlink(struct sk_buff *skb, struct sk_buff_head *list)
+{
+	if (skb->prev)
+		skb->prev->next = skb->next;
+	else
+		list->next = skb->next;
+	if (skb->next)
+		skb->next->prev = skb->prev;
+	else
+		list->prev = skb->prev;
+	skb->next = skb->prev = NULL;
+	list->qlen--;
+}
+
+static inline struct sk_buff *__skb_dequeue(struct sk_buff_head *list)
+{
+	struct sk_buff *skb = list->next;
+
+	if (skb)
+		__skb_unlink(skb, list);
+	return skb;
+}
+
+/* Move every skb of @list to the front of @head; @list ends empty. */
+static inline void skb_queue_splice_init(struct sk_buff_head *list,
+					 struct sk_buff_head *head)
+{
+	if (skb_queue_empty(list))
+		return;
+	list->prev->next = head->next;
+	if (head->next)
+		head->next->prev = list->prev;
+	else
+		head->prev = list->prev;
+	head->next = list->next;
+	head->qlen += list->qlen;
+	__skb_queue_head_init(list);
+}
+
+/* Same, to the back of @head. */
+static inline void skb_queue_splice_tail_init(struct sk_buff_head *list,
+					      struct sk_buff_head *head)
+{
+	if (skb_queue_empty(list))
+		return;
+	list->next->prev = head->prev;
+	if (head->prev)
+		head->prev->next = list->next;
+	else
+		head->next = list->next;
+	head->prev = list->prev;
+	head->qlen += list->qlen;
+	__skb_queue_head_init(list);
+}
+
+/* Free every skb (kfree_skb: they are dropped). */
+static inline void __skb_queue_purge(struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(list)))
+		kfree_skb(skb);
+}
+
+static inline void skb_queue_tail(struct sk_buff_head *list,
+				  struct sk_buff *skb)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&list->lock, flags);
+	__skb_queue_tail(list, skb);
+	spin_unlock_irqrestore(&list->lock, flags);
+}
+
+static inline struct sk_buff *skb_dequeue(struct sk_buff_head *list)
+{
+	unsigned long flags;
+	struct sk_buff *skb;
+
+	spin_lock_irqsave(&list->lock, flags);
+	skb = __skb_dequeue(list);
+	spin_unlock_irqrestore(&list->lock, flags);
+	return skb;
+}
+
+static inline void skb_queue_purge(struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(list)))
+		kfree_skb(skb);
 }
 
 #endif /* RXSCALE_KERN_SKBUFF_H */

@@ -253,7 +253,7 @@ void kern_usb_dev_init(struct usb_device *udev, struct usb_interface *intf,
 	udev->sim = sim;
 	intf->udev = udev;
 	if (!sim || !sim->hc) {
-		udev->disconnected = true;
+		udev->state = USB_STATE_NOTATTACHED;
 		return;
 	}
 	udev->idVendor = sim->vendor;
@@ -262,9 +262,10 @@ void kern_usb_dev_init(struct usb_device *udev, struct usb_interface *intf,
 							: USB_SPEED_SUPER_PLUS;
 	udev->rx_lanes = udev->tx_lanes =
 		sim->hc->params.link_mbps == 20000 ? 2 : 1;
+	udev->state = USB_STATE_CONFIGURED;
 	if (!hcd_get(sim->hc)) {
 		pr_err("%s: no interrupt for the host controller\n", name);
-		udev->disconnected = true;
+		udev->state = USB_STATE_NOTATTACHED;
 	}
 }
 
@@ -287,7 +288,7 @@ void kern_usb_disconnect(struct usb_driver *drv, struct usb_interface *intf)
 	struct usb_device *udev = interface_to_usbdev(intf);
 
 	if (udev)
-		udev->disconnected = true;
+		udev->state = USB_STATE_NOTATTACHED;
 	if (drv && drv->disconnect)
 		drv->disconnect(intf);
 }
@@ -330,7 +331,7 @@ int usb_submit_urb(struct urb *urb, gfp_t gfp)
 		return -EPERM;
 	if (urb->submitted)
 		return -EBUSY;
-	if (urb->dev->disconnected || !urb->dev->sim)
+	if (urb->dev->state == USB_STATE_NOTATTACHED || !urb->dev->sim)
 		return -ENODEV;
 	type = usb_pipetype(urb->pipe);
 	if (type != PIPE_BULK && type != PIPE_INTERRUPT)
@@ -415,7 +416,7 @@ int usb_control_msg(struct usb_device *dev, unsigned int pipe, u8 request,
 	(void)timeout;
 	if (!dev)
 		return -EINVAL;
-	if (dev->disconnected || !dev->sim)
+	if (dev->state == USB_STATE_NOTATTACHED || !dev->sim)
 		return -ENODEV;
 	if (usb_pipetype(pipe) != PIPE_CONTROL || (size && !data))
 		return -EINVAL;

@@ -42,6 +42,20 @@ enum usb_device_speed {
 	USB_SPEED_SUPER_PLUS,           /* 10 Gbit/s Gen 2x1 or 20 Gbit/s Gen 2x2 */
 };
 
+/* Device states (Linux enum usb_device_state, include/uapi/linux/usb/ch9.h;
+ * the simulated bus knows attached-and-configured and gone). */
+enum usb_device_state {
+	USB_STATE_NOTATTACHED = 0,
+	USB_STATE_ATTACHED,
+	USB_STATE_POWERED,
+	USB_STATE_RECONNECTING,
+	USB_STATE_UNAUTHENTICATED,
+	USB_STATE_DEFAULT,
+	USB_STATE_ADDRESS,
+	USB_STATE_CONFIGURED,
+	USB_STATE_SUSPENDED,
+};
+
 /* One attached device (Linux struct usb_device subset). */
 struct usb_device {
 	struct device dev;              /* name: "2-1" */
@@ -49,7 +63,8 @@ struct usb_device {
 	enum usb_device_speed speed;
 	unsigned int rx_lanes, tx_lanes;/* 2 on a Gen 2x2 (20 Gbit/s) link */
 	struct plat_usb_dev *sim;        /* platform slot */
-	bool disconnected;              /* submits fail with -ENODEV */
+	/* USB_STATE_NOTATTACHED once unplugged: submits fail with -ENODEV */
+	enum usb_device_state state;
 };
 
 /* The bound interface (Linux struct usb_interface subset). */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rxscale_compat.h - the one compat header of the kernel module build.
+ *
+ * src/drv is written against the current mainline API (the one whose
+ * r8169 knows the RTL8127A, Linux 6.18+), which src/kern implements for
+ * the simulator.  In the module build every "kern/..." header resolves to
+ * this file (kmod/include/kern/), which pulls in the Linux headers and
+ * fills in what an older kernel lacks, keyed on LINUX_VERSION_CODE:
+ *
+ *   6.2   NL_SET_ERR_MSG_FMT, netdev_sw_irq_coalesce_default_on
+ *   6.3   netif_subqueue_completed_wake and friends (net/netdev_queues.h;
+ *         Debian's 6.1 has the stop helpers only)
+ *   6.8   get_rxfh/set_rxfh take struct ethtool_rxfh_param, input_xfrm
+ *   6.9   ethtool_puts
+ *   6.17  get_rxfh_fields/set_rxfh_fields (older: get_rxnfc/set_rxnfc
+ *         with ETHTOOL_GRXFH/ETHTOOL_SRXFH)
+ *   6.18  get_rx_ring_count (older: ETHTOOL_GRXRINGS through get_rxnfc)
+ *
+ * For the ethtool ops the driver names its functions <prefix>_get_rxfh
+ * etc. and, only when this header says so, puts RXSCALE_COMPAT_RXFH_FUNCS
+ * (adapters) and RXSCALE_COMPAT_RXFH_OPS (the ops members) in its tables.
+ */
+#ifndef RXSCALE_COMPAT_H
+#define RXSCALE_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/delay.h>
+#include <linux/log2.h>
+#include <linux/swab.h>
+#include <linux/bitops.h>
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/dma-mapping.h>
+#include <linux/pci.h>
+#include <linux/usb.h>
+#include <linux/netdevice.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/skbuff.h>
+#include <linux/ethtool.h>
+#include <linux/netlink.h>
+#include <net/netdev_queues.h>
+#include <asm/barrier.h>
+
+/* ---- netlink, netdev (6.2) ---- */
+
+#ifndef NL_SET_ERR_MSG_FMT
+/* No formatted extack before 6.2: the format text is the message, the
+ * formatted one goes to the kernel log. */
+#define NL_SET_ERR_MSG_FMT(extack, fmt, ...) do {			\
+	NL_SET_ERR_MSG(extack, fmt);					\
+	pr_info(KBUILD_MODNAME ": " fmt "\n", ##__VA_ARGS__);		\
+} while (0)
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+static inline void netdev_sw_irq_coalesce_default_on(struct net_device *dev)
+{
+	/* what 6.2's helper sets, before register_netdev() */
+	dev->gro_flush_timeout = 20000;
+	dev->napi_defer_hard_irqs = 1;
+}
+#endif
+
+/* ---- TX queue helpers (net/netdev_queues.h, 6.3) ---- */
+
+#ifndef netif_subqueue_completed_wake
+static inline void rxscale_txq_completed_mb(struct netdev_queue *txq,
+					    unsigned int pkts,
+					    unsigned int bytes)
+{
+	/* no BQL accounting in this driver: just the barrier */
+	if (bytes)
+		smp_mb();
+}
+
+#define netif_subqueue_completed_wake(dev, idx, pkts, bytes, get_desc,	\
+				      start_thrs)			\
+	({								\
+		struct netdev_queue *_txq_cw = netdev_get_tx_queue(dev, idx); \
+		int _res_cw = -1;					\
+									\
+		rxscale_txq_completed_mb(_txq_cw, pkts, bytes);	\
+		if ((pkts) && likely((get_desc) >= (start_thrs))) {	\
+			_res_cw = 1;					\
+			if (unlikely(netif_tx_queue_stopped(_txq_cw))) { \
+				netif_tx_wake_queue(_txq_cw);		\
+				_res_cw = 0;				\
+			}						\
+		}							\
+		_res_cw;						\
+	})
+#endif
+
+/* ---- ethtool strings (6.9) ---- */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+static inline void ethtool_puts(u8 **data, const char *str)
+{
+	strscpy(*data, str, ETH_GSTRING_LEN);
+	*data += ETH_GSTRING_LEN;
+}
+#endif
+
+/* ---- RSS ops: struct ethtool_rxfh_param (6.8) ---- */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+#define RXH_XFRM_NO_CHANGE 0xff
+struct ethtool_rxfh_param {
+	u8 hfunc;
+	u32 indir_size;
+	u32 *indir;
+	u32 key_size;
+	u8 *key;
+	u32 rss_context;
+	u8 rss_delete;
+	u8 input_xfrm;
+};
+
+#define RXSCALE_COMPAT_RXFH_PARAM_FUNCS(p)				\
+static int p##_compat_get_rxfh(struct net_device *dev, u32 *indir,	\
+			       u8 *key, u8 *hfunc)			\
+{									\
+	struct ethtool_rxfh_param prm = { .indir = indir, .key = key };	\
+	int rc = p##_get_rxfh(dev, &prm);				\
+									\
+	if (!rc && hfunc)						\
+		*hfunc = prm.hfunc;					\
+	return rc;							\
+}									\
+static int p##_compat_set_rxfh(struct net_device *dev,			\
+			       const u32 *indir, const u8 *key,		\
+			       const u8 hfunc)				\
+{									\
+	struct ethtool_rxfh_param prm = {				\
+		.hfunc = hfunc, .input_xfrm = RXH_XFRM_NO_CHANGE,	\
+		.indir = (u32 *)indir, .key = (u8 *)key,		\
+	};								\
+									\
+	return p##_set_rxfh(dev, &prm, NULL);				\
+}
+#define RXSCALE_COMPAT_RXFH_PARAM_OPS(p)				\
+	.get_rxfh = p##_compat_get_rxfh,				\
+	.set_rxfh = p##_compat_set_rxfh,
+#else
+#define RXSCALE_COMPAT_RXFH_PARAM_FUNCS(p)
+#define RXSCALE_COMPAT_RXFH_PARAM_OPS(p)				\
+	.get_rxfh = p##_get_rxfh,					\
+	.set_rxfh = p##_set_rxfh,
+#endif
+
+/* ---- RSS hash fields and ring count (6.17, 6.18) ---- */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+struct ethtool_rxfh_fields {
+	u32 data;
+	u32 flow_type;
+	u32 rss_context;
+};
+
+/* ETHTOOL_GRXRINGS, GRXFH and SRXFH through the rxnfc ops. */
+#define RXSCALE_COMPAT_RXNFC_FUNCS(p)					\
+static int p##_compat_get_rxnfc(struct net_device *dev,		\
+				struct ethtool_rxnfc *nfc, u32 *rules)	\
+{									\
+	struct ethtool_rxfh_fields f = { .flow_type = nfc->flow_type };	\
+	int rc;								\
+									\
+	switch (nfc->cmd) {						\
+	case ETHTOOL_GRXRINGS:						\
+		nfc->data = p##_get_rx_ring_count(dev);			\
+		return 0;						\
+	case ETHTOOL_GRXFH:						\
+		if (nfc->flow_type & FLOW_RSS)				\
+			return -EOPNOTSUPP;				\
+		rc = p##_get_rxfh_fields(dev, &f);			\
+		if (!rc)						\
+			nfc->data = f.data;				\
+		return rc;						\
+	default:							\
+		return -EOPNOTSUPP;					\
+	}								\
+}									\
+static int p##_compat_set_rxnfc(struct net_device *dev,		\
+				struct ethtool_rxnfc *nfc)		\
+{									\
+	struct ethtool_rxfh_fields f = {				\
+		.flow_type = nfc->flow_type, .data = (u32)nfc->data,	\
+	};								\
+									\
+	if (nfc->cmd != ETHTOOL_SRXFH || (nfc->flow_type & FLOW_RSS))	\
+		return -EOPNOTSUPP;					\
+	return p##_set_rxfh_fields(dev, &f, NULL);			\
+}
+#define RXSCALE_COMPAT_RXNFC_OPS(p)					\
+	.get_rxnfc = p##_compat_get_rxnfc,				\
+	.set_rxnfc = p##_compat_set_rxnfc,
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
+/* fields ops exist; the ring count still comes through get_rxnfc */
+#define RXSCALE_COMPAT_RXNFC_FUNCS(p)					\
+static int p##_compat_get_rxnfc(struct net_device *dev,		\
+				struct ethtool_rxnfc *nfc, u32 *rules)	\
+{									\
+	if (nfc->cmd != ETHTOOL_GRXRINGS)				\
+		return -EOPNOTSUPP;					\
+	nfc->data = p##_get_rx_ring_count(dev);				\
+	return 0;							\
+}
+#define RXSCALE_COMPAT_RXNFC_OPS(p)					\
+	.get_rxnfc = p##_compat_get_rxnfc,				\
+	.get_rxfh_fields = p##_get_rxfh_fields,				\
+	.set_rxfh_fields = p##_set_rxfh_fields,
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
+#define RXSCALE_COMPAT_RXFH_FUNCS(p)					\
+	RXSCALE_COMPAT_RXFH_PARAM_FUNCS(p)				\
+	RXSCALE_COMPAT_RXNFC_FUNCS(p)
+#define RXSCALE_COMPAT_RXFH_OPS(p)					\
+	RXSCALE_COMPAT_RXFH_PARAM_OPS(p)				\
+	RXSCALE_COMPAT_RXNFC_OPS(p)
+#endif
+
+#endif /* RXSCALE_COMPAT_H */
