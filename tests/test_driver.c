@@ -1011,6 +1011,58 @@ static void test_tx(void **state)
 	dfx_free(f);
 }
 
+/* Bug 3: the TX stop/wake race.  ndo_start_xmit sees the ring nearly
+ * full and stops the queue while the TX completion, on another CPU,
+ * frees every descriptor: if the completion looks at the queue state
+ * before the stop is visible, it does not wake the queue, and with
+ * nothing left in flight nobody ever will.  Stop-then-recheck
+ * (netif_subqueue_maybe_stop) restarts it.  The hook runs the device and
+ * the completion exactly in that window. */
+static void tx_race_hook(void *arg, struct netdev_queue *q)
+{
+	struct dfx *f = arg;
+
+	(void)q;
+	f->k.tx_stop_hook = NULL;
+	sim_run_until(&f->sim, sim_now(&f->sim) + 1000000);
+	assert_int_equal(f->tp->tx_ring[0].dirty_tx, f->tp->tx_ring[0].cur_tx);
+}
+
+static void test_tx_stop_race(void **state)
+{
+	struct dfx *f = dfx_new(2);
+	struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
+	unsigned int n = 0;
+
+	(void)state;
+	wire_frames = 0;
+	rtlm_set_wire_tx(f->m, wire, NULL);
+	ET_OK(f, "-G eth0 tx 64");
+	sim_run(&f->sim);
+	f->k.tx_stop_hook = tx_race_hook;
+	f->k.tx_stop_hook_arg = f;
+	/* fill the ring without letting the device run, until the driver
+	 * stops the queue (the hook fires inside that stop) */
+	while (!netif_tx_queue_stopped(txq) && f->k.tx_stop_hook && n < 200) {
+		struct sk_buff *skb = alloc_skb(128, GFP_ATOMIC);
+		struct flow fl;
+
+		flow_make(&fl, n, 17);
+		skb->len = 0;
+		skb_put(skb, (unsigned)frame_make(&fl, n, skb->data, 128));
+		skb->dev = f->dev;
+		assert_int_equal(dev_queue_xmit(skb), 0);
+		n++;
+	}
+	assert_null(f->k.tx_stop_hook);         /* the race window was hit */
+	assert_true(n > 32 && n < 64);
+	sim_run(&f->sim);
+	/* nothing in flight, so the queue must be running */
+	assert_false(netif_tx_queue_stopped(txq));
+	assert_int_equal(wire_frames, n);
+	dfx_free(f);
+}
+
 /*
  * Every frame of every capture in ../shared/pcaps through model and driver
  * (promiscuous, default hash types: TCP and IP for v4/v6 with extension
@@ -1145,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_overload_counted),
 		cmocka_unit_test(test_vector_fallback),
 		cmocka_unit_test(test_intx_shared_line),
+		cmocka_unit_test(test_tx_stop_race),
 		cmocka_unit_test(test_irq_before_napi_enable),
 		cmocka_unit_test(test_vlan_strip),
 		cmocka_unit_test(test_close_reopen),

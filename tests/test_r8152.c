@@ -703,6 +703,40 @@ static void test_tx_aggregation(void **state)
 	ufx_free(f);
 }
 
+/* Bug 3 on the USB driver: the queue is stopped while the poll and the
+ * bulk-out completions (another CPU on real hardware) drain everything;
+ * if they look at the queue before the stop is visible and nothing is
+ * left in flight, only the stop-then-recheck in ndo_start_xmit restarts
+ * it.  The hook runs them in exactly that window. */
+static void tx_race_hook(void *arg, struct netdev_queue *q)
+{
+	struct ufx *f = arg;
+
+	(void)q;
+	f->k.tx_stop_hook = NULL;
+	sim_run_until(&f->sim, sim_now(&f->sim) + 1000000);
+	assert_int_equal(f->tp->tx_free_cnt, 4);
+	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
+}
+
+static void test_tx_stop_race(void **state)
+{
+	struct ufx *f = ufx_new("RTL8159");
+	struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
+	u32 n = 0;
+
+	(void)state;
+	f->k.tx_stop_hook = tx_race_hook;
+	f->k.tx_stop_hook_arg = f;
+	while (f->k.tx_stop_hook && n < 100)
+		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+	assert_null(f->k.tx_stop_hook);         /* the race window was hit */
+	sim_run(&f->sim);
+	assert_false(netif_tx_queue_stopped(txq));
+	assert_int_equal(f->tp->stats.tx_packets, n);
+	ufx_free(f);
+}
+
 /* 0xcf04: left at its reset value by default; bits 0, 1, 2, 7 cleared
  * with mitigation_off (research s2).  Same traffic, more transfers. */
 static u64 mitigation_run(bool off, u32 *reg)
@@ -849,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_coalesce_units),
 		cmocka_unit_test(test_coalesce_under_load),
 		cmocka_unit_test(test_tx_aggregation),
+		cmocka_unit_test(test_tx_stop_race),
 		cmocka_unit_test(test_mitigation),
 		cmocka_unit_test(test_close_under_load),
 		cmocka_unit_test(test_ethtool_stats_rings),

@@ -11,10 +11,10 @@
 #ifndef RXSCALE_KERN_CPUMASK_H
 #define RXSCALE_KERN_CPUMASK_H
 
+#include "kern/bitops.h"
 #include "kern/kern_types.h"
 
 #define NR_CPUS 256
-#define BITS_PER_LONG 64
 #define BITS_TO_LONGS(n) (((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 
 struct cpumask {

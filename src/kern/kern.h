@@ -34,6 +34,7 @@
 struct kern_irq_desc;
 struct softnet_data;
 struct net_device;
+struct netdev_queue;
 
 /* Fault knobs, as netdevsim exposes them: make allocations fail so that
  * error paths and fallbacks are exercised. */
@@ -98,6 +99,12 @@ struct kern {
 	void (*mmio_write_hook)(void *arg, volatile void *addr, unsigned size,
 				u64 val);
 	void *mmio_write_hook_arg;
+
+	/* Test hook: called by netif_tx_stop_queue() before the stop takes
+	 * effect, so a test can run a TX completion on "another CPU" in the
+	 * window a real race has.  NULL = none. */
+	void (*tx_stop_hook)(void *arg, struct netdev_queue *q);
+	void *tx_stop_hook_arg;
 
 	FILE *log;                      /* kernel log (dmesg); NULL = discard */
 	char last_log[256];             /* last message, for tests */

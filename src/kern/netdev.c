@@ -199,6 +199,13 @@ static void qdisc_run(struct netdev_queue *q)
 	}
 }
 
+void netif_tx_stop_queue(struct netdev_queue *q)
+{
+	if (unlikely(kern->tx_stop_hook))
+		kern->tx_stop_hook(kern->tx_stop_hook_arg, q);
+	set_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
+}
+
 void netif_tx_wake_queue(struct netdev_queue *q)
 {
 	netif_tx_start_queue(q);

@@ -28,6 +28,7 @@
 #define RXSCALE_KERN_NETDEVICE_H
 
 #include "kern/kern_types.h"
+#include "kern/bitops.h"
 #include "kern/ethtool.h"
 #include "kern/hrtimer.h"
 #include "kern/printk.h"
@@ -244,19 +245,19 @@ static inline struct netdev_queue *netdev_get_tx_queue(
 	return &dev->_tx[index];
 }
 
+/* The queue-state bit is set and cleared atomically (set_bit/clear_bit):
+ * ndo_start_xmit and the TX completion may run at once on two CPUs. */
 static inline bool netif_tx_queue_stopped(const struct netdev_queue *q)
 {
-	return q->state & BIT(__QUEUE_STATE_DRV_XOFF);
+	return test_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
 }
 
-static inline void netif_tx_stop_queue(struct netdev_queue *q)
-{
-	q->state |= BIT(__QUEUE_STATE_DRV_XOFF);
-}
+/* Stop the queue: the stack hands it nothing until it is woken. */
+void netif_tx_stop_queue(struct netdev_queue *q);
 
 static inline void netif_tx_start_queue(struct netdev_queue *q)
 {
-	q->state &= ~BIT(__QUEUE_STATE_DRV_XOFF);
+	clear_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
 }
 
 /* Restart a stopped queue and feed it what waited in its qdisc. */
