@@ -6,7 +6,8 @@ Checks, for every source file in src/drv:
   1. no simulator identifiers: sim_*, SIM_*, kern_charge, kern-> (the
      simulated kernel instance);
   2. the preprocessor's full include closure (cc -MM) holds only system
-     headers, src/drv, src/hw and src/kern's public headers: not
+     headers, src/drv, src/hw and src/kern's public headers, each with a
+     kmod/include/kern counterpart that maps it to Linux's own: not
      kern/kern.h (the simulated kernel instance), not kern's internals,
      nothing from src/sim, src/plat, src/model or any other layer.
 Usage: seam_test.py SOURCE_ROOT [CC]
@@ -64,6 +65,11 @@ def main():
             if layer in ("drv", "hw"):
                 continue
             if layer == "kern" and name not in KERN_PRIVATE:
+                # every kernel API header the driver sees resolves to Linux
+                # in the module build (kmod/include/kern/NAME)
+                if not os.path.exists(os.path.join(root, "kmod", "include", "kern", name)):
+                    errors.append("%s includes src/kern/%s, which has no module-build "
+                                  "counterpart kmod/include/kern/%s" % (path, name, name))
                 continue
             errors.append("%s includes src/%s (drivers see src/hw and the "
                           "kernel API headers only)" % (path, rel))

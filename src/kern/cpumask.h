@@ -12,7 +12,7 @@
 #define RXSCALE_KERN_CPUMASK_H
 
 #include "kern/bitops.h"
-#include "kern/kern_types.h"
+#include "kern/types.h"
 
 #define NR_CPUS 256
 #define BITS_TO_LONGS(n) (((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)

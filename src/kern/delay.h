@@ -7,7 +7,7 @@
 #ifndef RXSCALE_KERN_DELAY_H
 #define RXSCALE_KERN_DELAY_H
 
-#include "kern/kern_types.h"
+#include "kern/types.h"
 
 void udelay(unsigned long usecs);
 

@@ -13,7 +13,7 @@
 
 #include <errno.h>
 
-#include "kern/kern_types.h"
+#include "kern/types.h"
 #include "kern/printk.h"
 #include "kern/slab.h"
 

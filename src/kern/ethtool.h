@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 
-#include "kern/kern_types.h"
+#include "kern/types.h"
 
 struct net_device;
 

@@ -10,7 +10,7 @@
 #ifndef RXSCALE_KERN_HRTIMER_H
 #define RXSCALE_KERN_HRTIMER_H
 
-#include "kern/kern_types.h"
+#include "kern/types.h"
 
 struct hrtimer {
 	u64 platform[24];	/* opaque to drivers */

@@ -13,7 +13,7 @@
 #define RXSCALE_KERN_INTERRUPT_H
 
 #include "kern/cpumask.h"
-#include "kern/kern_types.h"
+#include "kern/types.h"
 
 typedef enum irqreturn {
 	IRQ_NONE = 0,

@@ -16,7 +16,7 @@
 #ifndef RXSCALE_KERN_IO_H
 #define RXSCALE_KERN_IO_H
 
-#include "kern/kern_types.h"
+#include "kern/types.h"
 
 /* mb/rmb/wmb, smp_*, dma_rmb/dma_wmb: kern/barrier.h */
 #include "kern/barrier.h"

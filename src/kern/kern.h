@@ -20,7 +20,7 @@
 #include "kern/cpumask.h"
 #include "kern/delay.h"
 #include "kern/dma.h"
-#include "kern/kern_types.h"
+#include "kern/types.h"
 #include "kern/printk.h"
 #include "kern/slab.h"
 #include "plat/plat_mem.h"

@@ -27,7 +27,7 @@
 #ifndef RXSCALE_KERN_NETDEVICE_H
 #define RXSCALE_KERN_NETDEVICE_H
 
-#include "kern/kern_types.h"
+#include "kern/types.h"
 #include "kern/bitops.h"
 #include "kern/ethtool.h"
 #include "kern/hrtimer.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kern_types.h - the handful of Linux type names and helpers that driver
+ * types.h - the handful of Linux type names and helpers that driver
  * code written in kernel style expects: fixed-width integer names,
  * little-endian wire types, BIT/GENMASK, container_of, READ_ONCE.
  *
