@@ -93,8 +93,12 @@ static const struct rtl_chip_info *chip_by_name(const char *name)
 	return NULL;
 }
 
-static struct dfx *dfx_new_chip(unsigned ncpus, const struct rtl_chip_info *chip,
-				int *probe_rc)
+/* A world with @chip probed by the driver: model parameters @mp (NULL =
+ * defaults), at most @msix_avail MSI-X vectors (-1 = the device's), MSI
+ * failing if @msi_fail. */
+static struct dfx *dfx_new_cfg(unsigned ncpus, const struct rtl_chip_info *chip,
+			       const struct rtlm_params *mp, int msix_avail,
+			       bool msi_fail, int *probe_rc)
 {
 	struct dfx *f = calloc(1, sizeof(*f));
 	struct sim_host_params p;
@@ -107,7 +111,9 @@ static struct dfx *dfx_new_chip(unsigned ncpus, const struct rtl_chip_info *chip
 	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
 	if (getenv("RXSCALE_TEST_LOG"))
 		f->k.log = stderr;
-	f->m = rtlm_create(f->host, &f->k.mem, chip, NULL);
+	f->k.fault.msix_avail = msix_avail;
+	f->k.fault.msi_fail = msi_fail;
+	f->m = rtlm_create(f->host, &f->k.mem, chip, mp);
 	assert_non_null(f->m);
 	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
 	rc = kern_pci_probe(&rtl8169_pci_driver, &f->pdev);
@@ -121,6 +127,12 @@ static struct dfx *dfx_new_chip(unsigned ncpus, const struct rtl_chip_info *chip
 	f->out = open_memstream(&f->outbuf, &f->outlen);
 	f->err = open_memstream(&f->errbuf, &f->errlen);
 	return f;
+}
+
+static struct dfx *dfx_new_chip(unsigned ncpus, const struct rtl_chip_info *chip,
+				int *probe_rc)
+{
+	return dfx_new_cfg(ncpus, chip, NULL, -1, false, probe_rc);
 }
 
 static struct dfx *dfx_new(unsigned ncpus)
@@ -703,31 +715,16 @@ static void test_irq_before_napi_enable(void **state)
  * status & irq_mask), not claim the interrupt because status != 0. */
 static void test_intx_shared_line(void **state)
 {
-	struct dfx *f = calloc(1, sizeof(*f));
-	struct sim_host_params p;
 	struct rtlm_params mp;
+	struct dfx *f;
 	struct kern_irq_desc *d;
 	struct flow fl;
 	u64 irqs;
 
 	(void)state;
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
-	sim_host_params_default(&p, 2);
-	f->host = sim_host_create(&f->sim, &f->cost, &p);
-	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
-	f->k.fault.msix_avail = 0;
-	f->k.fault.msi_fail = true;
 	rtlm_params_default(&mp);
 	mp.rx_fifo_frames = 1;
-	f->m = rtlm_create(f->host, &f->k.mem, chip_by_name("RTL8127A"), &mp);
-	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
-	assert_int_equal(kern_pci_probe(&rtl8169_pci_driver, &f->pdev), 0);
-	f->dev = pci_get_drvdata(&f->pdev);
-	f->tp = netdev_priv(f->dev);
-	f->out = open_memstream(&f->outbuf, &f->outlen);
-	f->err = open_memstream(&f->errbuf, &f->errlen);
-	kern_netdev_set_rx_handler(f->dev, hook, NULL, f);
+	f = dfx_new_cfg(2, chip_by_name("RTL8127A"), &mp, 0, true, NULL);
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 	assert_false(f->pdev.msix_enabled || f->pdev.msi_enabled);
 	sim_run(&f->sim);
@@ -759,25 +756,10 @@ static void test_vector_fallback(void **state)
 
 	(void)state;
 	for (unsigned v = 0; v < 3; v++) {
-		struct dfx *f = calloc(1, sizeof(*f));
-		struct sim_host_params p;
+		struct dfx *f = dfx_new_cfg(4, chip_by_name("RTL8127A"), NULL,
+					    v < 2 ? avail[v] : 0, v == 2, NULL);
 		struct flow fl;
 
-		sim_init(&f->sim);
-		sim_cost_load_default(&f->cost);
-		sim_host_params_default(&p, 4);
-		f->host = sim_host_create(&f->sim, &f->cost, &p);
-		assert_int_equal(kern_init(&f->k, f->host, 7), 0);
-		f->k.fault.msix_avail = v < 2 ? avail[v] : 0;
-		f->k.fault.msi_fail = v == 2;
-		f->m = rtlm_create(f->host, &f->k.mem, chip_by_name("RTL8127A"), NULL);
-		kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
-		assert_int_equal(kern_pci_probe(&rtl8169_pci_driver, &f->pdev), 0);
-		f->dev = pci_get_drvdata(&f->pdev);
-		f->tp = netdev_priv(f->dev);
-		f->out = open_memstream(&f->outbuf, &f->outlen);
-		f->err = open_memstream(&f->errbuf, &f->errlen);
-		kern_netdev_set_rx_handler(f->dev, hook, NULL, f);
 		assert_int_equal(dev_open(f->dev, NULL), 0);
 		assert_false(f->tp->v2_irq);
 		assert_int_equal(f->tp->num_rx_queues, 1);

@@ -44,37 +44,36 @@ void plat_pci_dev_fini(struct plat_pci_dev *d)
 	}
 }
 
-int plat_pci_set_bar(struct plat_pci_dev *d, unsigned bar, uint64_t size,
-		    const struct plat_pci_bar_ops *ops, void *opaque)
+/* Reserve a unique host address range of @size bytes for BAR @bar. */
+static int bar_reserve(struct plat_pci_dev *d, unsigned bar, uint64_t size,
+		       const struct plat_pci_bar_ops *ops, void *opaque, bool io)
 {
-	if (bar >= PLAT_PCI_BARS || !size || size > (1u << 24) || !ops)
-		return -EINVAL;
 	free(d->bar[bar].window);
-	/* The window only reserves a unique host address range: registers
-	 * are served by @ops, the bytes are never touched. */
 	d->bar[bar].window = malloc(size);
 	if (!d->bar[bar].window)
 		return -ENOMEM;
 	d->bar[bar].size = size;
 	d->bar[bar].ops = ops;
 	d->bar[bar].opaque = opaque;
-	d->bar[bar].io = false;
+	d->bar[bar].io = io;
 	return 0;
+}
+
+int plat_pci_set_bar(struct plat_pci_dev *d, unsigned bar, uint64_t size,
+		    const struct plat_pci_bar_ops *ops, void *opaque)
+{
+	if (bar >= PLAT_PCI_BARS || !size || size > (1u << 24) || !ops)
+		return -EINVAL;
+	/* The window only reserves a unique host address range: registers
+	 * are served by @ops, the bytes are never touched. */
+	return bar_reserve(d, bar, size, ops, opaque, false);
 }
 
 int plat_pci_set_bar_io(struct plat_pci_dev *d, unsigned bar, uint64_t size)
 {
 	if (bar >= PLAT_PCI_BARS || !size || size > 256)
 		return -EINVAL;
-	free(d->bar[bar].window);
-	d->bar[bar].window = malloc(size);
-	if (!d->bar[bar].window)
-		return -ENOMEM;
-	d->bar[bar].size = size;
-	d->bar[bar].ops = NULL;
-	d->bar[bar].opaque = NULL;
-	d->bar[bar].io = true;
-	return 0;
+	return bar_reserve(d, bar, size, NULL, NULL, true);
 }
 
 void *plat_pci_bar_addr(struct plat_pci_dev *d, unsigned bar)
