@@ -96,7 +96,6 @@ dma_addr_t kern_dma_map(struct device *dev, void *ptr, size_t size,
 {
 	u64 a;
 
-	(void)dir;
 	if (fault_hit(&kern->fault.dma_fail_nth))
 		return DMA_MAPPING_ERROR;
 	if (plat_mem_map(&kern->mem, ptr, size, &a)) {
@@ -104,6 +103,8 @@ dma_addr_t kern_dma_map(struct device *dev, void *ptr, size_t size,
 		       dev ? dev->name : "?", size);
 		return DMA_MAPPING_ERROR;
 	}
+	if (dir == DMA_FROM_DEVICE || dir == DMA_BIDIRECTIONAL)
+		plat_mem_set_from_device(&kern->mem, a);
 	kern->dma_live++;
 	return a;
 }

@@ -102,6 +102,10 @@ void *skb_put_data(struct sk_buff *skb, const void *from, unsigned int len)
 	void *p = skb_put(skb, len);
 
 	kern_charge_n(SIM_COST_copy_byte, len);
+	if (unlikely(plat_mem_cpu_read(&kern->mem, from, len))) {
+		kern->warn.dma_unsynced_read++;
+		pr_err("skb_put_data: %s\n", kern->mem.last_error);
+	}
 	memcpy(p, from, len < room ? len : room);
 	return p;
 }

@@ -23,6 +23,7 @@ void plat_mem_fini(struct plat_mem *m)
 			free(m->r[i].cpu);
 	free(m->r);
 	free(m->free);
+	free(m->by_cpu);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -59,13 +60,15 @@ static int get_slot(struct plat_mem *m, unsigned *slot)
 }
 
 static int install(struct plat_mem *m, void *cpu, size_t size, bool owned,
-		   uint64_t *dma)
+		   uint64_t *dma, unsigned *slotp)
 {
 	unsigned slot;
 	struct plat_mem_region *r;
 
 	if (get_slot(m, &slot))
 		return -ENOMEM;
+	if (slotp)
+		*slotp = slot;
 	r = &m->r[slot];
 	r->gen = (uint16_t)((r->gen + 1) & GEN_MASK);
 	r->cpu = cpu;
@@ -73,6 +76,7 @@ static int install(struct plat_mem *m, void *cpu, size_t size, bool owned,
 	r->used = true;
 	r->owned = owned;
 	r->cpu_owns = false;
+	r->from_device = false;
 	m->live++;
 	m->allocs++;
 	*dma = addr_of(slot, r->gen);
@@ -89,7 +93,7 @@ int plat_mem_alloc(struct plat_mem *m, size_t size, void **cpu, uint64_t *dma)
 	if (posix_memalign(&p, 4096, size))
 		return -ENOMEM;
 	memset(p, 0, size);
-	rc = install(m, p, size, true, dma);
+	rc = install(m, p, size, true, dma, NULL);
 	if (rc) {
 		free(p);
 		return rc;
@@ -98,11 +102,124 @@ int plat_mem_alloc(struct plat_mem *m, size_t size, void **cpu, uint64_t *dma)
 	return 0;
 }
 
+static struct plat_mem_region *lookup(struct plat_mem *m, uint64_t dma,
+				      uint64_t *off);
+
+/* ----- streaming mappings by CPU address ----- */
+
+static unsigned cpu_hash(const void *cpu, unsigned cap)
+{
+	uint64_t h = (uint64_t)(uintptr_t)cpu * 0x9e3779b97f4a7c15ull;
+
+	return (unsigned)(h >> 32) & (cap - 1);
+}
+
+static int by_cpu_add(struct plat_mem *m, unsigned slot);
+
+static int by_cpu_grow(struct plat_mem *m)
+{
+	uint32_t *old = m->by_cpu;
+	unsigned ocap = m->by_cpu_cap, cap = ocap ? 2 * ocap : 1024;
+
+	m->by_cpu = calloc(cap, sizeof(*m->by_cpu));
+	if (!m->by_cpu) {
+		m->by_cpu = old;
+		return -ENOMEM;
+	}
+	m->by_cpu_cap = cap;
+	m->by_cpu_n = 0;
+	for (unsigned i = 0; i < ocap; i++)
+		if (old[i])
+			by_cpu_add(m, old[i] - 1);
+	free(old);
+	return 0;
+}
+
+static int by_cpu_add(struct plat_mem *m, unsigned slot)
+{
+	unsigned i;
+
+	if (2 * (m->by_cpu_n + 1) > m->by_cpu_cap && by_cpu_grow(m))
+		return -ENOMEM;
+	for (i = cpu_hash(m->r[slot].cpu, m->by_cpu_cap); m->by_cpu[i];
+	     i = (i + 1) & (m->by_cpu_cap - 1))
+		;
+	m->by_cpu[i] = slot + 1;
+	m->by_cpu_n++;
+	return 0;
+}
+
+/* Remove @slot, shifting later entries of its probe run back so that no
+ * lookup stops early at the hole. */
+static void by_cpu_del(struct plat_mem *m, unsigned slot)
+{
+	unsigned mask = m->by_cpu_cap - 1, i, j;
+
+	if (!m->by_cpu_cap)
+		return;
+	for (i = cpu_hash(m->r[slot].cpu, m->by_cpu_cap); m->by_cpu[i] != slot + 1;
+	     i = (i + 1) & mask)
+		if (!m->by_cpu[i])
+			return;
+	m->by_cpu[i] = 0;
+	m->by_cpu_n--;
+	for (j = (i + 1) & mask; m->by_cpu[j]; j = (j + 1) & mask) {
+		unsigned h = cpu_hash(m->r[m->by_cpu[j] - 1].cpu, m->by_cpu_cap);
+
+		/* move j into the hole unless its home lies in (i, j] */
+		if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+			m->by_cpu[i] = m->by_cpu[j];
+			m->by_cpu[j] = 0;
+			i = j;
+		}
+	}
+}
+
 int plat_mem_map(struct plat_mem *m, void *cpu, size_t size, uint64_t *dma)
 {
+	unsigned slot;
+	int rc;
+
 	if (!cpu || !size || size > PLAT_MEM_MAX_LEN)
 		return -EINVAL;
-	return install(m, cpu, size, false, dma);
+	rc = install(m, cpu, size, false, dma, &slot);
+	if (rc)
+		return rc;
+	if (by_cpu_add(m, slot)) {
+		plat_mem_release(m, *dma);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void plat_mem_set_from_device(struct plat_mem *m, uint64_t dma)
+{
+	uint64_t off;
+	struct plat_mem_region *r = lookup(m, dma, &off);
+
+	if (r && !r->owned)
+		r->from_device = true;
+}
+
+int plat_mem_cpu_read(struct plat_mem *m, const void *cpu, size_t len)
+{
+	unsigned mask = m->by_cpu_cap - 1;
+
+	if (!m->by_cpu_cap)
+		return 0;
+	for (unsigned i = cpu_hash(cpu, m->by_cpu_cap); m->by_cpu[i]; i = (i + 1) & mask) {
+		const struct plat_mem_region *r = &m->r[m->by_cpu[i] - 1];
+
+		if (r->cpu != cpu)
+			continue;
+		if (!r->from_device || r->cpu_owns)
+			return 0;
+		snprintf(m->last_error, sizeof(m->last_error),
+			 "CPU read of %zu bytes at a DMA buffer the device owns "
+			 "(no dma_sync_single_for_cpu)", len);
+		return -EPERM;
+	}
+	return 0;
 }
 
 /* Region of a bus address and the offset into it, or NULL. */
@@ -132,6 +249,8 @@ int plat_mem_release(struct plat_mem *m, uint64_t dma)
 		return -EINVAL;
 	if (r->owned)
 		free(r->cpu);
+	else
+		by_cpu_del(m, (unsigned)(r - m->r));
 	r->cpu = NULL;
 	r->used = false;
 	m->free[m->nfree++] = (unsigned)(r - m->r);
@@ -180,13 +299,15 @@ int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu)
 int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
 		  const char *who)
 {
-	void *p = plat_mem_ptr(m, dma, len, who);
 	uint64_t off;
-	struct plat_mem_region *r;
+	struct plat_mem_region *r = lookup(m, dma, &off);
+	void *p;
 
-	if (!p)
+	if (!r || len > r->size || off > r->size - len) {
+		plat_mem_ptr(m, dma, len, who);         /* counts and says why */
 		return -EFAULT;
-	r = lookup(m, dma, &off);
+	}
+	p = (char *)r->cpu + off;
 	if (r->cpu_owns) {
 		m->owner_errors++;
 		snprintf(m->last_error, sizeof(m->last_error),

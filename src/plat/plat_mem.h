@@ -32,6 +32,7 @@ struct plat_mem_region {
 	bool used;
 	bool owned;             /* coherent: freed by plat_mem_release */
 	bool cpu_owns;          /* streaming map synced for the CPU */
+	bool from_device;       /* streaming map the device may write */
 };
 
 struct plat_mem {
@@ -48,6 +49,10 @@ struct plat_mem {
 	 * that corrupts data on non-coherent platforms, as QEMU logs guest
 	 * errors */
 	uint64_t owner_errors;
+	/* index of streaming mappings by CPU address (open addressing:
+	 * slot + 1, 0 = empty) for plat_mem_cpu_read() */
+	uint32_t *by_cpu;
+	unsigned by_cpu_cap, by_cpu_n;
 	char last_error[160];
 };
 
@@ -66,6 +71,20 @@ int plat_mem_alloc(struct plat_mem *m, size_t size, void **cpu, uint64_t *dma);
 /* Make existing memory @cpu of @size bytes DMA-visible (streaming map).
  * Returns 0, -EINVAL or -ENOMEM. */
 int plat_mem_map(struct plat_mem *m, void *cpu, size_t size, uint64_t *dma);
+
+/*
+ * The CPU is about to read @len bytes at @cpu, the start of a buffer.  If
+ * that is a live streaming mapping the device may write (mapped from the
+ * device) and the CPU does not own it (no dma_sync_single_for_cpu since
+ * the mapping or the last sync for the device), the read may see stale
+ * data on a non-coherent platform: returns -EPERM and sets last_error.
+ * Returns 0 otherwise (not a mapping start, or owned by the CPU).
+ */
+int plat_mem_cpu_read(struct plat_mem *m, const void *cpu, size_t len);
+
+/* Mark the streaming mapping at @dma as one the device writes
+ * (DMA_FROM_DEVICE or bidirectional). */
+void plat_mem_set_from_device(struct plat_mem *m, uint64_t dma);
 
 /* End an allocation or mapping by the address it started at.  Returns 0,
  * or -EINVAL if @dma is not the start of a live buffer. */

@@ -245,7 +245,10 @@ void sim_charge_ps(struct sim_host *h, uint64_t ps);
 static inline void sim_charge(struct sim_host *h, enum sim_cost_id id,
 			      uint64_t count)
 {
-	sim_charge_ps(h, h->cost.ps[id] * count);
+	uint64_t ps = h->cost.ps[id] * count;
+
+	if (ps)         /* a zero-cost row (e.g. dma_sync on x86) changes nothing */
+		sim_charge_ps(h, ps);
 }
 
 /* Charge @ps picoseconds of user time: tasks only; in irq context it is
