@@ -91,17 +91,20 @@ unsigned int num_online_cpus(void)
 	return kern->host->params.ncpus;
 }
 
+/* One single-CPU mask per CPU, as Linux's cpu_bit_bitmap: a constant
+ * table, built at compile time so that any thread may read it. */
+#define ONE_(c) [c] = { .bits = { [(c) / BITS_PER_LONG] = 1UL << ((c) % BITS_PER_LONG) } }
+#define ONE4_(c) ONE_(c), ONE_((c) + 1), ONE_((c) + 2), ONE_((c) + 3)
+#define ONE16_(c) ONE4_(c), ONE4_((c) + 4), ONE4_((c) + 8), ONE4_((c) + 12)
+#define ONE64_(c) ONE16_(c), ONE16_((c) + 16), ONE16_((c) + 32), ONE16_((c) + 48)
+static const struct cpumask cpu_one[NR_CPUS] = {
+	ONE64_(0), ONE64_(64), ONE64_(128), ONE64_(192),
+};
+_Static_assert(NR_CPUS == 256, "cpu_one[] lists 256 CPUs");
+
 const struct cpumask *cpumask_of(unsigned int cpu)
 {
-	static struct cpumask one[NR_CPUS];
-	static bool filled;
-
-	if (!filled) {
-		for (unsigned int i = 0; i < NR_CPUS; i++)
-			cpumask_set_cpu(i, &one[i]);
-		filled = true;
-	}
-	return &one[cpu < NR_CPUS ? cpu : 0];
+	return &cpu_one[cpu < NR_CPUS ? cpu : 0];
 }
 
 void udelay(unsigned long usecs)
