@@ -1075,7 +1075,7 @@ static void test_irq_maps(void **state)
 		for (unsigned q = 0; q < nq; q++) {
 			struct fx *f = fx_new_p(ch, NULL);
 
-			rx_setup(f, ch->rx_desc_type, nq, 4, BUFSZ);
+			rx_setup(f, ch->rx_desc->type, nq, 4, BUFSZ);
 			if (ch->rss_indir_size) {
 				indir_all(indir, q);
 				rss_program(f, rss_key_microsoft, indir,

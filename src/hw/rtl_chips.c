@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "hw/rtl_defines.h"
+#include "hw/rtl_desc.h"
 
 /*
  * Message-id maps, s4.3 (V125 r8125.h and V127 r8127.h ISRIMR_* enums,
@@ -70,9 +71,9 @@ const struct rtl_irq_map rtl_irq_maps[8] = {
  *   early parts; 0x708 RTL8125CP; 0x68a/0x68b RTL8125K/RTL9151A, whose
  *   queue and ISR parameters no source gives) have no row, so
  *   rtl_chip_lookup_xid() refuses them rather than model them wrongly.
- * - rx_desc_type is the type the vendor uses with RSS on; with RSS off
+ * - rx_desc is the type the vendor uses with RSS on; with RSS off
  *   every chip uses type 1 (V127 12437-12455).
- * - tx_desc_size 16: K's format (MAC OCP 0xEB58 bit 0 clear).
+ * - tx_desc: K's 16-byte format (MAC OCP 0xEB58 bit 0 clear).
  * - ring_default 256 is K's NUM_RX_DESC/NUM_TX_DESC; ring_max 1024 is
  *   the vendor's maximum (V127 r8127.h).
  * - int_miti_queues: the block the drivers clear, 0xA00-0xAFF (32
@@ -90,7 +91,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8127, .speed_mbps = 10000,
 		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 30,
 		.isr_ver = 6, .irq_map = &rtl_irq_maps[6],
-		.rx_desc_type = 4, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V4],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 6, .int_miti_queues = 32,
 		.int_miti_tick_div = 0x200,
 		.rss_key_size = 40, .rss_indir_size = 128,
@@ -104,7 +106,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8126, .speed_mbps = 5000,
 		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
 		.isr_ver = 3, .irq_map = &rtl_irq_maps[3],
-		.rx_desc_type = 4, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V4],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 5, .int_miti_queues = 16,
 		.int_miti_tick_div = 0x100,
 		.rss_key_size = 40, .rss_indir_size = 128,
@@ -116,7 +119,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8126, .speed_mbps = 5000,
 		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
 		.isr_ver = 3, .irq_map = &rtl_irq_maps[3],
-		.rx_desc_type = 4, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V4],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 5, .int_miti_queues = 16,
 		.int_miti_tick_div = 0x100,
 		.rss_key_size = 40, .rss_indir_size = 128,
@@ -130,7 +134,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8125, .speed_mbps = 2500,
 		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 32,
 		.isr_ver = 4, .irq_map = &rtl_irq_maps[4],
-		.rx_desc_type = 4, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V4],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 6, .int_miti_queues = 32,
 		.int_miti_tick_div = 0x200,
 		.rss_key_size = 40, .rss_indir_size = 128,
@@ -143,7 +148,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8125, .speed_mbps = 2500,
 		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 20,
 		.isr_ver = 5, .irq_map = &rtl_irq_maps[5],
-		.rx_desc_type = 4, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V4],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 6, .int_miti_queues = 32,
 		.int_miti_tick_div = 0x200,
 		.rss_key_size = 40, .rss_indir_size = 128,
@@ -156,7 +162,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8125, .speed_mbps = 2500,
 		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 20,
 		.isr_ver = 5, .irq_map = &rtl_irq_maps[5],
-		.rx_desc_type = 4, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V4],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 6, .int_miti_queues = 32,
 		.int_miti_tick_div = 0x200,
 		.rss_key_size = 40, .rss_indir_size = 128,
@@ -169,7 +176,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8125, .speed_mbps = 2500,
 		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
 		.isr_ver = 2, .irq_map = &rtl_irq_maps[2],
-		.rx_desc_type = 3, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V3],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 4, .int_miti_queues = 16,
 		.int_miti_tick_div = 0x100,
 		.rss_key_size = 40, .rss_indir_size = 128,
@@ -184,7 +192,8 @@ const struct rtl_chip_info rtl_chips[] = {
 		.pci_device = 0x8125, .speed_mbps = 2500,
 		.rx_queues = 1, .tx_queues = 1, .msix_max = 4, .msix_min = 1,
 		.isr_ver = 1, .irq_map = &rtl_irq_maps[1],
-		.rx_desc_type = 3, .tx_desc_size = 16,
+		.rx_desc = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V3],
+		.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
 		.int_miti_ver = 3, .int_miti_queues = 32,
 		.int_miti_tick_div = 0x100,
 		.rss_key_size = 0, .rss_indir_size = 0,

@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct rtl_rx_desc_fmt;		/* rtl_desc.h */
+struct rtl_tx_desc_fmt;
+
 #define RTL_PCI_VENDOR_REALTEK	0x10ECu
 #define RTL_USB_VENDOR_REALTEK	0x0BDAu
 
@@ -74,8 +77,9 @@ struct rtl_chip_info {
 	uint8_t msix_min;	/* fewer -> fall back to ISR v1, 1 queue */
 	uint8_t isr_ver;	/* ISR/IMR layout, 1..7 */
 	const struct rtl_irq_map *irq_map;	/* &rtl_irq_maps[isr_ver] */
-	uint8_t rx_desc_type;	/* 3 or 4 when RSS is on; 1 otherwise */
-	uint8_t tx_desc_size;	/* 16 (K format) */
+	/* RX type with RSS on (3 or 4); rtl_rx_desc_fmt_basic otherwise */
+	const struct rtl_rx_desc_fmt *rx_desc;
+	const struct rtl_tx_desc_fmt *tx_desc;	/* K's 16-byte format */
 	uint8_t int_miti_ver;	/* moderation block version, 3..6 */
 	uint8_t int_miti_queues;	/* 8-byte records at 0xA00 */
 	uint16_t int_miti_tick_div;	/* timer ticks per INT_MITI unit */
