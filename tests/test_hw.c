@@ -351,14 +351,14 @@ static void test_chip_lookup(void **state)
 		assert_int_equal(c->xid, research[i].xid);
 		assert_string_equal(c->name, research[i].name);
 		assert_int_equal(c->mac_version, research[i].ver);
-		assert_int_equal(c->speed_mbps, research[i].speed);
-		assert_int_equal(c->rx_queues, research[i].rxq);
-		assert_int_equal(c->tx_queues, research[i].txq);
-		assert_int_equal(c->msix_max, research[i].vmax);
+		assert_int_equal(c->caps->speed_mbps, research[i].speed);
+		assert_int_equal(c->caps->rx_queues, research[i].rxq);
+		assert_int_equal(c->caps->tx_queues, research[i].txq);
+		assert_int_equal(c->caps->msix_max, research[i].vmax);
 		assert_int_equal(c->msix_min, research[i].vmin);
-		assert_int_equal(c->isr_ver, research[i].isr);
+		assert_int_equal(c->irq_map->isr_ver, research[i].isr);
 		assert_int_equal(c->rx_desc->type, research[i].desc);
-		assert_int_equal(c->int_miti_ver, research[i].miti);
+		assert_int_equal(c->miti->ver, research[i].miti);
 	}
 	/* unknown: zero, the vendor-only early 8127A, an RTL8168fp, 8125K */
 	assert_null(rtl_chip_lookup_xid(0));
@@ -452,48 +452,59 @@ static void test_chip_rows(void **state)
 		for (unsigned j = 0; j < i; j++)
 			assert_false((rtl_chips[j].xid & c->xid_mask) == c->xid &&
 				     rtl_chips[j].xid_mask == c->xid_mask);
-		assert_true(c->isr_ver >= 1 && c->isr_ver <= 7);
-		assert_ptr_equal(m, &rtl_irq_maps[c->isr_ver]);
-		assert_int_equal(m->isr_ver, c->isr_ver);
-		assert_true(c->rx_queues >= 1 && c->rx_queues <= RTL_MAX_RX_QUEUES);
-		assert_true(c->tx_queues >= 1 && c->tx_queues <= RTL_MAX_TX_QUEUES);
-		assert_true(c->msix_min >= 1 && c->msix_min <= c->msix_max);
-		assert_true(c->msix_max <= RTL_MSIX_MAX_VECTORS);
+		/* shared rows: the family, the moderation block of the version */
+		assert_non_null(c->caps);
+		assert_ptr_equal(c->miti, &rtl_miti_blocks[c->miti->ver]);
+		for (unsigned j = 0; j < i; j++)
+			if (rtl_chips[j].mac_version == c->mac_version) {
+				assert_ptr_equal(rtl_chips[j].caps, c->caps);
+				assert_ptr_equal(rtl_chips[j].irq_map, c->irq_map);
+				assert_ptr_equal(rtl_chips[j].rx_desc, c->rx_desc);
+				assert_ptr_equal(rtl_chips[j].miti, c->miti);
+			}
+		assert_int_equal(strncmp(c->name, c->caps->family, 7), 0);
+		assert_true(c->irq_map->isr_ver >= 1 && c->irq_map->isr_ver <= 7);
+		assert_ptr_equal(m, &rtl_irq_maps[c->irq_map->isr_ver]);
+		assert_int_equal(m->isr_ver, c->irq_map->isr_ver);
+		assert_true(c->caps->rx_queues >= 1 && c->caps->rx_queues <= RTL_MAX_RX_QUEUES);
+		assert_true(c->caps->tx_queues >= 1 && c->caps->tx_queues <= RTL_MAX_TX_QUEUES);
+		assert_true(c->msix_min >= 1 && c->msix_min <= c->caps->msix_max);
+		assert_true(c->caps->msix_max <= RTL_MSIX_MAX_VECTORS);
 		assert_true(c->rx_desc->type == 3 || c->rx_desc->type == 4);
 		assert_true(c->rx_desc->hash_off >= 0);	/* RSS needs the hash */
-		assert_ptr_equal(c->tx_desc, &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16]);
-		assert_int_equal(c->tx_desc->size, sizeof(struct rtl_tx_desc));
-		assert_true(c->int_miti_ver >= 3 && c->int_miti_ver <= 6);
-		assert_true(c->int_miti_queues * RTL_INT_MITI_STRIDE <= 0x100);
-		assert_true(c->int_miti_tick_div == 0x100 ||
-			    c->int_miti_tick_div == 0x200);
+		assert_ptr_equal(c->caps->tx_desc, &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16]);
+		assert_int_equal(c->caps->tx_desc->size, sizeof(struct rtl_tx_desc));
+		assert_true(c->miti->ver >= 3 && c->miti->ver <= 6);
+		assert_true(c->miti->queues * RTL_INT_MITI_STRIDE <= 0x100);
+		assert_true(c->miti->tick_div == 0x100 ||
+			    c->miti->tick_div == 0x200);
 		/* RSS: 40-byte key, 128 entries (s2.3), or none at all */
-		if (c->rss_indir_size) {
-			assert_int_equal(c->rss_key_size, 40);
-			assert_int_equal(c->rss_indir_size, 128);
-			assert_true(c->rx_queues > 1);
-			assert_true(c->isr_ver > 1);
+		if (c->caps->rss_indir_size) {
+			assert_int_equal(c->caps->rss_key_size, 40);
+			assert_int_equal(c->caps->rss_indir_size, 128);
+			assert_true(c->caps->rx_queues > 1);
+			assert_true(c->irq_map->isr_ver > 1);
 		} else {
-			assert_int_equal(c->rss_key_size, 0);
+			assert_int_equal(c->caps->rss_key_size, 0);
 		}
-		assert_true(c->ring_default && c->ring_default <= c->ring_max);
-		assert_int_equal(c->ring_default & (c->ring_default - 1), 0);
+		assert_true(c->caps->ring_default && c->caps->ring_default <= c->caps->ring_max);
+		assert_int_equal(c->caps->ring_default & (c->caps->ring_default - 1), 0);
 		/* the minimum allocation covers every vector the map uses */
 		if (!m->legacy) {
-			for (unsigned q = 0; q < c->rx_queues; q++)
+			for (unsigned q = 0; q < c->caps->rx_queues; q++)
 				assert_true(m->rx[q] < c->msix_min);
-			for (unsigned q = 0; q < c->tx_queues; q++)
+			for (unsigned q = 0; q < c->caps->tx_queues; q++)
 				assert_true(m->tx[q] < c->msix_min);
 			assert_true(m->link < c->msix_min);
 		}
-		assert_int_equal(c->pci_device >> 8, 0x81);
+		assert_int_equal(c->caps->pci_device >> 8, 0x81);
 	}
 	/* RTL8127A specifics (s1, s6) */
 	const struct rtl_chip_info *c = rtl_chip_lookup_xid(0x6c9u << 20);
 
 	assert_true(c->quirks & RTL_QUIRK_OWNBIT_ERRATUM);
-	assert_int_equal(c->int_miti_tick_div, 0x200);
-	assert_int_equal(c->pci_device, 0x8127);
+	assert_int_equal(c->miti->tick_div, 0x200);
+	assert_int_equal(c->caps->pci_device, 0x8127);
 	assert_int_equal(c->irq_map->rx[3], 3);
 	assert_int_equal(c->irq_map->tx[0], 8);
 	assert_int_equal(c->irq_map->tx[1], 9);
@@ -574,11 +585,13 @@ static void test_usb_chips(void **state)
 	assert_null(rtl_usb_chip_lookup(0x10ec, 0x8157));
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++) {
 		u = &rtl_usb_chips[i];
-		assert_int_equal(u->rx_desc_size, sizeof(struct rtl_usb_rx_desc_v2));
-		assert_int_equal(u->rx_align, RTL_USB_RX_ALIGN);
+		assert_int_equal(u->caps->rx_desc_size, sizeof(struct rtl_usb_rx_desc_v2));
+		assert_int_equal(u->caps->rx_align, RTL_USB_RX_ALIGN);
 		/* 16-bit timer register in 8 ns units */
-		assert_int_equal(u->coalesce_max_ns / u->coalesce_unit_ns, 0xFFFF);
-		assert_true(u->coalesce_ns <= u->coalesce_max_ns);
+		assert_int_equal(u->caps->coalesce_max_ns / u->caps->coalesce_unit_ns, 0xFFFF);
+		assert_true(u->caps->coalesce_ns <= u->caps->coalesce_max_ns);
+		/* one family row for the RTL8157 and RTL8159 */
+		assert_ptr_equal(u->caps, rtl_usb_chips[0].caps);
 	}
 }
 

@@ -215,7 +215,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 		rc = -ENODEV;
 		goto err_unmap;
 	}
-	dev = alloc_etherdev_mqs(sizeof(*tp), R8169_MAX_TX_QUEUES, chip->rx_queues);
+	dev = alloc_etherdev_mqs(sizeof(*tp), R8169_MAX_TX_QUEUES, chip->caps->rx_queues);
 	if (!dev) {
 		rc = -ENOMEM;
 		goto err_unmap;
@@ -227,8 +227,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->chip = chip;
 	tp->map = chip->irq_map;
 	tp->num_tx_queues = 1;
-	tp->rx_ring_size = chip->ring_default;
-	tp->tx_ring_size = chip->ring_default;
+	tp->rx_ring_size = chip->caps->ring_default;
+	tp->tx_ring_size = chip->caps->ring_default;
 	tp->recheck_ownbit = r8169_params.ownbit_workaround < 0 ?
 			     !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM) :
 			     r8169_params.ownbit_workaround > 0;

@@ -42,7 +42,7 @@ static unsigned tx_rings(struct rtlm_dev *dev)
 		       RTL_OCP_TX_Q_NUM_MASK) >> RTL_OCP_TX_Q_NUM_SHIFT;
 	unsigned n = 1u << lg;
 
-	return n < dev->chip->tx_queues ? n : dev->chip->tx_queues;
+	return n < dev->chip->caps->tx_queues ? n : dev->chip->caps->tx_queues;
 }
 
 static const struct rtl_tx_desc_fmt *tx_desc_fmt(struct rtlm_dev *dev)
