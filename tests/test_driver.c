@@ -311,7 +311,7 @@ static void test_probe(void **state)
 	assert_true(f->tp->v2_irq);
 	assert_int_equal(f->tp->num_rx_queues, 4);
 	assert_true(f->tp->rss_on);
-	assert_int_equal(f->tp->rx_ops->type, 4);
+	assert_int_equal(f->tp->rx_ops->fmt->type, 4);
 	assert_memory_equal(f->dev->dev_addr, dev_mac, 6);
 	assert_true(netif_carrier_ok(f->dev));
 	/* one vector per RX queue, TX and link, spread over the CPUs */
@@ -764,7 +764,7 @@ static void test_vector_fallback(void **state)
 		assert_false(f->tp->v2_irq);
 		assert_int_equal(f->tp->num_rx_queues, 1);
 		assert_false(f->tp->rss_on);
-		assert_int_equal(f->tp->rx_ops->type, 1);
+		assert_int_equal(f->tp->rx_ops->fmt->type, 1);
 		assert_int_equal(f->pdev.msix_enabled, v == 0);
 		assert_int_equal(f->pdev.msi_enabled, v == 1);
 		for (u32 i = 0; i < 100; i++) {

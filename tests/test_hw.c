@@ -351,14 +351,14 @@ static void test_chip_lookup(void **state)
 		assert_int_equal(c->xid, research[i].xid);
 		assert_string_equal(c->name, research[i].name);
 		assert_int_equal(c->mac_version, research[i].ver);
-		assert_int_equal(c->speed_mbps, research[i].speed);
-		assert_int_equal(c->rx_queues, research[i].rxq);
-		assert_int_equal(c->tx_queues, research[i].txq);
-		assert_int_equal(c->msix_max, research[i].vmax);
+		assert_int_equal(c->caps->speed_mbps, research[i].speed);
+		assert_int_equal(c->caps->rx_queues, research[i].rxq);
+		assert_int_equal(c->caps->tx_queues, research[i].txq);
+		assert_int_equal(c->caps->msix_max, research[i].vmax);
 		assert_int_equal(c->msix_min, research[i].vmin);
-		assert_int_equal(c->isr_ver, research[i].isr);
-		assert_int_equal(c->rx_desc_type, research[i].desc);
-		assert_int_equal(c->int_miti_ver, research[i].miti);
+		assert_int_equal(c->irq_map->isr_ver, research[i].isr);
+		assert_int_equal(c->rx_desc->type, research[i].desc);
+		assert_int_equal(c->miti->ver, research[i].miti);
 	}
 	/* unknown: zero, the vendor-only early 8127A, an RTL8168fp, 8125K */
 	assert_null(rtl_chip_lookup_xid(0));
@@ -367,6 +367,78 @@ static void test_chip_lookup(void **state)
 	assert_null(rtl_chip_lookup_xid(0x68au << 20));
 	/* the bits outside the 0xfcf XID mask are ignored: 0x6c9 | 0x030 */
 	assert_non_null(rtl_chip_lookup_xid(0x6f9u << 20));
+}
+
+/* The descriptor rows: the datasheet numbers (s8), and exactly one row
+ * for every value of the selecting register bits. */
+static void test_desc_rows(void **state)
+{
+	static const struct {
+		unsigned type, size, o1, o2, addr;
+		int hash, htype;
+		unsigned htsize;
+		uint32_t rxcfg;
+		uint8_t d8;
+	} want[] = {
+		{ 1, 16, 0, 4, 8, -1, -1, 0, 0, 0 },
+		{ 3, 32, 28, 24, 16, 8, 14, 2, RTL_RXCFG_DESC_V3, 0 },
+		{ 4, 16, 12, 8, 0, 4, 0, 4, 0, RTL_CFG_D8_DESC_V4 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < RTL_RX_DESC_FMT_COUNT; i++) {
+		const struct rtl_rx_desc_fmt *f = rtl_rx_desc_fmt_type(want[i].type);
+
+		assert_ptr_equal(f, &rtl_rx_desc_fmts[i]);
+		assert_int_equal(f->size, want[i].size);
+		assert_true(f->size <= RTL_RX_DESC_MAX_SIZE);
+		assert_int_equal(f->opts1_off, want[i].o1);
+		assert_int_equal(f->opts2_off, want[i].o2);
+		assert_int_equal(f->addr_off, want[i].addr);
+		assert_int_equal(f->hash_off, want[i].hash);
+		assert_int_equal(f->hash_type_off, want[i].htype);
+		assert_int_equal(f->hash_type_size, want[i].htsize);
+		assert_true(f->csum_off == f->opts1_off ||
+			    f->csum_off == f->opts2_off);
+		assert_int_equal(f->addr_overwritten, f->hash_off == f->addr_off + 4);
+		assert_true(f->fs && f->ls && f->err_mask);
+		/* selecting bits within the driver's clear masks */
+		assert_int_equal(f->rxcfg_mask & ~RTL_RX_DESC_SEL_RXCFG, 0);
+		assert_int_equal(f->cfg_d8_mask & ~RTL_RX_DESC_SEL_CFG_D8, 0);
+		/* what the driver writes selects this row */
+		assert_ptr_equal(rtl_rx_desc_fmt_decode(want[i].rxcfg | 0x0000CF0Fu,
+							want[i].d8 | 0x01),
+				 f);
+		assert_ptr_equal(rtl_rx_desc_fmt_decode(f->rxcfg_val, f->cfg_d8_val), f);
+	}
+	assert_null(rtl_rx_desc_fmt_type(2));
+	assert_ptr_equal(rtl_rx_desc_fmt_basic, rtl_rx_desc_fmt_type(1));
+	/* every combination of the selecting bits: exactly one row */
+	for (unsigned v3 = 0; v3 < 2; v3++)
+		for (unsigned v4 = 0; v4 < 2; v4++) {
+			uint32_t rc = v3 ? RTL_RXCFG_DESC_V3 : 0;
+			uint8_t d8 = v4 ? RTL_CFG_D8_DESC_V4 : 0;
+			unsigned hits = 0;
+
+			for (unsigned i = 0; i < RTL_RX_DESC_FMT_COUNT; i++) {
+				const struct rtl_rx_desc_fmt *f = &rtl_rx_desc_fmts[i];
+
+				hits += (rc & f->rxcfg_mask) == f->rxcfg_val &&
+					(d8 & f->cfg_d8_mask) == f->cfg_d8_val;
+			}
+			assert_int_equal(hits, 1);
+			assert_int_equal(rtl_rx_desc_fmt_decode(rc, d8)->type,
+					 v3 ? 3 : v4 ? 4 : 1);
+		}
+	/* TX: 16 bytes with OCP 0xEB58 bit 0 clear, 32 with it set */
+	assert_int_equal(rtl_tx_desc_fmt_decode(0)->size, 16);
+	assert_int_equal(rtl_tx_desc_fmt_decode(0xFFFE)->size, 16);
+	assert_int_equal(rtl_tx_desc_fmt_decode(RTL_OCP_TX_DESC_32B)->size, 32);
+	for (unsigned i = 0; i < RTL_TX_DESC_FMT_COUNT; i++) {
+		assert_int_equal(rtl_tx_desc_fmts[i].opts1_off, 0);
+		assert_int_equal(rtl_tx_desc_fmts[i].opts2_off, 4);
+		assert_int_equal(rtl_tx_desc_fmts[i].addr_off, 8);
+	}
 }
 
 static void test_chip_rows(void **state)
@@ -380,46 +452,59 @@ static void test_chip_rows(void **state)
 		for (unsigned j = 0; j < i; j++)
 			assert_false((rtl_chips[j].xid & c->xid_mask) == c->xid &&
 				     rtl_chips[j].xid_mask == c->xid_mask);
-		assert_true(c->isr_ver >= 1 && c->isr_ver <= 7);
-		assert_ptr_equal(m, &rtl_irq_maps[c->isr_ver]);
-		assert_int_equal(m->isr_ver, c->isr_ver);
-		assert_true(c->rx_queues >= 1 && c->rx_queues <= RTL_MAX_RX_QUEUES);
-		assert_true(c->tx_queues >= 1 && c->tx_queues <= RTL_MAX_TX_QUEUES);
-		assert_true(c->msix_min >= 1 && c->msix_min <= c->msix_max);
-		assert_true(c->msix_max <= RTL_MSIX_MAX_VECTORS);
-		assert_true(c->rx_desc_type == 3 || c->rx_desc_type == 4);
-		assert_int_equal(c->tx_desc_size, sizeof(struct rtl_tx_desc));
-		assert_true(c->int_miti_ver >= 3 && c->int_miti_ver <= 6);
-		assert_true(c->int_miti_queues * RTL_INT_MITI_STRIDE <= 0x100);
-		assert_true(c->int_miti_tick_div == 0x100 ||
-			    c->int_miti_tick_div == 0x200);
+		/* shared rows: the family, the moderation block of the version */
+		assert_non_null(c->caps);
+		assert_ptr_equal(c->miti, &rtl_miti_blocks[c->miti->ver]);
+		for (unsigned j = 0; j < i; j++)
+			if (rtl_chips[j].mac_version == c->mac_version) {
+				assert_ptr_equal(rtl_chips[j].caps, c->caps);
+				assert_ptr_equal(rtl_chips[j].irq_map, c->irq_map);
+				assert_ptr_equal(rtl_chips[j].rx_desc, c->rx_desc);
+				assert_ptr_equal(rtl_chips[j].miti, c->miti);
+			}
+		assert_int_equal(strncmp(c->name, c->caps->family, 7), 0);
+		assert_true(c->irq_map->isr_ver >= 1 && c->irq_map->isr_ver <= 7);
+		assert_ptr_equal(m, &rtl_irq_maps[c->irq_map->isr_ver]);
+		assert_int_equal(m->isr_ver, c->irq_map->isr_ver);
+		assert_true(c->caps->rx_queues >= 1 && c->caps->rx_queues <= RTL_MAX_RX_QUEUES);
+		assert_true(c->caps->tx_queues >= 1 && c->caps->tx_queues <= RTL_MAX_TX_QUEUES);
+		assert_true(c->msix_min >= 1 && c->msix_min <= c->caps->msix_max);
+		assert_true(c->caps->msix_max <= RTL_MSIX_MAX_VECTORS);
+		assert_true(c->rx_desc->type == 3 || c->rx_desc->type == 4);
+		assert_true(c->rx_desc->hash_off >= 0);	/* RSS needs the hash */
+		assert_ptr_equal(c->caps->tx_desc, &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16]);
+		assert_int_equal(c->caps->tx_desc->size, sizeof(struct rtl_tx_desc));
+		assert_true(c->miti->ver >= 3 && c->miti->ver <= 6);
+		assert_true(c->miti->queues * RTL_INT_MITI_STRIDE <= 0x100);
+		assert_true(c->miti->tick_div == 0x100 ||
+			    c->miti->tick_div == 0x200);
 		/* RSS: 40-byte key, 128 entries (s2.3), or none at all */
-		if (c->rss_indir_size) {
-			assert_int_equal(c->rss_key_size, 40);
-			assert_int_equal(c->rss_indir_size, 128);
-			assert_true(c->rx_queues > 1);
-			assert_true(c->isr_ver > 1);
+		if (c->caps->rss_indir_size) {
+			assert_int_equal(c->caps->rss_key_size, 40);
+			assert_int_equal(c->caps->rss_indir_size, 128);
+			assert_true(c->caps->rx_queues > 1);
+			assert_true(c->irq_map->isr_ver > 1);
 		} else {
-			assert_int_equal(c->rss_key_size, 0);
+			assert_int_equal(c->caps->rss_key_size, 0);
 		}
-		assert_true(c->ring_default && c->ring_default <= c->ring_max);
-		assert_int_equal(c->ring_default & (c->ring_default - 1), 0);
+		assert_true(c->caps->ring_default && c->caps->ring_default <= c->caps->ring_max);
+		assert_int_equal(c->caps->ring_default & (c->caps->ring_default - 1), 0);
 		/* the minimum allocation covers every vector the map uses */
 		if (!m->legacy) {
-			for (unsigned q = 0; q < c->rx_queues; q++)
+			for (unsigned q = 0; q < c->caps->rx_queues; q++)
 				assert_true(m->rx[q] < c->msix_min);
-			for (unsigned q = 0; q < c->tx_queues; q++)
+			for (unsigned q = 0; q < c->caps->tx_queues; q++)
 				assert_true(m->tx[q] < c->msix_min);
 			assert_true(m->link < c->msix_min);
 		}
-		assert_int_equal(c->pci_device >> 8, 0x81);
+		assert_int_equal(c->caps->pci_device >> 8, 0x81);
 	}
 	/* RTL8127A specifics (s1, s6) */
 	const struct rtl_chip_info *c = rtl_chip_lookup_xid(0x6c9u << 20);
 
 	assert_true(c->quirks & RTL_QUIRK_OWNBIT_ERRATUM);
-	assert_int_equal(c->int_miti_tick_div, 0x200);
-	assert_int_equal(c->pci_device, 0x8127);
+	assert_int_equal(c->miti->tick_div, 0x200);
+	assert_int_equal(c->caps->pci_device, 0x8127);
 	assert_int_equal(c->irq_map->rx[3], 3);
 	assert_int_equal(c->irq_map->tx[0], 8);
 	assert_int_equal(c->irq_map->tx[1], 9);
@@ -500,11 +585,13 @@ static void test_usb_chips(void **state)
 	assert_null(rtl_usb_chip_lookup(0x10ec, 0x8157));
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++) {
 		u = &rtl_usb_chips[i];
-		assert_int_equal(u->rx_desc_size, sizeof(struct rtl_usb_rx_desc_v2));
-		assert_int_equal(u->rx_align, RTL_USB_RX_ALIGN);
+		assert_int_equal(u->caps->rx_desc_size, sizeof(struct rtl_usb_rx_desc_v2));
+		assert_int_equal(u->caps->rx_align, RTL_USB_RX_ALIGN);
 		/* 16-bit timer register in 8 ns units */
-		assert_int_equal(u->coalesce_max_ns / u->coalesce_unit_ns, 0xFFFF);
-		assert_true(u->coalesce_ns <= u->coalesce_max_ns);
+		assert_int_equal(u->caps->coalesce_max_ns / u->caps->coalesce_unit_ns, 0xFFFF);
+		assert_true(u->caps->coalesce_ns <= u->caps->coalesce_max_ns);
+		/* one family row for the RTL8157 and RTL8159 */
+		assert_ptr_equal(u->caps, rtl_usb_chips[0].caps);
 	}
 }
 
@@ -627,6 +714,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_defines),
 		cmocka_unit_test(test_desc),
 		cmocka_unit_test(test_chip_lookup),
+		cmocka_unit_test(test_desc_rows),
 		cmocka_unit_test(test_chip_rows),
 		cmocka_unit_test(test_irq_maps),
 		cmocka_unit_test(test_usb_chips),

@@ -1069,14 +1069,14 @@ static void test_irq_maps(void **state)
 	for (unsigned c = 0; c < rtl_chips_count; c++) {
 		const struct rtl_chip_info *ch = &rtl_chips[c];
 		const struct rtl_irq_map *m = ch->irq_map;
-		unsigned nq = ch->rx_queues;
+		unsigned nq = ch->caps->rx_queues;
 		size_t n;
 
 		for (unsigned q = 0; q < nq; q++) {
 			struct fx *f = fx_new_p(ch, NULL);
 
-			rx_setup(f, ch->rx_desc_type, nq, 4, BUFSZ);
-			if (ch->rss_indir_size) {
+			rx_setup(f, ch->rx_desc->type, nq, 4, BUFSZ);
+			if (ch->caps->rss_indir_size) {
 				indir_all(indir, q);
 				rss_program(f, rss_key_microsoft, indir,
 					    RSS_HT_RTL8127_DEFAULT, nq);
@@ -1097,11 +1097,11 @@ static void test_irq_maps(void **state)
 				assert_int_equal(rd(f, RTL_ISR_V2_8125, 4), 1u << m->rx[q]);
 			fx_free(f);
 		}
-		for (unsigned q = 0; q < ch->tx_queues; q++) {
+		for (unsigned q = 0; q < ch->caps->tx_queues; q++) {
 			struct fx *f = fx_new_p(ch, NULL);
 
 			rx_setup(f, 1, 1, 4, BUFSZ);
-			txq_enable(f, ch->tx_queues);
+			txq_enable(f, ch->caps->tx_queues);
 			if (m->legacy)
 				wr(f, RTL_IntrMask_8125, 4, RTL_INT_TOK);
 			else

@@ -60,7 +60,7 @@ static const char *pci_chip_name(const struct world *w)
 
 static uint32_t pci_mbps(const struct world *w)
 {
-	return w->chip->speed_mbps;
+	return w->chip->caps->speed_mbps;
 }
 
 static unsigned pci_nqueues(const struct world *w)

@@ -55,7 +55,7 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 			      struct netlink_ext_ack *extack)
 {
 	struct r8152 *tp = netdev_priv(dev);
-	u32 max_us = tp->chip->coalesce_max_ns / 1000;
+	u32 max_us = tp->chip->caps->coalesce_max_ns / 1000;
 	u32 ns;
 
 	(void)kc;

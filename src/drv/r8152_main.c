@@ -126,7 +126,7 @@ static int ocp_word_clr_bits(struct r8152 *tp, u16 type, u16 index, u16 clr)
 int r8152_write_coalesce(struct r8152 *tp)
 {
 	return ocp_write_word(tp, RTLU_MCU_TYPE_USB, RTLU_USB_RX_EXTRA_AGGR_TMR,
-			      (u16)(tp->coalesce / tp->chip->coalesce_unit_ns));
+			      (u16)(tp->coalesce / tp->chip->caps->coalesce_unit_ns));
 }
 
 /* Bytes kept free at the end of an RX buffer: one more full-size frame
@@ -134,7 +134,7 @@ int r8152_write_coalesce(struct r8152 *tp)
 static u32 rx_early_size(const struct r8152 *tp)
 {
 	return (tp->rx_buf_sz - RTLU_RX_RESERVED(tp->netdev->mtu)) /
-	       tp->chip->early_size_div;
+	       tp->chip->caps->early_size_div;
 }
 
 static u32 rtl_rcr(const struct r8152 *tp)
@@ -162,7 +162,7 @@ static int r8152_hw_enable(struct r8152 *tp)
 			       RTLU_USB_CTRL_RX_DESC_16B | RTLU_USB_CTRL_BIT11);
 	if (!rc)
 		rc = ocp_write_word(tp, RTLU_MCU_TYPE_USB, RTLU_USB_RX_EARLY_TIMEOUT,
-				    (u16)(c->early_timeout_ns / c->coalesce_unit_ns));
+				    (u16)(c->caps->early_timeout_ns / c->caps->coalesce_unit_ns));
 	if (!rc)
 		rc = ocp_write_word(tp, RTLU_MCU_TYPE_USB, RTLU_USB_RX_EARLY_SIZE,
 				    (u16)rx_early_size(tp));
@@ -369,7 +369,7 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 			id->idVendor, id->idProduct);
 		return -ENODEV;
 	}
-	if (r8152_params.coalesce_ns > chip->coalesce_max_ns)
+	if (r8152_params.coalesce_ns > chip->caps->coalesce_max_ns)
 		return -EINVAL;
 	dev = alloc_etherdev_mqs(sizeof(*tp), 1, 1);
 	if (!dev)
@@ -395,10 +395,10 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	}
 	tp->version_word = ver;
 	tp->rx_buf_sz = chip->rx_buf_size;
-	tp->rx_pending = chip->rx_urbs <= RTL8152_MAX_RX ? chip->rx_urbs :
+	tp->rx_pending = chip->caps->rx_urbs <= RTL8152_MAX_RX ? chip->caps->rx_urbs :
 							   RTL8152_MAX_RX;
 	tp->coalesce = r8152_params.coalesce_ns ? r8152_params.coalesce_ns :
-						  chip->coalesce_ns;
+						  chip->caps->coalesce_ns;
 	tp->mitigation_off = r8152_params.mitigation_off;
 
 	idr0 = ocp_read_dword(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_IDR);

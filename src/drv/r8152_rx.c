@@ -211,7 +211,7 @@ static void rx_drop(struct r8152 *tp, u64 *reason)
  */
 static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work)
 {
-	const u32 dsz = tp->chip->rx_desc_size, align = tp->chip->rx_align;
+	const u32 dsz = tp->chip->caps->rx_desc_size, align = tp->chip->caps->rx_align;
 	const u32 actual = agg->urb->actual_length;
 	u64 frames = 0;
 	u32 off = 0;

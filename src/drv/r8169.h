@@ -71,7 +71,7 @@ struct rtl_tx_stats {
 struct rtl_rx_ring {
 	struct rtl8169_private *tp;
 	unsigned int index;
-	void *desc;			/* num_desc descriptors of rx_ops->size */
+	void *desc;			/* num_desc descriptors of rx_ops->fmt->size */
 	dma_addr_t desc_dma;
 	unsigned int num_desc;
 	unsigned int cur_rx;		/* next descriptor to look at (free-running) */
@@ -117,11 +117,10 @@ struct rtl_q_vector {
 
 /* RX descriptor format: size and field access for one descriptor type. */
 struct rtl_rx_desc_ops {
-	unsigned int type;		/* 1, 3 or 4 */
-	unsigned int size;		/* bytes */
+	/* the datasheet row: size, offsets, FS/LS, error bits, and the
+	 * register bits that select the type */
+	const struct rtl_rx_desc_fmt *fmt;
 	u32 (*opts1)(const void *desc);
-	u32 fs_ls;			/* both must be set: a whole frame */
-	u32 err_mask;			/* any set: receive error */
 	/* checksum verdict: true if the device verified TCP/UDP */
 	bool (*csum_ok)(const void *desc);
 	/* VLAN stripped: true and the TCI (host order) */
@@ -200,8 +199,7 @@ void rtl_free_irqs(struct rtl8169_private *tp);
 void rtl_link_check(struct rtl8169_private *tp);
 
 /* ---- r8169_rx.c ---- */
-extern const struct rtl_rx_desc_ops rtl_rx_desc_ops_v1, rtl_rx_desc_ops_v3,
-	rtl_rx_desc_ops_v4;
+const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt);
 int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
 void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
 int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget);

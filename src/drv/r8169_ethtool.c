@@ -232,8 +232,8 @@ static void rtl_get_ringparam(struct net_device *dev, struct ethtool_ringparam *
 
 	(void)kr;
 	(void)extack;
-	r->rx_max_pending = tp->chip->ring_max;
-	r->tx_max_pending = tp->chip->ring_max;
+	r->rx_max_pending = tp->chip->caps->ring_max;
+	r->tx_max_pending = tp->chip->caps->ring_max;
 	r->rx_pending = tp->rx_ring_size;
 	r->tx_pending = tp->tx_ring_size;
 }
@@ -271,14 +271,14 @@ static int rtl_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r
 
 static u32 miti_unit_ns(const struct rtl8169_private *tp)
 {
-	return RTL_INT_MITI_UNIT_NS(tp->chip->int_miti_tick_div);
+	return RTL_INT_MITI_UNIT_NS(tp->chip->miti->tick_div);
 }
 
 /* Write every queue's RX and TX timer (in units); 0 = an interrupt per
  * event, what upstream programs. */
 void rtl_coalesce_write(struct rtl8169_private *tp)
 {
-	for (unsigned int q = 0; q < tp->chip->int_miti_queues; q++) {
+	for (unsigned int q = 0; q < tp->chip->miti->queues; q++) {
 		u32 v = 0;
 
 		if (q < tp->num_rx_queues)

@@ -165,8 +165,8 @@ static unsigned int rx_queues_wanted(struct rtl8169_private *tp)
 	unsigned int n = r8169_params.rx_queues ? r8169_params.rx_queues :
 						 num_online_cpus();
 
-	if (n > tp->chip->rx_queues)
-		n = tp->chip->rx_queues;
+	if (n > tp->chip->caps->rx_queues)
+		n = tp->chip->caps->rx_queues;
 	if (n > R8169_MAX_RX_QUEUES)
 		n = R8169_MAX_RX_QUEUES;
 	return n ? n : 1;
@@ -183,8 +183,8 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 	unsigned int want = rx_queues_wanted(tp);
 	int n;
 
-	if (!m->legacy && !r8169_params.no_msix && tp->chip->msix_max) {
-		n = pci_alloc_irq_vectors(tp->pdev, 1, tp->chip->msix_max,
+	if (!m->legacy && !r8169_params.no_msix && tp->chip->caps->msix_max) {
+		n = pci_alloc_irq_vectors(tp->pdev, 1, tp->chip->caps->msix_max,
 					  PCI_IRQ_MSIX);
 		if (n > 0) {
 			unsigned int k = want;

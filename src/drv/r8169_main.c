@@ -72,14 +72,11 @@ void rtl_hw_start(struct rtl8169_private *tp)
 		RTL_RXCFG_APM | RTL_RXCFG_AB | RTL_RXCFG_AM;
 	if (tp->dev->flags & IFF_PROMISC)
 		rxcfg |= RTL_RXCFG_AAP;
-	if (tp->rx_ops->type == 3)
-		rxcfg |= RTL_RXCFG_DESC_V3;
+	/* the descriptor type: the register bits of its row */
+	rxcfg = (rxcfg & ~RTL_RX_DESC_SEL_RXCFG) | tp->rx_ops->fmt->rxcfg_val;
 	rtl_w32(tp, RTL_RxConfig, rxcfg);
 	d8 = rtl_r8(tp, RTL_CFG_D8);
-	if (tp->rx_ops->type == 4)
-		d8 |= RTL_CFG_D8_DESC_V4;
-	else
-		d8 &= (u8)~RTL_CFG_D8_DESC_V4;
+	d8 = (d8 & (u8)~RTL_RX_DESC_SEL_CFG_D8) | tp->rx_ops->fmt->cfg_d8_val;
 	rtl_w8(tp, RTL_CFG_D8, d8);
 	rtl_w32(tp, RTL_TxConfig, (7u << RTL_TXCFG_DMA_SHIFT) | (3u << RTL_TXCFG_IFG_SHIFT));
 	rtl_rss_write(tp);
@@ -106,10 +103,8 @@ int rtl_open(struct net_device *dev)
 	int rc;
 
 	tp->rss_on = tp->num_rx_queues >= 2;
-	tp->rx_ops = !tp->rss_on ? &rtl_rx_desc_ops_v1 :
-		     tp->chip->rx_desc_type == 3 ? &rtl_rx_desc_ops_v3 :
-		     tp->chip->rx_desc_type == 4 ? &rtl_rx_desc_ops_v4 :
-						   &rtl_rx_desc_ops_v1;
+	tp->rx_ops = rtl_rx_desc_ops_for(tp->rss_on ? tp->chip->rx_desc :
+						    rtl_rx_desc_fmt_basic);
 	for (q = 0; q < tp->num_rx_queues; q++) {
 		tp->rx_ring[q].index = q;
 		rc = rtl_rx_ring_alloc(tp, &tp->rx_ring[q]);
@@ -229,7 +224,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 		rc = -ENODEV;
 		goto err_unmap;
 	}
-	dev = alloc_etherdev_mqs(sizeof(*tp), R8169_MAX_TX_QUEUES, chip->rx_queues);
+	dev = alloc_etherdev_mqs(sizeof(*tp), R8169_MAX_TX_QUEUES, chip->caps->rx_queues);
 	if (!dev) {
 		rc = -ENOMEM;
 		goto err_unmap;
@@ -241,8 +236,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->chip = chip;
 	tp->map = chip->irq_map;
 	tp->num_tx_queues = 1;
-	tp->rx_ring_size = chip->ring_default;
-	tp->tx_ring_size = chip->ring_default;
+	tp->rx_ring_size = chip->caps->ring_default;
+	tp->tx_ring_size = chip->caps->ring_default;
 	tp->recheck_ownbit = r8169_params.ownbit_workaround < 0 ?
 			     !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM) :
 			     r8169_params.ownbit_workaround > 0;

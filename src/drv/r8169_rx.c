@@ -58,12 +58,9 @@ static void v1_refill(void *desc, dma_addr_t dma, u32 size, bool eor)
 					 (size & RTL_RX_LEN_MASK)));
 }
 
-const struct rtl_rx_desc_ops rtl_rx_desc_ops_v1 = {
-	.type = 1,
-	.size = sizeof(struct rtl_rx_desc),
+static const struct rtl_rx_desc_ops rtl_rx_desc_ops_v1 = {
+	.fmt = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V1],
 	.opts1 = v1_opts1,
-	.fs_ls = RTL_RX1_FS | RTL_RX1_LS,
-	.err_mask = RTL_RX1_RES | RTL_RX1_RUNT | RTL_RX1_CRC | RTL_RX1_RWT,
 	.csum_ok = v1_csum_ok,
 	.vlan = v1_vlan,
 	.hash = no_hash,
@@ -116,12 +113,9 @@ static void v3_refill(void *desc, dma_addr_t dma, u32 size, bool eor)
 					 (size & RTL_RX_LEN_MASK)));
 }
 
-const struct rtl_rx_desc_ops rtl_rx_desc_ops_v3 = {
-	.type = 3,
-	.size = sizeof(struct rtl_rx_desc_v3),
+static const struct rtl_rx_desc_ops rtl_rx_desc_ops_v3 = {
+	.fmt = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V3],
 	.opts1 = v3_opts1,
-	.fs_ls = RTL_RX3_FS | RTL_RX3_LS,
-	.err_mask = RTL_RX3_RES | RTL_RX3_RUNT | RTL_RX3_CRC | RTL_RX3_RWT,
 	.csum_ok = v3_csum_ok,
 	.vlan = v3_vlan,
 	.hash = v3_hash,
@@ -175,30 +169,40 @@ static void v4_refill(void *desc, dma_addr_t dma, u32 size, bool eor)
 					 (size & RTL_RX_LEN_MASK)));
 }
 
-const struct rtl_rx_desc_ops rtl_rx_desc_ops_v4 = {
-	.type = 4,
-	.size = sizeof(struct rtl_rx_desc_v4),
+static const struct rtl_rx_desc_ops rtl_rx_desc_ops_v4 = {
+	.fmt = &rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V4],
 	.opts1 = v4_opts1,
-	.fs_ls = RTL_RX4_FS | RTL_RX4_LS,
-	.err_mask = RTL_RX4_RES | RTL_RX4_RUNT | RTL_RX4_CRC,
 	.csum_ok = v4_csum_ok,
 	.vlan = v4_vlan,
 	.hash = v4_hash,
 	.refill = v4_refill,
 };
 
+static const struct rtl_rx_desc_ops *const rtl_rx_desc_ops_all[] = {
+	&rtl_rx_desc_ops_v1, &rtl_rx_desc_ops_v3, &rtl_rx_desc_ops_v4,
+};
+
+/* The accessors for descriptor row @fmt; type 1's for a row without. */
+const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(rtl_rx_desc_ops_all); i++)
+		if (rtl_rx_desc_ops_all[i]->fmt == fmt)
+			return rtl_rx_desc_ops_all[i];
+	return &rtl_rx_desc_ops_v1;
+}
+
 /* ---- rings ---- */
 
 static void *rx_desc(struct rtl_rx_ring *ring, unsigned int i)
 {
-	return (u8 *)ring->desc + (size_t)i * ring->tp->rx_ops->size;
+	return (u8 *)ring->desc + (size_t)i * ring->tp->rx_ops->fmt->size;
 }
 
 int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
 {
 	struct device *d = &tp->pdev->dev;
 	unsigned int n = tp->rx_ring_size, i;
-	size_t bytes = (size_t)n * tp->rx_ops->size;
+	size_t bytes = (size_t)n * tp->rx_ops->fmt->size;
 
 	ring->tp = tp;
 	ring->num_desc = n;
@@ -252,7 +256,7 @@ void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
 	ring->buf = NULL;
 	ring->buf_dma = NULL;
 	if (ring->desc)
-		dma_free_coherent(d, (size_t)ring->num_desc * tp->rx_ops->size,
+		dma_free_coherent(d, (size_t)ring->num_desc * tp->rx_ops->fmt->size,
 				  ring->desc, ring->desc_dma);
 	ring->desc = NULL;
 }
@@ -284,6 +288,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 {
 	struct rtl8169_private *tp = ring->tp;
 	const struct rtl_rx_desc_ops *ops = tp->rx_ops;
+	const u32 fs_ls = ops->fmt->fs | ops->fmt->ls;
 	struct device *d = &tp->pdev->dev;
 	int count;
 
@@ -305,14 +310,14 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		/* read the rest of the descriptor only after OWN */
 		dma_rmb();
 		len = status & RTL_RX_LEN_MASK;
-		if (unlikely(status & ops->err_mask)) {
+		if (unlikely(status & ops->fmt->err_mask)) {
 			ring->stats.errors++;
 			ring->stats.drops++;
 			goto release;
 		}
 		/* A frame spanning descriptors (longer than the buffer) is not
 		 * supported: RxMaxSize keeps the device from making one. */
-		if (unlikely((status & ops->fs_ls) != ops->fs_ls ||
+		if (unlikely((status & fs_ls) != fs_ls ||
 			     len < ETH_HLEN + ETH_FCS_LEN || len > R8169_RX_BUF_SIZE)) {
 			ring->stats.length++;
 			ring->stats.drops++;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "hw/rtl_defines.h"
+#include "hw/rtl_desc.h"
 
 /*
  * Message-id maps, s4.3 (V125 r8125.h and V127 r8127.h ISRIMR_* enums,
@@ -63,23 +64,75 @@ const struct rtl_irq_map rtl_irq_maps[8] = {
 };
 
 /*
- * Choices shared by every row:
+ * Moderation blocks, s5.1: the records the drivers clear, 0xA00-0xAFF (32)
+ * for IntMiti v3 and v6, 0xA00-0xA7F (16) for v4 and v5.  The timer
+ * divisor is 0x100, or 0x200 where the vendor says "timer unit is double"
+ * (8125BP/D/CP, 8127).  [I] The vendor keys the divisor by chip, not by
+ * IntMiti version; every chip with a row and v6 has 0x200 and no other
+ * does, so the block of the version carries it.
+ */
+const struct rtl_miti_block rtl_miti_blocks[7] = {
+	[3] = { .ver = 3, .queues = 32, .tick_div = 0x100 },	/* 8125A */
+	[4] = { .ver = 4, .queues = 16, .tick_div = 0x100 },	/* 8125B */
+	[5] = { .ver = 5, .queues = 16, .tick_div = 0x100 },	/* 8126A */
+	[6] = { .ver = 6, .queues = 32, .tick_div = 0x200 },	/* 8125BP/D, 8127A */
+};
+
+/*
+ * Family capabilities, shared by the chip rows below:
  *
- * - XID mask 0x7cf and values exactly as K's rtl_chip_infos[] (one row
- *   per K row).  [I] Vendor-only XIDs (0x608, 0x640, 0x680, 0x648, 0x6c8
- *   early parts; 0x708 RTL8125CP; 0x68a/0x68b RTL8125K/RTL9151A, whose
- *   queue and ISR parameters no source gives) have no row, so
- *   rtl_chip_lookup_xid() refuses them rather than model them wrongly.
- * - rx_desc_type is the type the vendor uses with RSS on; with RSS off
- *   every chip uses type 1 (V127 12437-12455).
- * - tx_desc_size 16: K's format (MAC OCP 0xEB58 bit 0 clear).
- * - ring_default 256 is K's NUM_RX_DESC/NUM_TX_DESC; ring_max 1024 is
- *   the vendor's maximum (V127 r8127.h).
- * - int_miti_queues: the block the drivers clear, 0xA00-0xAFF (32
- *   records) for IntMiti v3 and v6, 0xA00-0xA7F (16) for v4 and v5 (s5.1).
  * - pci_device: K's PCI table lists 10ec:8125, 8126 and 8127.  [I] Every
  *   8125 variant uses 0x8125.
+ * - 4 RX / 2 TX queues, MSI-X max 32, 40-byte key and 128-entry table on
+ *   every chip but the RTL8125A (one queue, no RSS: HwSuppRssVer not set
+ *   for 8125A; MSI-X max 4), which has its own row.
+ * - tx_desc: K's 16-byte format (MAC OCP 0xEB58 bit 0 clear).
+ * - ring_default 256 is K's NUM_RX_DESC/NUM_TX_DESC; ring_max 1024 is
+ *   the vendor's maximum (V127 r8127.h).
  * - No DMA latency default: no source gives one.
+ */
+#define RTL_FAMILY_RINGS						\
+	.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],		\
+	.ring_default = 256, .ring_max = 1024
+
+static const struct rtl_family_caps rtl_family_8125 = {	/* B, BP, D */
+	.family = "RTL8125", .pci_device = 0x8125, .speed_mbps = 2500,
+	.rx_queues = 4, .tx_queues = 2, .msix_max = 32,
+	.rss_key_size = 40, .rss_indir_size = 128,
+	RTL_FAMILY_RINGS,
+};
+
+static const struct rtl_family_caps rtl_family_8125a = {
+	.family = "RTL8125", .pci_device = 0x8125, .speed_mbps = 2500,
+	.rx_queues = 1, .tx_queues = 1, .msix_max = 4,
+	.rss_key_size = 0, .rss_indir_size = 0,
+	RTL_FAMILY_RINGS,
+};
+
+static const struct rtl_family_caps rtl_family_8126 = {
+	.family = "RTL8126", .pci_device = 0x8126, .speed_mbps = 5000,
+	.rx_queues = 4, .tx_queues = 2, .msix_max = 32,
+	.rss_key_size = 40, .rss_indir_size = 128,
+	RTL_FAMILY_RINGS,
+};
+
+static const struct rtl_family_caps rtl_family_8127 = {
+	.family = "RTL8127", .pci_device = 0x8127, .speed_mbps = 10000,
+	.rx_queues = 4, .tx_queues = 2, .msix_max = 32,
+	.rss_key_size = 40, .rss_indir_size = 128,
+	RTL_FAMILY_RINGS,
+};
+
+#define RX_DESC(t)	(&rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V##t])
+
+/*
+ * Chip rows.  XID mask 0x7cf and values exactly as K's rtl_chip_infos[]
+ * (one row per K row).  [I] Vendor-only XIDs (0x608, 0x640, 0x680, 0x648,
+ * 0x6c8 early parts; 0x708 RTL8125CP; 0x68a/0x68b RTL8125K/RTL9151A, whose
+ * queue and ISR parameters no source gives) have no row, so
+ * rtl_chip_lookup_xid() refuses them rather than model them wrongly.
+ * rx_desc is the type the vendor uses with RSS on; with RSS off every chip
+ * uses type 1 (V127 12437-12455).
  */
 const struct rtl_chip_info rtl_chips[] = {
 	{
@@ -87,108 +140,68 @@ const struct rtl_chip_info rtl_chips[] = {
 		 * not modelled.  Quirk: see RTL_QUIRK_OWNBIT_ERRATUM below. */
 		.xid_mask = 0x7cf, .xid = 0x6c9,
 		.mac_version = RTL_MAC_VER_80, .name = "RTL8127A",
-		.pci_device = 0x8127, .speed_mbps = 10000,
-		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 30,
-		.isr_ver = 6, .irq_map = &rtl_irq_maps[6],
-		.rx_desc_type = 4, .tx_desc_size = 16,
-		.int_miti_ver = 6, .int_miti_queues = 32,
-		.int_miti_tick_div = 0x200,
-		.rss_key_size = 40, .rss_indir_size = 128,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8127, .msix_min = 30,
+		.irq_map = &rtl_irq_maps[6], .rx_desc = RX_DESC(4),
+		.miti = &rtl_miti_blocks[6],
 		.quirks = RTL_QUIRK_OWNBIT_ERRATUM,
 	},
 	{
 		/* V126 r8126_n.c 12021-12122, r8126.h 722-728 */
 		.xid_mask = 0x7cf, .xid = 0x64a,
 		.mac_version = RTL_MAC_VER_70, .name = "RTL8126A",
-		.pci_device = 0x8126, .speed_mbps = 5000,
-		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
-		.isr_ver = 3, .irq_map = &rtl_irq_maps[3],
-		.rx_desc_type = 4, .tx_desc_size = 16,
-		.int_miti_ver = 5, .int_miti_queues = 16,
-		.int_miti_tick_div = 0x100,
-		.rss_key_size = 40, .rss_indir_size = 128,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8126, .msix_min = 22,
+		.irq_map = &rtl_irq_maps[3], .rx_desc = RX_DESC(4),
+		.miti = &rtl_miti_blocks[5],
 	},
 	{
 		.xid_mask = 0x7cf, .xid = 0x649,
 		.mac_version = RTL_MAC_VER_70, .name = "RTL8126A",
-		.pci_device = 0x8126, .speed_mbps = 5000,
-		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
-		.isr_ver = 3, .irq_map = &rtl_irq_maps[3],
-		.rx_desc_type = 4, .tx_desc_size = 16,
-		.int_miti_ver = 5, .int_miti_queues = 16,
-		.int_miti_tick_div = 0x100,
-		.rss_key_size = 40, .rss_indir_size = 128,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8126, .msix_min = 22,
+		.irq_map = &rtl_irq_maps[3], .rx_desc = RX_DESC(4),
+		.miti = &rtl_miti_blocks[5],
 	},
 	{
 		/* V125 CFG_9; MSI-X 32/32 per V125 (the V127 header says
 		 * min 31; V125 is the 8125BP's own driver). */
 		.xid_mask = 0x7cf, .xid = 0x681,
 		.mac_version = RTL_MAC_VER_66, .name = "RTL8125BP",
-		.pci_device = 0x8125, .speed_mbps = 2500,
-		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 32,
-		.isr_ver = 4, .irq_map = &rtl_irq_maps[4],
-		.rx_desc_type = 4, .tx_desc_size = 16,
-		.int_miti_ver = 6, .int_miti_queues = 32,
-		.int_miti_tick_div = 0x200,
-		.rss_key_size = 40, .rss_indir_size = 128,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8125, .msix_min = 32,
+		.irq_map = &rtl_irq_maps[4], .rx_desc = RX_DESC(4),
+		.miti = &rtl_miti_blocks[6],
 	},
 	{
 		/* V125 CFG_11 */
 		.xid_mask = 0x7cf, .xid = 0x689,
 		.mac_version = RTL_MAC_VER_64, .name = "RTL8125D",
-		.pci_device = 0x8125, .speed_mbps = 2500,
-		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 20,
-		.isr_ver = 5, .irq_map = &rtl_irq_maps[5],
-		.rx_desc_type = 4, .tx_desc_size = 16,
-		.int_miti_ver = 6, .int_miti_queues = 32,
-		.int_miti_tick_div = 0x200,
-		.rss_key_size = 40, .rss_indir_size = 128,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8125, .msix_min = 20,
+		.irq_map = &rtl_irq_maps[5], .rx_desc = RX_DESC(4),
+		.miti = &rtl_miti_blocks[6],
 	},
 	{
 		/* V125 CFG_10 */
 		.xid_mask = 0x7cf, .xid = 0x688,
 		.mac_version = RTL_MAC_VER_64, .name = "RTL8125D",
-		.pci_device = 0x8125, .speed_mbps = 2500,
-		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 20,
-		.isr_ver = 5, .irq_map = &rtl_irq_maps[5],
-		.rx_desc_type = 4, .tx_desc_size = 16,
-		.int_miti_ver = 6, .int_miti_queues = 32,
-		.int_miti_tick_div = 0x200,
-		.rss_key_size = 40, .rss_indir_size = 128,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8125, .msix_min = 20,
+		.irq_map = &rtl_irq_maps[5], .rx_desc = RX_DESC(4),
+		.miti = &rtl_miti_blocks[6],
 	},
 	{
 		/* V125 CFG_5 */
 		.xid_mask = 0x7cf, .xid = 0x641,
 		.mac_version = RTL_MAC_VER_63, .name = "RTL8125B",
-		.pci_device = 0x8125, .speed_mbps = 2500,
-		.rx_queues = 4, .tx_queues = 2, .msix_max = 32, .msix_min = 22,
-		.isr_ver = 2, .irq_map = &rtl_irq_maps[2],
-		.rx_desc_type = 3, .tx_desc_size = 16,
-		.int_miti_ver = 4, .int_miti_queues = 16,
-		.int_miti_tick_div = 0x100,
-		.rss_key_size = 40, .rss_indir_size = 128,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8125, .msix_min = 22,
+		.irq_map = &rtl_irq_maps[2], .rx_desc = RX_DESC(3),
+		.miti = &rtl_miti_blocks[4],
 	},
 	{
-		/* V125 CFG_3.  One queue, no RSS (HwSuppRssVer not set for
-		 * 8125A), MSI-X max 4.  [I] msix_min 1: the vendor gives no
-		 * minimum because the chip only runs ISR v1 (one vector). */
+		/* V125 CFG_3.  One queue, no RSS (rtl_family_8125a).
+		 * [I] msix_min 1: the vendor gives no minimum because the
+		 * chip only runs ISR v1 (one vector). */
 		.xid_mask = 0x7cf, .xid = 0x609,
 		.mac_version = RTL_MAC_VER_61, .name = "RTL8125A",
-		.pci_device = 0x8125, .speed_mbps = 2500,
-		.rx_queues = 1, .tx_queues = 1, .msix_max = 4, .msix_min = 1,
-		.isr_ver = 1, .irq_map = &rtl_irq_maps[1],
-		.rx_desc_type = 3, .tx_desc_size = 16,
-		.int_miti_ver = 3, .int_miti_queues = 32,
-		.int_miti_tick_div = 0x100,
-		.rss_key_size = 0, .rss_indir_size = 0,
-		.ring_default = 256, .ring_max = 1024,
+		.caps = &rtl_family_8125a, .msix_min = 1,
+		.irq_map = &rtl_irq_maps[1], .rx_desc = RX_DESC(3),
+		.miti = &rtl_miti_blocks[3],
 	},
 };
 
@@ -221,26 +234,25 @@ const struct rtl_chip_info *rtl_chip_lookup_xid(uint32_t txconfig)
  * [I] RTL8159 at 10000 Mbit/s: it needs the rtl8159-1.fw PHY firmware
  * for 10G (5G without); the model assumes the firmware is loaded.
  */
+static const struct rtl_usb_family_caps rtl_usb_family_815x = {
+	.rx_desc_size = 16, .rx_align = 16, .rx_urbs = 10,
+	.coalesce_ns = 15000, .coalesce_max_ns = 524280,
+	.coalesce_unit_ns = 8, .early_timeout_ns = 640,
+	.early_size_div = 16,
+};
+
 const struct rtl_usb_chip_info rtl_usb_chips[] = {
 	{
 		.vendor = RTL_USB_VENDOR_REALTEK, .product = 0x8157,
 		.hw_id = 0x1030, .version = RTL_VER_16, .name = "RTL8157",
-		.speed_mbps = 5000,
-		.rx_desc_size = 16, .rx_align = 16,
-		.rx_buf_size = 32768, .rx_urbs = 10,
-		.coalesce_ns = 15000, .coalesce_max_ns = 524280,
-		.coalesce_unit_ns = 8, .early_timeout_ns = 640,
-		.early_size_div = 16,
+		.speed_mbps = 5000, .rx_buf_size = 32768,
+		.caps = &rtl_usb_family_815x,
 	},
 	{
 		.vendor = RTL_USB_VENDOR_REALTEK, .product = 0x815a,
 		.hw_id = 0x2020, .version = RTL_VER_17, .name = "RTL8159",
-		.speed_mbps = 10000,
-		.rx_desc_size = 16, .rx_align = 16,
-		.rx_buf_size = 49152, .rx_urbs = 10,
-		.coalesce_ns = 15000, .coalesce_max_ns = 524280,
-		.coalesce_unit_ns = 8, .early_timeout_ns = 640,
-		.early_size_div = 16,
+		.speed_mbps = 10000, .rx_buf_size = 49152,
+		.caps = &rtl_usb_family_815x,
 	},
 };
 

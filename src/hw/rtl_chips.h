@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rtl_chips.h - what differs between the chips, as data: one row per
- * XID (PCIe RTL8125/8126/8127) or per USB id (RTL8157/8159), plus the
- * interrupt message-id map of each ISR/IMR layout version.  No logic
+ * XID (PCIe RTL8125/8126/8127) or per USB id (RTL8157/8159), holding only
+ * what differs between chips and pointing to shared rows: the family's
+ * capabilities (struct rtl_family_caps, struct rtl_usb_family_caps), the
+ * interrupt message-id map of each ISR/IMR layout version, the moderation
+ * block of each IntMiti version, the RX descriptor row.  No logic
  * beyond table lookups; behaviour that truly differs belongs in a
  * per-family ops struct chosen once at probe (DESIGN.md s2).
  *
@@ -14,6 +17,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+struct rtl_rx_desc_fmt;		/* rtl_desc.h */
+struct rtl_tx_desc_fmt;
 
 #define RTL_PCI_VENDOR_REALTEK	0x10ECu
 #define RTL_USB_VENDOR_REALTEK	0x0BDAu
@@ -61,28 +67,50 @@ extern const struct rtl_irq_map rtl_irq_maps[8];
 /* Chip quirks. */
 #define RTL_QUIRK_OWNBIT_ERRATUM (1u << 0)	/* see rtl_chips.c */
 
-struct rtl_chip_info {
-	uint16_t xid_mask;	/* (TxConfig >> 20) & xid_mask == xid */
-	uint16_t xid;
-	enum rtl_mac_version mac_version;
-	const char *name;
+/*
+ * The interrupt-moderation block of one IntMiti version (vendor
+ * HwSuppIntMitiVer; s5.1), shared by every chip with that version.
+ */
+struct rtl_miti_block {
+	uint8_t ver;		/* 3..6 */
+	uint8_t queues;		/* 8-byte records at 0xA00 */
+	uint16_t tick_div;	/* timer ticks per INT_MITI unit */
+};
+
+/* Indexed by IntMiti version; [0..2] are unused. */
+extern const struct rtl_miti_block rtl_miti_blocks[7];
+
+/*
+ * What every chip of a PCIe family shares: PCI id, line rate, queues,
+ * MSI-X request, RSS sizes, TX descriptor format, ring sizes.
+ */
+struct rtl_family_caps {
+	const char *family;	/* "RTL8125" */
 	uint16_t pci_device;	/* 10ec:xxxx */
 	uint32_t speed_mbps;	/* line rate */
 	uint8_t rx_queues;	/* hardware RX rings */
 	uint8_t tx_queues;	/* hardware TX rings */
 	uint8_t msix_max;	/* vectors the vendor asks for */
-	uint8_t msix_min;	/* fewer -> fall back to ISR v1, 1 queue */
-	uint8_t isr_ver;	/* ISR/IMR layout, 1..7 */
-	const struct rtl_irq_map *irq_map;	/* &rtl_irq_maps[isr_ver] */
-	uint8_t rx_desc_type;	/* 3 or 4 when RSS is on; 1 otherwise */
-	uint8_t tx_desc_size;	/* 16 (K format) */
-	uint8_t int_miti_ver;	/* moderation block version, 3..6 */
-	uint8_t int_miti_queues;	/* 8-byte records at 0xA00 */
-	uint16_t int_miti_tick_div;	/* timer ticks per INT_MITI unit */
 	uint8_t rss_key_size;	/* bytes; 0 = no RSS */
 	uint16_t rss_indir_size;	/* entries; 0 = no RSS */
+	const struct rtl_tx_desc_fmt *tx_desc;	/* K's 16-byte format */
 	uint16_t ring_default;	/* descriptors per ring */
 	uint16_t ring_max;
+};
+
+/* One row per XID: what differs between chips of a family. */
+struct rtl_chip_info {
+	uint16_t xid_mask;	/* (TxConfig >> 20) & xid_mask == xid */
+	uint16_t xid;
+	enum rtl_mac_version mac_version;
+	const char *name;
+	const struct rtl_family_caps *caps;	/* shared by the family */
+	uint8_t msix_min;	/* fewer -> fall back to ISR v1, 1 queue */
+	/* ISR/IMR layout: &rtl_irq_maps[isr_ver], isr_ver 1..7 */
+	const struct rtl_irq_map *irq_map;
+	/* RX type with RSS on (3 or 4); rtl_rx_desc_fmt_basic otherwise */
+	const struct rtl_rx_desc_fmt *rx_desc;
+	const struct rtl_miti_block *miti;	/* &rtl_miti_blocks[ver] */
 	uint32_t quirks;	/* RTL_QUIRK_* */
 };
 
@@ -104,6 +132,18 @@ enum rtl_usb_version {
 	RTL_VER_17 = 17,	/* RTL8159 */
 };
 
+/* What the RTL8157 and RTL8159 share: RX descriptors, URBs, coalescing. */
+struct rtl_usb_family_caps {
+	uint8_t rx_desc_size;	/* struct rtl_usb_rx_desc_v2 */
+	uint8_t rx_align;	/* each descriptor/frame start */
+	uint8_t rx_urbs;	/* bulk-in URBs in flight */
+	uint32_t coalesce_ns;	/* default USB_RX_EXTRA_AGGR_TMR, ns */
+	uint32_t coalesce_max_ns;
+	uint8_t coalesce_unit_ns;	/* register unit */
+	uint32_t early_timeout_ns;	/* fixed USB_RX_EARLY_TIMEOUT */
+	uint8_t early_size_div;	/* EARLY_SIZE = (buf - reserved) / div */
+};
+
 struct rtl_usb_chip_info {
 	uint16_t vendor;
 	uint16_t product;
@@ -111,15 +151,8 @@ struct rtl_usb_chip_info {
 	enum rtl_usb_version version;
 	const char *name;
 	uint32_t speed_mbps;
-	uint8_t rx_desc_size;	/* struct rtl_usb_rx_desc_v2 */
-	uint8_t rx_align;	/* each descriptor/frame start */
 	uint32_t rx_buf_size;	/* bytes per bulk-in URB buffer */
-	uint8_t rx_urbs;	/* bulk-in URBs in flight */
-	uint32_t coalesce_ns;	/* default USB_RX_EXTRA_AGGR_TMR, ns */
-	uint32_t coalesce_max_ns;
-	uint8_t coalesce_unit_ns;	/* register unit */
-	uint32_t early_timeout_ns;	/* fixed USB_RX_EARLY_TIMEOUT */
-	uint8_t early_size_div;	/* EARLY_SIZE = (buf - reserved) / div */
+	const struct rtl_usb_family_caps *caps;	/* shared by the family */
 };
 
 extern const struct rtl_usb_chip_info rtl_usb_chips[];

@@ -198,7 +198,7 @@
  * INT_MITI_V2 per-queue timers: byte 0 (RX) and byte 2 (TX) of queue q's
  * 8-byte record at 0xA00 + 8q.  The vendor writes timer_count / div with
  * div = 0x100 (8125A/B, 8126) or 0x200 (8125BP/D/CP, 8127: "timer unit is
- * double") -- struct rtl_chip_info.int_miti_tick_div.  So one unit is div
+ * double") -- struct rtl_miti_block.tick_div.  So one unit is div
  * ticks: 2048 ns or 4096 ns [I, from the divisors and the 8 ns tick], and
  * the vendor default (0x26 or 0x13) is ~78 us on every chip.
  *

@@ -11,13 +11,22 @@
  * ../shared/research/rtl8127-hw.md; V127 rtl8127_mark_to_asic_v1/v3/v4,
  * K rtl8169_mark_to_asic).  Rings are 256-byte aligned and have no size
  * register: EOR on the last descriptor wraps the device to the base (s3).
+ *
+ * Besides the structs, one row per descriptor type (struct
+ * rtl_rx_desc_fmt, struct rtl_tx_desc_fmt, rows in rtl_desc.c): where each
+ * word sits, what its bits mean, and the register bits that select the
+ * type.  The model reads descriptors through the rows; the driver picks
+ * its per-type accessors through them.  No code compares type numbers.
  */
 #ifndef RXSCALE_HW_RTL_DESC_H
 #define RXSCALE_HW_RTL_DESC_H
 
 #include <assert.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hw/rtl_defines.h"
 
 /* Bits common to opts1 of every PCIe descriptor (RX and TX). */
 #define RTL_DESC_OWN		(1u << 31)	/* device owns it */
@@ -210,8 +219,83 @@ struct rtl_usb_rx_desc_v2 {
 #define RTL_USB_RX2_UDPF	(1u << 25)
 #define RTL_USB_RX2_IPF		(1u << 26)
 
+/* ---- One row per RX descriptor type (rows in rtl_desc.c). */
+
+/* Register bits that take part in selecting the RX type (s8 "Enabling
+ * the descriptor type"): the driver clears these, then sets the row's. */
+#define RTL_RX_DESC_SEL_RXCFG	RTL_RXCFG_DESC_V3
+#define RTL_RX_DESC_SEL_CFG_D8	RTL_CFG_D8_DESC_V4
+
+/* Largest RX descriptor (type 3). */
+#define RTL_RX_DESC_MAX_SIZE	32u
+
+enum rtl_rx_desc_fmt_id {
+	RTL_RX_DESC_FMT_V1,	/* type 1 */
+	RTL_RX_DESC_FMT_V3,	/* type 3 */
+	RTL_RX_DESC_FMT_V4,	/* type 4 */
+	RTL_RX_DESC_FMT_COUNT
+};
+
+struct rtl_rx_desc_fmt {
+	uint8_t type;		/* 1, 3 or 4: the vendor's name, for messages */
+	uint8_t size;		/* bytes */
+	uint8_t opts1_off;	/* OWN, EOR, length, FS/LS, errors */
+	uint8_t opts2_off;	/* V4F/V6F, VLAN */
+	uint8_t addr_off;	/* buffer address, driver -> device */
+	bool addr_overwritten;	/* write-back replaces addr (refill rewrites it) */
+	int8_t hash_off;	/* u32 Toeplitz hash on write-back; -1: none */
+	int8_t hash_type_off;	/* hash-type word on write-back; -1: none */
+	uint8_t hash_type_size;	/* its bytes: 2 or 4 */
+	/* opts1 write-back */
+	uint32_t fs, ls;	/* first/last segment */
+	uint32_t err_mask;	/* any set: receive error */
+	/* L4 type and checksum-failure bits, in the word at csum_off */
+	uint8_t csum_off;	/* opts1_off or opts2_off */
+	uint32_t tcpt, udpt, ipf, tcpf, udpf;
+	/* hash-type bits (0 where the type has no hash) */
+	uint32_t ht_ipv4, ht_ipv6, ht_tcp, ht_udp;
+	/* The device uses this type when (RxConfig & rxcfg_mask) ==
+	 * rxcfg_val and (CFG_D8 & cfg_d8_mask) == cfg_d8_val; exactly one
+	 * row matches any register value. */
+	uint32_t rxcfg_mask, rxcfg_val;
+	uint8_t cfg_d8_mask, cfg_d8_val;
+};
+
+extern const struct rtl_rx_desc_fmt rtl_rx_desc_fmts[RTL_RX_DESC_FMT_COUNT];
+
+/* Type 1: every chip has it, and uses it with RSS off. */
+#define rtl_rx_desc_fmt_basic	(&rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V1])
+
+/** rtl_rx_desc_fmt_decode() - the row the device uses for these
+ * RxConfig and CFG_D8 values (never NULL). */
+const struct rtl_rx_desc_fmt *rtl_rx_desc_fmt_decode(uint32_t rxconfig,
+						     uint8_t cfg_d8);
+/** rtl_rx_desc_fmt_type() - the row of RX type @type, or NULL. */
+const struct rtl_rx_desc_fmt *rtl_rx_desc_fmt_type(unsigned type);
+
+/* ---- One row per TX descriptor size (rows in rtl_desc.c): MAC OCP
+ * RTL_OCP_TX_DESC_FMT selects it (s8.4). */
+enum rtl_tx_desc_fmt_id {
+	RTL_TX_DESC_FMT_16,	/* K's format, struct rtl_tx_desc */
+	RTL_TX_DESC_FMT_32,	/* the vendor's, struct rtl_tx_desc32 */
+	RTL_TX_DESC_FMT_COUNT
+};
+
+struct rtl_tx_desc_fmt {
+	uint8_t size;		/* bytes */
+	uint8_t opts1_off, opts2_off, addr_off;
+	/* selected when (OCP 0xEB58 & ocp_mask) == ocp_val */
+	uint16_t ocp_mask, ocp_val;
+};
+
+extern const struct rtl_tx_desc_fmt rtl_tx_desc_fmts[RTL_TX_DESC_FMT_COUNT];
+
+/** rtl_tx_desc_fmt_decode() - the row for a MAC OCP 0xEB58 value. */
+const struct rtl_tx_desc_fmt *rtl_tx_desc_fmt_decode(uint16_t ocp_fmt);
+
 /* ---- Layout checks. */
 static_assert(sizeof(struct rtl_rx_desc) == 16, "RX type 1 is 16 bytes");
+static_assert(offsetof(struct rtl_rx_desc, opts1) == 0, "type 1 opts1 @0");
 static_assert(offsetof(struct rtl_rx_desc, opts2) == 4, "type 1 opts2 @4");
 static_assert(offsetof(struct rtl_rx_desc, addr) == 8, "type 1 addr @8");
 
@@ -242,5 +326,10 @@ static_assert(sizeof(struct rtl_usb_rx_desc_v2) == 16, "USB RX desc v2 is 16 byt
 
 /* RING_ALIGN keeps every descriptor size dividing it. */
 static_assert(RTL_RING_ALIGN % sizeof(struct rtl_rx_desc_v3) == 0, "ring alignment");
+static_assert(sizeof(struct rtl_rx_desc_v3) == RTL_RX_DESC_MAX_SIZE, "largest RX type");
+static_assert(sizeof(struct rtl_rx_desc) <= RTL_RX_DESC_MAX_SIZE &&
+	      sizeof(struct rtl_rx_desc_v4) <= RTL_RX_DESC_MAX_SIZE, "largest RX type");
+static_assert(offsetof(struct rtl_tx_desc32, opts2) == 4 &&
+	      offsetof(struct rtl_tx_desc32, addr) == 8, "TX formats share the first 16 bytes");
 
 #endif /* RXSCALE_HW_RTL_DESC_H */

@@ -157,7 +157,7 @@ void rtlm_params_default(struct rtlm_params *p);
  * @chip: the chip row (rtl_chips[]); TxConfig reads back its XID
  * @p:    parameters, copied; NULL = rtlm_params_default()
  *
- * Registers a PCI function 10ec:<chip->pci_device> with chip->msix_max
+ * Registers a PCI function 10ec:<chip->caps->pci_device> with chip->caps->msix_max
  * MSI-X entries, an I/O BAR 0 and the registers in memory BAR 2
  * (RTL_BAR_MMIO, RTL_BAR_SIZE bytes), in the reset state.
  * Return: the device, or NULL (bad arguments, out of memory).

@@ -115,9 +115,9 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 	snprintf(name, sizeof(name), "%s", chip->name);
 	if (!dev->regs || !dev->tx_buf ||
 	    plat_pci_dev_init(&dev->pci, host, mem, name, RTL_PCI_VENDOR_REALTEK,
-			     chip->pci_device,
-			     chip->msix_max > PLAT_PCI_MSIX_MAX ?
-			     PLAT_PCI_MSIX_MAX : chip->msix_max)) {
+			     chip->caps->pci_device,
+			     chip->caps->msix_max > PLAT_PCI_MSIX_MAX ?
+			     PLAT_PCI_MSIX_MAX : chip->caps->msix_max)) {
 		free(dev->regs);
 		free(dev->tx_buf);
 		free(dev);
@@ -132,8 +132,8 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		return NULL;
 	}
 	dev->link_up = dev->p.link_up;
-	dev->link_mbps = dev->p.link_mbps && dev->p.link_mbps <= chip->speed_mbps ?
-			 dev->p.link_mbps : chip->speed_mbps;
+	dev->link_mbps = dev->p.link_mbps && dev->p.link_mbps <= chip->caps->speed_mbps ?
+			 dev->p.link_mbps : chip->caps->speed_mbps;
 	rtlm_tx_init(dev);
 	rtlm_moder_init(dev);
 	rtlm_wb_init(dev);
@@ -178,10 +178,10 @@ int rtlm_set_link(struct rtlm_dev *dev, bool up, uint32_t mbps)
 	bool valid = false, changed;
 
 	if (!mbps)
-		mbps = dev->chip->speed_mbps;
+		mbps = dev->chip->caps->speed_mbps;
 	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		valid |= ok[i] == mbps;
-	if (!valid || mbps > dev->chip->speed_mbps)
+	if (!valid || mbps > dev->chip->caps->speed_mbps)
 		return -EINVAL;
 	changed = up != dev->link_up || (up && mbps != dev->link_mbps);
 	dev->link_up = up;

@@ -10,7 +10,7 @@
  * up), covering every event in between -- a delay timer per vector, as
  * QEMU's igb EITR timer and SimBricks' int_ev are.  An unmask that
  * re-raises a latched status is not a new event: it is sent at once
- * unless a timer is running.  One unit is int_miti_tick_div timer ticks
+ * unless a timer is running.  One unit is miti->tick_div timer ticks
  * of 8 ns (RTL_INT_MITI_UNIT_NS): 4096 ns on RTL8125BP/D and RTL8127A,
  * 2048 ns on RTL8125A/B and RTL8126A.  INT_CFG0 MITIGATION_BYPASS set =
  * timers ignored.  [I] The legacy model has no moderation (the 8125's
@@ -42,7 +42,7 @@ bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx)
 	uint64_t bit = 1ull << id;
 	unsigned units;
 
-	if (id >= RTL_MSIX_MAX_VECTORS || q >= dev->chip->int_miti_queues ||
+	if (id >= RTL_MSIX_MAX_VECTORS || q >= dev->chip->miti->queues ||
 	    (rtlm_rd(dev, RTL_RI_INT_CFG0_8125) & RTL_INT_CFG0_MITIGATION_BYPASS))
 		return false;
 	units = rtlm_reg_byte(dev, RTL_RI_INT_MITI_V2, off);
@@ -53,7 +53,7 @@ bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx)
 	dev->moder_held |= bit;
 	dev->st.moder_deferred++;
 	sim_schedule_in(dev->sim, &dev->moder_ev[id], (sim_time_t)units *
-			RTL_INT_MITI_UNIT_NS(dev->chip->int_miti_tick_div));
+			RTL_INT_MITI_UNIT_NS(dev->chip->miti->tick_div));
 	return true;
 }
 

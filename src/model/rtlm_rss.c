@@ -42,19 +42,19 @@ unsigned rtlm_rx_rings(struct rtlm_dev *dev)
 		      RTL_Q_NUM_SHIFT;
 	unsigned n = 1u << lg;
 
-	return n < dev->chip->rx_queues ? n : dev->chip->rx_queues;
+	return n < dev->chip->caps->rx_queues ? n : dev->chip->caps->rx_queues;
 }
 
 static void rss_rebuild(struct rtlm_dev *dev)
 {
 	uint32_t ctrl = rtlm_rd(dev, RTL_RI_RSS_CTRL_8125);
 	unsigned lg = (ctrl & RTL_RSS_CTRL_INDIR_MASK) >> RTL_RSS_CTRL_INDIR_SHIFT;
-	unsigned size = dev->chip->rss_indir_size;
+	unsigned size = dev->chip->caps->rss_indir_size;
 	uint8_t key[RTLM_RSS_KEY_MAX];
-	unsigned klen = dev->chip->rss_key_size;
+	unsigned klen = dev->chip->caps->rss_key_size;
 
 	dev->rss_dirty = false;
-	if (!size || !dev->chip->rss_key_size)
+	if (!size || !dev->chip->caps->rss_key_size)
 		return;
 	if ((1u << lg) > size) {
 		rtlm_guest_error(dev, "RSS_CTRL table size 2^%u > %u entries",

@@ -12,8 +12,10 @@
  *
  * Descriptor type (s8 "Enabling the descriptor type"): RxConfig bit 24
  * selects type 3; CFG_D8 bit 1 with RxConfig bit 24 clear selects type 4;
- * otherwise type 1.  [I] A type the chip row does not have
- * (rtl_chip_info.rx_desc_type) is a guest error and type 1 is used.
+ * otherwise type 1 -- the rows of rtl_desc.c (rtl_rx_desc_fmt_decode),
+ * which also give every offset and bit the write-back uses.  [I] A type
+ * the chip row does not have (rtl_chip_info.rx_desc) is a guest error and
+ * type 1 is used.
  *
  * Write-back: the frame goes to the buffer, then every descriptor word
  * but opts1, then opts1 with OWN clear (the device writes opts1 last, as
@@ -259,18 +261,20 @@ int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
 
 /* ---- completion: ring, DMA, write-back ---- */
 
-static unsigned rx_desc_type(struct rtlm_dev *dev)
+/* The RX type the registers select (rtl_rx_desc_fmt_decode). */
+static const struct rtl_rx_desc_fmt *rx_desc_fmt(struct rtlm_dev *dev)
 {
-	bool v3 = rtlm_rd(dev, RTL_RI_RxConfig) & RTL_RXCFG_DESC_V3;
-	bool v4 = !v3 && (rtlm_rd(dev, RTL_RI_CFG_D8) & RTL_CFG_D8_DESC_V4);
-	unsigned t = v3 ? 3 : v4 ? 4 : 1;
+	const struct rtl_rx_desc_fmt *f, *basic = rtl_rx_desc_fmt_basic;
 
-	if (t != 1 && t != dev->chip->rx_desc_type) {
-		rtlm_guest_error(dev, "RX descriptor type %u enabled, %s has type %u: using type 1",
-				 t, dev->chip->name, dev->chip->rx_desc_type);
-		t = 1;
+	f = rtl_rx_desc_fmt_decode(rtlm_rd(dev, RTL_RI_RxConfig),
+				   (uint8_t)rtlm_rd(dev, RTL_RI_CFG_D8));
+	if (f != basic && f != dev->chip->rx_desc) {
+		rtlm_guest_error(dev, "RX descriptor type %u enabled, %s has type %u: using type %u",
+				 f->type, dev->chip->name, dev->chip->rx_desc->type,
+				 basic->type);
+		f = basic;
 	}
-	return t;
+	return f;
 }
 
 static uint64_t rx_ring_base(struct rtlm_dev *dev, unsigned q)
@@ -293,69 +297,48 @@ static uint32_t vlan_opts2(const struct rtlm_rx_frame *fr)
 	return RTL_RX_VLAN_TAG | (uint32_t)(uint16_t)(t << 8 | t >> 8);
 }
 
-/* Build the write-back of @fr in @d (descriptor bytes as read); returns
- * opts1 and the offset of opts1. */
-static uint32_t rx_writeback(const struct rtlm_rx_frame *fr, unsigned type,
-			     uint8_t *d, unsigned *opts1_off)
+/* The hash-type bits of @fr in row @f (0 where the type has none). */
+static uint32_t rx_hash_type(const struct rtl_rx_desc_fmt *f,
+			     const struct rtlm_rx_frame *fr)
 {
-	uint32_t eor = rtlm_le32(d + (type == 1 ? 0 : type == 3 ? 28 : 12)) &
-		       RTL_DESC_EOR;
-	uint32_t ip = (fr->v4 ? RTL_RX_V4F : 0) | (fr->v6 ? RTL_RX_V6F : 0);
-	uint32_t o1 = eor | fr->len, o2 = ip | vlan_opts2(fr), info = 0;
-	bool tcp = fr->l4 == 6, udp = fr->l4 == 17;
-
-	switch (type) {
-	case 1:
-		o1 |= RTL_RX1_FS | RTL_RX1_LS |
-		      (tcp ? RTL_RX1_TCPT : 0) | (udp ? RTL_RX1_UDPT : 0) |
-		      (fr->ipf ? RTL_RX1_IPF : 0) |
-		      (fr->l4f && tcp ? RTL_RX1_TCPF : 0) |
-		      (fr->l4f && udp ? RTL_RX1_UDPF : 0);
-		rtlm_put_le32(d + 4, o2);
-		*opts1_off = 0;
-		break;
-	case 3:
-		o1 |= RTL_RX3_FS | RTL_RX3_LS;
-		o2 |= (tcp ? RTL_RX3_TCPT : 0) | (udp ? RTL_RX3_UDPT : 0) |
-		      (fr->ipf ? RTL_RX3_IPF : 0) |
-		      (fr->l4f && tcp ? RTL_RX3_TCPF : 0) |
-		      (fr->l4f && udp ? RTL_RX3_UDPF : 0);
-		switch (fr->rss_type) {
-		case RSS_TYPE_IPV4: info = RTL_RX3_HI_IPV4; break;
-		case RSS_TYPE_TCP4: info = RTL_RX3_HI_IPV4 | RTL_RX3_HI_TCP; break;
-		case RSS_TYPE_UDP4: info = RTL_RX3_HI_IPV4 | RTL_RX3_HI_UDP; break;
-		case RSS_TYPE_IPV6: info = RTL_RX3_HI_IPV6; break;
-		case RSS_TYPE_TCP6: info = RTL_RX3_HI_IPV6 | RTL_RX3_HI_TCP; break;
-		case RSS_TYPE_UDP6: info = RTL_RX3_HI_IPV6 | RTL_RX3_HI_UDP; break;
-		default: break;
-		}
-		rtlm_put_le32(d + 8, fr->hash);
-		d[14] = (uint8_t)info;
-		d[15] = (uint8_t)(info >> 8);
-		rtlm_put_le32(d + 24, o2);
-		*opts1_off = 28;
-		break;
-	default:
-		o1 |= RTL_RX4_FS | RTL_RX4_LS |
-		      (tcp ? RTL_RX4_TCPT : 0) | (udp ? RTL_RX4_UDPT : 0) |
-		      (fr->ipf ? RTL_RX4_IPF : 0) |
-		      (fr->l4f && tcp ? RTL_RX4_TCPF : 0) |
-		      (fr->l4f && udp ? RTL_RX4_UDPF : 0);
-		switch (fr->rss_type) {
-		case RSS_TYPE_IPV4: info = RTL_RX4_RI_IPV4; break;
-		case RSS_TYPE_TCP4: info = RTL_RX4_RI_IPV4 | RTL_RX4_RI_TCP; break;
-		case RSS_TYPE_UDP4: info = RTL_RX4_RI_IPV4 | RTL_RX4_RI_UDP; break;
-		case RSS_TYPE_IPV6: info = RTL_RX4_RI_IPV6; break;
-		case RSS_TYPE_TCP6: info = RTL_RX4_RI_IPV6 | RTL_RX4_RI_TCP; break;
-		case RSS_TYPE_UDP6: info = RTL_RX4_RI_IPV6 | RTL_RX4_RI_UDP; break;
-		default: break;
-		}
-		rtlm_put_le32(d + 0, info);
-		rtlm_put_le32(d + 4, fr->hash);
-		rtlm_put_le32(d + 8, o2);
-		*opts1_off = 12;
-		break;
+	switch (fr->rss_type) {
+	case RSS_TYPE_IPV4: return f->ht_ipv4;
+	case RSS_TYPE_TCP4: return f->ht_ipv4 | f->ht_tcp;
+	case RSS_TYPE_UDP4: return f->ht_ipv4 | f->ht_udp;
+	case RSS_TYPE_IPV6: return f->ht_ipv6;
+	case RSS_TYPE_TCP6: return f->ht_ipv6 | f->ht_tcp;
+	case RSS_TYPE_UDP6: return f->ht_ipv6 | f->ht_udp;
+	default: return 0;
 	}
+}
+
+/* Build the write-back of @fr in @d (descriptor bytes as read, laid out
+ * as row @f); returns opts1, which goes at f->opts1_off. */
+static uint32_t rx_writeback(const struct rtlm_rx_frame *fr,
+			     const struct rtl_rx_desc_fmt *f, uint8_t *d)
+{
+	uint32_t eor = rtlm_le32(d + f->opts1_off) & RTL_DESC_EOR;
+	uint32_t ip = (fr->v4 ? RTL_RX_V4F : 0) | (fr->v6 ? RTL_RX_V6F : 0);
+	uint32_t o1 = eor | fr->len | f->fs | f->ls, o2 = ip | vlan_opts2(fr);
+	bool tcp = fr->l4 == 6, udp = fr->l4 == 17;
+	uint32_t cs = (tcp ? f->tcpt : 0) | (udp ? f->udpt : 0) |
+		      (fr->ipf ? f->ipf : 0) |
+		      (fr->l4f && tcp ? f->tcpf : 0) |
+		      (fr->l4f && udp ? f->udpf : 0);
+
+	if (f->csum_off == f->opts1_off)
+		o1 |= cs;
+	else
+		o2 |= cs;
+	if (f->hash_type_off >= 0) {
+		uint32_t info = rx_hash_type(f, fr);
+
+		for (unsigned i = 0; i < f->hash_type_size; i++)
+			d[f->hash_type_off + i] = (uint8_t)(info >> 8 * i);
+	}
+	if (f->hash_off >= 0)
+		rtlm_put_le32(d + f->hash_off, fr->hash);
+	rtlm_put_le32(d + f->opts2_off, o2);
 	return o1;
 }
 
@@ -376,10 +359,10 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 {
 	struct rtlm_rx_frame *fr = ev->arg;
 	struct rtlm_dev *dev = fr->dev;
-	unsigned q = fr->q, type = rx_desc_type(dev);
-	unsigned dsz = type == 3 ? 32 : 16, o1off;
+	const struct rtl_rx_desc_fmt *f = rx_desc_fmt(dev);
+	unsigned q = fr->q, dsz = f->size, o1off = f->opts1_off;
 	uint64_t base = rx_ring_base(dev, q), at, buf;
-	uint8_t d[32];
+	uint8_t d[RTL_RX_DESC_MAX_SIZE];
 	uint32_t o1;
 
 	(void)s;
@@ -393,26 +376,27 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 		dev->st.rx_dma_err[q]++;
 		goto out;
 	}
-	o1 = rtlm_le32(d + (type == 1 ? 0 : type == 3 ? 28 : 12));
+	o1 = rtlm_le32(d + o1off);
 	if (!(o1 & RTL_DESC_OWN))
 		goto missed;
 	if ((o1 & RTL_RX_LEN_MASK) < fr->len) {
 		dev->st.rx_buf_small[q]++;
 		goto out;
 	}
-	buf = rtlm_le64(d + (type == 1 ? 8 : type == 3 ? 16 : 0));
+	buf = rtlm_le64(d + f->addr_off);
 	if (plat_pci_dma_write(&dev->pci, buf, fr->data, fr->len)) {
 		rtlm_guest_error(dev, "RX queue %u buffer 0x%llx (%u bytes) is not DMA-visible",
 				 q, (unsigned long long)buf, fr->len);
 		dev->st.rx_dma_err[q]++;
 		goto out;
 	}
-	o1 = rx_writeback(fr, type, d, &o1off);
+	o1 = rx_writeback(fr, f, d);
 	/* every word but opts1, then opts1 last */
 	if (o1off)
 		plat_pci_dma_write(&dev->pci, at, d, o1off);
-	else
-		plat_pci_dma_write(&dev->pci, at + 4, d + 4, dsz - 4);
+	if (o1off + 4 < dsz)
+		plat_pci_dma_write(&dev->pci, at + o1off + 4, d + o1off + 4,
+				   dsz - o1off - 4);
 	rtlm_wb_opts1(dev, at + o1off, o1, true);
 	dev->rx[q].cur = (o1 & RTL_DESC_EOR) ? 0 : dev->rx[q].cur + 1;
 	dev->st.rx_ok[q]++;

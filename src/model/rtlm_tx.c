@@ -5,7 +5,8 @@
  * Rings: queue 0 at TxDescStartAddrLow/High (0x20), queue 1 at
  * TNPDS_Q1_LOW_8125 (0x2100); EOR wraps; the index returns to 0 when the
  * base-address low register is written and at reset.  Descriptors are 16
- * bytes (K's format) or 32 when MAC OCP 0xEB58 bit 0 is set (vendor).
+ * bytes (K's format) or 32 when MAC OCP 0xEB58 bit 0 is set (vendor):
+ * the rows of rtl_desc.c (rtl_tx_desc_fmt_decode).
  * Enabled TX rings: 2^(MAC OCP 0xE63E bits 11:10), capped at the chip's.
  *
  * Doorbells: TxPoll_8125 (0x90) bit q, or a write of SW_TAIL_PTRq (the
@@ -41,13 +42,12 @@ static unsigned tx_rings(struct rtlm_dev *dev)
 		       RTL_OCP_TX_Q_NUM_MASK) >> RTL_OCP_TX_Q_NUM_SHIFT;
 	unsigned n = 1u << lg;
 
-	return n < dev->chip->tx_queues ? n : dev->chip->tx_queues;
+	return n < dev->chip->caps->tx_queues ? n : dev->chip->caps->tx_queues;
 }
 
-static unsigned tx_desc_size(struct rtlm_dev *dev)
+static const struct rtl_tx_desc_fmt *tx_desc_fmt(struct rtlm_dev *dev)
 {
-	return rtlm_mac_ocp(dev, RTL_OCP_TX_DESC_FMT) & RTL_OCP_TX_DESC_32B ?
-	       32 : 16;
+	return rtl_tx_desc_fmt_decode(rtlm_mac_ocp(dev, RTL_OCP_TX_DESC_FMT));
 }
 
 static uint64_t tx_ring_base(struct rtlm_dev *dev, unsigned q)
@@ -70,11 +70,13 @@ static sim_time_t wire_ns(struct rtlm_dev *dev, size_t len)
 enum tx_res { TX_EMPTY, TX_SENT, TX_BAD, TX_STOP };
 
 /* Hand back @n descriptors of queue @q starting at index @first. */
-static void tx_complete(struct rtlm_dev *dev, unsigned q, const uint64_t *at,
+static void tx_complete(struct rtlm_dev *dev, unsigned q,
+			const struct rtl_tx_desc_fmt *f, const uint64_t *at,
 			const uint32_t *o1, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		rtlm_wb_opts1(dev, at[i], o1[i] & ~RTL_DESC_OWN, false);
+		rtlm_wb_opts1(dev, at[i] + f->opts1_off, o1[i] & ~RTL_DESC_OWN,
+			      false);
 	dev->tx[q].closed += n;
 }
 
@@ -82,10 +84,11 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 {
 	uint64_t base = tx_ring_base(dev, q), at[TX_CHAIN_MAX];
 	uint32_t o1[TX_CHAIN_MAX], opts2 = 0, idx = dev->tx[q].cur;
-	unsigned dsz = tx_desc_size(dev), n = 0;
+	const struct rtl_tx_desc_fmt *f = tx_desc_fmt(dev);
+	unsigned dsz = f->size, n = 0;
 	size_t total = 0;
 	bool bad = false;
-	uint8_t d[16];
+	uint8_t d[sizeof(struct rtl_tx_desc)];	/* what both formats share */
 
 	for (;;) {
 		uint32_t len;
@@ -97,11 +100,11 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 					 q, idx, (unsigned long long)at[n]);
 			return TX_STOP;
 		}
-		o1[n] = rtlm_le32(d);
+		o1[n] = rtlm_le32(d + f->opts1_off);
 		if (!(o1[n] & RTL_DESC_OWN))
 			return TX_EMPTY;	/* nothing, or chain not complete */
 		if (!n) {
-			opts2 = rtlm_le32(d + 4);
+			opts2 = rtlm_le32(d + f->opts2_off);
 			if (!(o1[n] & RTL_TX_FS)) {
 				rtlm_guest_error(dev, "TX queue %u descriptor %u: chain without FS",
 						 q, idx);
@@ -109,7 +112,7 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 			}
 		}
 		len = o1[n] & RTL_TX_LEN_MASK;
-		buf = rtlm_le64(d + 8);
+		buf = rtlm_le64(d + f->addr_off);
 		if (!bad && total + len > RTLM_TX_MAX) {
 			rtlm_guest_error(dev, "TX queue %u: frame longer than %u bytes",
 					 q, RTLM_TX_MAX);
@@ -133,7 +136,7 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 			break;
 		}
 	}
-	tx_complete(dev, q, at, o1, n);
+	tx_complete(dev, q, f, at, o1, n);
 	dev->tx[q].cur = idx;
 	if (bad)
 		return TX_BAD;

@@ -85,10 +85,10 @@ void rtlu_regs_reset(struct rtlu_dev *dev)
 	put16(dev->pla, RTLU_PLA_TCR1, c->hw_id);
 	put16(dev->usbr, RTLU_USB_USB_CTRL, RTLU_USB_CTRL_RESET);
 	put16(dev->usbr, RTLU_USB_RX_EARLY_TIMEOUT,
-	      (uint16_t)(c->early_timeout_ns / RTLU_TIMER_UNIT_NS));
+	      (uint16_t)(c->caps->early_timeout_ns / RTLU_TIMER_UNIT_NS));
 	put16(dev->usbr, RTLU_USB_RX_EARLY_SIZE, (uint16_t)es);
 	put16(dev->usbr, RTLU_USB_RX_EXTRA_AGGR_TMR,
-	      (uint16_t)(c->coalesce_ns / RTLU_TIMER_UNIT_NS));
+	      (uint16_t)(c->caps->coalesce_ns / RTLU_TIMER_UNIT_NS));
 	dev->usbr[RTLU_USB_INT_MITIGATION] = RTLU_INT_MIT_RESET;
 	rtlu_phy_update(dev);
 	dev->st.mitigation = true;
