@@ -323,10 +323,12 @@ static void test_probe(void **state)
 	}
 	assert_non_null(strstr(f->k.last_log, "RTL8127A"));
 	/* bug 5: BAR 0 is I/O ports, the registers are in the first memory
-	 * BAR (2), which the driver mapped; nothing touched the I/O BAR */
+	 * BAR (2), which the driver mapped; nothing touched the I/O BAR; BAR
+	 * 4 (the MSI-X table) is memory too, after the registers */
 	assert_int_equal(pci_resource_flags(&f->pdev, 0), IORESOURCE_IO);
 	assert_int_equal(pci_resource_flags(&f->pdev, RTL_BAR_MMIO), IORESOURCE_MEM);
-	assert_int_equal(pci_select_bars(&f->pdev, IORESOURCE_MEM), 1 << RTL_BAR_MMIO);
+	assert_int_equal(pci_select_bars(&f->pdev, IORESOURCE_MEM),
+			 1 << RTL_BAR_MMIO | 1 << RTL_BAR_MSIX);
 	assert_ptr_equal(f->tp->mmio_addr, pci_iomap(&f->pdev, RTL_BAR_MMIO, 0));
 	assert_int_equal(rtlm_pci(f->m)->mmio_errors, 0);
 	ET_OK(f, "-l eth0");

@@ -41,6 +41,17 @@
 #define RTL_BAR_IO_SIZE		0x100u
 #define RTL_BAR_MMIO		2
 
+/*
+ * The MSI-X table and PBA: memory BAR 4, 16 KiB (the lspci line above),
+ * table at offset 0, PBA at 0x800.  [I] The offsets are what lspci -vv
+ * prints for Realtek PCIe NICs ("Vector table: BAR=4 offset=00000000",
+ * "PBA: BAR=4 offset=00000800"); no Realtek document states them.
+ */
+#define RTL_BAR_MSIX		4
+#define RTL_BAR_MSIX_SIZE	0x4000u
+#define RTL_MSIX_TABLE_OFF	0x0u
+#define RTL_MSIX_PBA_OFF	0x800u
+
 /* How a register reacts to the host (the model implements these). */
 enum rtl_reg_access {
 	RTL_ACC_RW,	/* read/write; bits outside wmask keep their value */

@@ -85,6 +85,34 @@ void rtlm_reset(struct rtlm_dev *dev)
 	rtlm_irq_reset(dev);
 }
 
+/*
+ * The function's configuration-space identity from the chip row: 10ec and
+ * the row's PCI device ID, class 020000 (Ethernet controller), revision 0
+ * (the chip rows carry no revision ID).  [I] Subsystem 10ec:0123 is what
+ * lspci shows on Realtek's own RTL8125 boards; other vendors' boards carry
+ * their own.  [I] PCIe link x1 at the generation the line rate needs:
+ * RTL8125 (2.5G) PCIe 2.x, RTL8126 (5G) 3.x, RTL8127 (10G) 4.x.
+ */
+static int rtlm_cfg_id(struct rtlm_dev *dev)
+{
+	const struct rtl_chip_info *chip = dev->chip;
+	struct plat_pci_cfg_id id = {
+		.revision = 0,
+		.class_code = 0x020000,
+		.subsys_vendor = RTL_PCI_VENDOR_REALTEK,
+		.subsys_device = 0x0123,
+		.link_gen = chip->caps->speed_mbps > 5000 ? 4 :
+			    chip->caps->speed_mbps > 2500 ? 3 : 2,
+		.link_width = 1,
+	};
+	int rc = plat_pci_set_cfg_id(&dev->pci, &id);
+
+	if (!rc && dev->pci.msix_nvec)
+		rc = plat_pci_set_msix_bar(&dev->pci, RTL_BAR_MSIX, RTL_BAR_MSIX_SIZE,
+					  RTL_MSIX_TABLE_OFF, RTL_MSIX_PBA_OFF);
+	return rc;
+}
+
 struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 			     const struct rtl_chip_info *chip,
 			     const struct rtlm_params *p)
@@ -124,7 +152,8 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		return NULL;
 	}
 	if (plat_pci_set_bar_io(&dev->pci, RTL_BAR_IO, RTL_BAR_IO_SIZE) ||
-	    plat_pci_set_bar(&dev->pci, RTL_BAR_MMIO, RTL_BAR_SIZE, &rtlm_bar_ops, dev)) {
+	    plat_pci_set_bar(&dev->pci, RTL_BAR_MMIO, RTL_BAR_SIZE, &rtlm_bar_ops, dev) ||
+	    rtlm_cfg_id(dev)) {
 		plat_pci_dev_fini(&dev->pci);
 		free(dev->regs);
 		free(dev->tx_buf);

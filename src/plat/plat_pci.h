@@ -12,7 +12,28 @@
  * MSI-X semantics (PCI Local Bus spec 3.0 §6.8.2, as QEMU's hw/pci/msix.c
  * also models them): a message for a masked vector sets its Pending Bit
  * instead of being sent; unmasking a vector whose Pending Bit is set sends
- * the message and clears the bit.  Function-wide masking is not modelled.
+ * the message and clears the bit.  The Function Mask bit of the MSI-X
+ * capability masks every vector the same way; clearing it sends what is
+ * pending on unmasked vectors.
+ *
+ * Two host sides use a function.  The simulator's in-process kernel
+ * (src/kern/pci.c) binds sim_irqs with plat_pci_msix_bind() and masks with
+ * plat_pci_msix_mask(); it never touches configuration space.  A
+ * device-side transport (the virt-pci server: a real kernel) reads and
+ * writes configuration space (plat_pci_cfg_read/write), programs the MSI-X
+ * table and PBA through the MSI-X BAR, and receives each message, with the
+ * address and data the guest programmed, through the msg callback.  Both
+ * share one mask/pending state per entry and one interrupt mode: enabling
+ * MSI-X or MSI in configuration space selects the mode, and
+ * plat_pci_set_irq_mode() shows in the enable bits.
+ *
+ * Configuration space (PCI Local Bus 3.0 ch. 6, PCIe Base 3.0 ch. 7): a
+ * type 0 header; capabilities MSI at 0x50 (64-bit, per-vector masking, one
+ * vector), PCI Express at 0x70 (v2, endpoint, minimal) and, once the model
+ * gives a table BAR, MSI-X at 0xB0 (offsets as lspci shows them on RTL8125
+ * boards).  No Power Management capability, no extended capabilities
+ * (0x100 reads 0, which ends the extended list).  Registers not listed read
+ * 0 and ignore writes.
  */
 #ifndef RXSCALE_PLAT_PCI_H
 #define RXSCALE_PLAT_PCI_H
@@ -25,6 +46,20 @@
 
 #define PLAT_PCI_BARS 6
 #define PLAT_PCI_MSIX_MAX 64
+#define PLAT_PCI_CFG_SIZE 4096          /* PCIe extended configuration space */
+#define PLAT_PCI_CFG_STORED 256         /* bytes kept; the rest reads 0 */
+
+/* Capability offsets in configuration space. */
+#define PLAT_PCI_CAP_MSI 0x50
+#define PLAT_PCI_CAP_EXP 0x70
+#define PLAT_PCI_CAP_MSIX 0xB0
+
+/* A message a transport sends to the host: a DWORD write of @data to
+ * @addr (MSI-X table entry or MSI capability, as the guest programmed). */
+typedef void (*plat_pci_msg_fn)(void *opaque, uint64_t addr, uint32_t data);
+/* The INTx line as the host sees it (asserted and not disabled in the
+ * command register) changed. */
+typedef void (*plat_pci_intx_fn)(void *opaque, bool level);
 
 /* Register access handlers of one BAR; @off is relative to the BAR, @size
  * is 1, 2, 4 or 8 bytes.  They run inside the accessing CPU's frame. */
@@ -44,8 +79,19 @@ struct plat_pci_msix_ent {
 	struct sim_irq *irq;            /* host interrupt it targets, or NULL */
 	bool masked;                    /* Vector Control mask bit */
 	bool pending;                   /* Pending Bit Array */
+	uint64_t addr;                  /* Message Address (table) */
+	uint32_t data;                  /* Message Data (table) */
 	uint64_t sent;                  /* messages delivered */
 	uint64_t held;                  /* messages turned into pending bits */
+};
+
+/* The configuration-space identity a device model gives its function. */
+struct plat_pci_cfg_id {
+	uint8_t revision;
+	uint32_t class_code;            /* base class << 16 | sub << 8 | prog-if */
+	uint16_t subsys_vendor, subsys_device;
+	uint8_t link_gen;               /* PCIe max link speed 1..5 (2.5..32 GT/s) */
+	uint8_t link_width;             /* lanes, 1..32 */
 };
 
 struct plat_pci_dev {
@@ -57,6 +103,8 @@ struct plat_pci_dev {
 		void *opaque;
 		unsigned char *window;          /* host address range of the BAR */
 		bool io;                        /* I/O space BAR (not served) */
+		bool mem64;                     /* 64-bit memory BAR */
+		bool upper;                     /* upper half of BAR n-1 */
 	} bar[PLAT_PCI_BARS];
 	struct sim_host *host;
 	struct plat_mem *mem;                    /* where DMA goes */
@@ -67,6 +115,21 @@ struct plat_pci_dev {
 	bool intx_level;                        /* INTx line asserted */
 	uint64_t lost_msgs;                     /* notify with no vector bound */
 	uint64_t mmio_errors;                   /* access to no BAR / bad size */
+	/* configuration space: register bytes and their writable bits */
+	uint8_t cfg[PLAT_PCI_CFG_STORED];
+	uint8_t cfg_wmask[PLAT_PCI_CFG_STORED];
+	int msix_bar;                           /* BAR of table and PBA, -1 none */
+	uint32_t msix_table_off, msix_pba_off;
+	/* transport side: messages out (msg), INTx line (intx) */
+	plat_pci_msg_fn msg;
+	plat_pci_intx_fn intx;
+	void *msg_opaque;
+	bool intx_out;                          /* level last given to intx */
+	uint64_t msgs_out;                      /* messages given to msg */
+	uint64_t msgs_dropped;                  /* bus mastering off: not sent */
+	uint64_t msi_held;                      /* MSI messages held by its mask */
+	uint64_t cfg_errors;                    /* bad config / MSI-X BAR access */
+	char last_error[96];
 	struct plat_pci_dev *next;               /* platform's device list */
 };
 
@@ -92,6 +155,21 @@ int plat_pci_set_bar(struct plat_pci_dev *d, unsigned bar, uint64_t size,
  * Returns 0, -EINVAL, -ENOMEM. */
 int plat_pci_set_bar_io(struct plat_pci_dev *d, unsigned bar, uint64_t size);
 
+/* A memory BAR is 64-bit non-prefetchable (it takes BAR @bar + 1 as its
+ * upper half) unless @bar is 5, which is 32-bit; a BAR that would overlap
+ * another 64-bit BAR's halves is -EINVAL. */
+
+/*
+ * Serve the MSI-X table and PBA in memory BAR @bar of @size bytes: the
+ * table (16 bytes per entry) at @table_off, the PBA (one bit per entry in
+ * QWORDs) at @pba_off, both 8-byte aligned, apart, inside the BAR.  Adds
+ * the MSI-X capability (table size msix_nvec).  Access to the rest of the
+ * BAR reads 0, ignores writes and is counted in cfg_errors; so is a write
+ * to the PBA.  Returns 0, -EINVAL (no MSI-X entries, bad layout), -ENOMEM.
+ */
+int plat_pci_set_msix_bar(struct plat_pci_dev *d, unsigned bar, uint64_t size,
+			 uint32_t table_off, uint32_t pba_off);
+
 /* Host address of BAR @bar (pci_iomap); NULL if absent. */
 void *plat_pci_bar_addr(struct plat_pci_dev *d, unsigned bar);
 
@@ -102,6 +180,47 @@ void *plat_pci_bar_addr(struct plat_pci_dev *d, unsigned bar);
  */
 int plat_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val);
 int plat_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val);
+
+/* BAR-relative access (a transport routing the guest's MMIO by BAR index
+ * and offset): as plat_pci_mmio_read/write at plat_pci_bar_addr() + @off. */
+int plat_pci_bar_read(struct plat_pci_dev *d, unsigned bar, uint64_t off,
+		     unsigned size, uint64_t *val);
+int plat_pci_bar_write(struct plat_pci_dev *d, unsigned bar, uint64_t off,
+		      unsigned size, uint64_t val);
+
+/* ----- configuration space ----- */
+
+/* Set revision, class code, subsystem IDs and PCIe link of the function
+ * (plat_pci_dev_init gives vendor/device, class 0, revision 0, subsystem
+ * 0:0, PCIe gen 1 x1).  Returns 0 or -EINVAL. */
+int plat_pci_set_cfg_id(struct plat_pci_dev *d, const struct plat_pci_cfg_id *id);
+
+/*
+ * A configuration read or write of @size (1, 2 or 4) bytes at @off
+ * (naturally aligned, below PLAT_PCI_CFG_SIZE), little-endian.  A bad size
+ * or offset returns -EINVAL, reads all ones and is counted in cfg_errors
+ * (with last_error); nothing is fatal.  Unimplemented registers read 0 and
+ * ignore writes; read-only bits ignore writes.  BARs follow the sizing
+ * protocol (write all ones, read back the size mask and type bits).
+ */
+int plat_pci_cfg_read(struct plat_pci_dev *d, unsigned off, unsigned size,
+		     uint32_t *val);
+int plat_pci_cfg_write(struct plat_pci_dev *d, unsigned off, unsigned size,
+		      uint32_t val);
+
+/*
+ * A transport's message sink.  With @msg set, every MSI-X message (or MSI
+ * message) the function sends calls @msg with the entry's (capability's)
+ * address and data, in addition to raising the bound sim_irq if there is
+ * one; a message with neither is counted in lost_msgs.  @msg is called only
+ * while the command register's Bus Master Enable bit is set: without it
+ * the function may not write memory, so the message is dropped (counted in
+ * msgs_dropped), as QEMU drops it.  @intx, if set, hears the INTx line
+ * (asserted and not disabled by the command register's Interrupt Disable).
+ * NULL callbacks detach.
+ */
+void plat_pci_set_transport(struct plat_pci_dev *d, plat_pci_msg_fn msg,
+			   plat_pci_intx_fn intx, void *opaque);
 
 /* ----- interrupt delivery (device side) ----- */
 
@@ -116,7 +235,8 @@ void plat_pci_intx_set(struct plat_pci_dev *d, bool level);
 
 /* ----- interrupt setup (host side) ----- */
 
-/* Select the interrupt mode and, for MSI/INTx, the host irq. */
+/* Select the interrupt mode and, for MSI/INTx, the host irq.  The MSI and
+ * MSI-X enable bits of configuration space follow the mode. */
 void plat_pci_set_irq_mode(struct plat_pci_dev *d, enum plat_pci_irq_mode mode,
 			  struct sim_irq *single);
 
