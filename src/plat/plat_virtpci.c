@@ -149,7 +149,8 @@ static int irq_send(struct plat_virtpci *vp, uint8_t op, uint64_t addr,
 	im->m.op = op;
 	im->m.size = htole32(dlen);
 	im->m.addr = htole64(addr);
-	memcpy(im->data, data, dlen);
+	if (dlen)
+		memcpy(im->data, data, dlen);
 	im->len = (unsigned)sizeof(im->m) + dlen;
 	vp->pend_n++;
 	/* while a cmd chain is served, its completion goes first */
