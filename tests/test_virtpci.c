@@ -1048,6 +1048,85 @@ static void test_bad_ring_address(void **state)
 	m_teardown(&m);
 }
 
+
+/* Random bytes on the socket and random rings: an error or nothing, never
+ * a crash or a hang (deterministic seed). */
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void test_bad_random(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (int it = 0; it < 200; it++) {
+		struct master *m = calloc(1, sizeof(*m));
+		uint8_t blob[96];
+		double t0;
+		int rc;
+
+		assert_non_null(m);
+		m_setup(m, it & 1, it & 2);
+		m->vp.vh.io_timeout_ms = 20;
+		if (it % 3 == 0) {
+			/* garbage on the socket */
+			size_t n = 1 + rnd(&x) % sizeof(blob);
+
+			for (size_t i = 0; i < n; i++)
+				blob[i] = (uint8_t)rnd(&x);
+			if (it % 6 == 0)        /* plausible header */
+				memcpy(blob, &(uint32_t[]){ (uint32_t)(rnd(&x) % 40),
+							    PLAT_VHOST_VERSION,
+							    (uint32_t)(rnd(&x) % 80) }, 12);
+			assert_int_equal(write(m->sock, blob, n), (ssize_t)n);
+		} else {
+			/* garbage in the rings and buffers of a live device */
+			m_negotiate(m);
+			post_irq_bufs(m);
+			for (unsigned i = 0; i < 16 * 16; i++)
+				g2h(m, q_desc(0))[i] = (uint8_t)rnd(&x);
+			for (unsigned i = 0; i < 16; i++) {
+				uint64_t a = GPA_BASE + rnd(&x) % (MEM_SIZE + 0x10000);
+				struct vdesc d;
+
+				memcpy(&d, g2h(m, q_desc(0)) + 16 * i, 16);
+				if (rnd(&x) & 1)
+					d.addr = a;
+				d.len %= 256;
+				d.next %= 20;
+				d.flags &= 7;
+				if (it % 4 != 2)
+					d.flags &= ~PLAT_VRING_DESC_F_INDIRECT;
+				memcpy(g2h(m, q_desc(0)) + 16 * i, &d, 16);
+			}
+			for (unsigned i = 0; i < 1 + rnd(&x) % 16; i++)
+				publish(m, 0, (uint16_t)(rnd(&x) % 18));
+			if (m->inband) {
+				uint32_t s[2] = { 0, 0 };
+
+				m_send(m, PLAT_VHOST_VRING_KICK, PLAT_VHOST_VERSION,
+				       s, 8, NULL, 0);
+			} else {
+				uint64_t one = 1;
+
+				assert_int_equal(write(m->kick[0], &one, 8), 8);
+			}
+		}
+		t0 = now_s();
+		rc = plat_virtpci_poll(&m->vp);
+		assert_true(now_s() - t0 < 1.0);
+		/* still answers or cleanly down */
+		assert_true(rc >= 0 || !plat_vhost_connected(&m->vp.vh));
+		m_teardown(m);
+		free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1061,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_bad_requests),
 		cmocka_unit_test(test_bad_descriptors),
 		cmocka_unit_test(test_bad_ring_address),
+		cmocka_unit_test(test_bad_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

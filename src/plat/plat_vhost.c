@@ -665,7 +665,11 @@ static int set_vring_fd(struct plat_vhost *vh, const struct plat_vhost_hdr *h,
 	case PLAT_VHOST_SET_VRING_KICK:
 		close_fd(&vq->kick_fd);
 		vq->kick_fd = fd;
-		/* a kick fd starts the ring: look at it once */
+		/* a kick fd starts the ring: look at it once.  Without
+		 * PROTOCOL_FEATURES there is no SET_VRING_ENABLE: the ring
+		 * is enabled from here on (vhost-user spec, "Ring states") */
+		if (!(vh->features & (1ull << PLAT_VHOST_F_PROTOCOL_FEATURES)))
+			vq->enabled = true;
 		vq->notify_pending = true;
 		break;
 	case PLAT_VHOST_SET_VRING_CALL:
