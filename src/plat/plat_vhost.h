@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plat_vhost.h - a vhost-user back-end (the device side) over a unix socket,
+ * with split virtqueues in the front-end's shared memory.
+ *
+ * Written from the vhost-user specification (QEMU docs/interop/vhost-user.rst)
+ * and the virtio 1.x split-virtqueue layout, for the front-end that User-Mode
+ * Linux's virtio_uml driver is.  What it speaks:
+ *
+ *  - messages: a 12-byte header (request, flags = version 1 | reply bit |
+ *    need-reply bit, payload size) and a payload of at most
+ *    PLAT_VHOST_MAX_PAYLOAD bytes; file descriptors ride along with
+ *    SCM_RIGHTS;
+ *  - front-end requests GET/SET_FEATURES, SET_OWNER, RESET_OWNER,
+ *    GET/SET_PROTOCOL_FEATURES, GET_QUEUE_NUM, SET_MEM_TABLE (each region's
+ *    fd is mmap'ed at its offset), SET_VRING_NUM/ADDR/BASE/KICK/CALL/ERR/
+ *    ENABLE, GET_VRING_BASE, SET_SLAVE_REQ_FD, GET/SET_CONFIG (a zero config
+ *    space: virt-pci reads none) and the in-band VRING_KICK;
+ *  - protocol features REPLY_ACK (every request with the need-reply bit gets
+ *    a u64 status), SLAVE_REQ and INBAND_NOTIFICATIONS (the back-end's
+ *    "used buffers" notification is a SLAVE_VRING_CALL message on the
+ *    back-end request channel; UML gives a pipe for that channel, so the
+ *    back-end never asks for a reply on it);
+ *  - virtio features VERSION_1 and INDIRECT_DESC (when offered); event
+ *    index is not offered, so notifications are suppressed only through
+ *    the avail ring's NO_INTERRUPT flag.
+ *
+ * Robustness: the front-end (a guest kernel) is not trusted.  A malformed
+ * message (bad version or flags, oversize or wrong-size payload, wrong fd
+ * count, unknown request), a ring or buffer address outside the memory
+ * table, a descriptor loop, an out-of-range index or a stalled partial
+ * message (every read past the first byte of a message waits at most
+ * io_timeout_ms) puts the back-end into an error state: the reason is kept
+ * in plat_vhost_error(), the connection is closed at the next poll, and
+ * the poll returns the negative errno.  Nothing here blocks except
+ * plat_vhost_run() (bounded by its timeout) and the bounded waits above.
+ *
+ * Not thread-safe: one thread drives a struct plat_vhost.
+ */
+#ifndef RXSCALE_PLAT_VHOST_H
+#define RXSCALE_PLAT_VHOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLAT_VHOST_MAX_QUEUES 8
+#define PLAT_VHOST_MAX_REGIONS 8        /* VHOST_MEMORY_BASELINE_NREGIONS */
+#define PLAT_VHOST_MAX_PAYLOAD 512      /* bytes after the header */
+#define PLAT_VHOST_MAX_SEGS 64          /* buffers per direction per chain */
+#define PLAT_VHOST_MAX_QSIZE 32768
+
+/* virtio feature bits (device features, GET_FEATURES) */
+#define PLAT_VHOST_F_INDIRECT_DESC 28
+#define PLAT_VHOST_F_EVENT_IDX 29
+#define PLAT_VHOST_F_PROTOCOL_FEATURES 30
+#define PLAT_VHOST_F_VERSION_1 32
+
+/* vhost-user protocol feature bits (GET_PROTOCOL_FEATURES) */
+#define PLAT_VHOST_PF_MQ 0
+#define PLAT_VHOST_PF_REPLY_ACK 3
+#define PLAT_VHOST_PF_SLAVE_REQ 5
+#define PLAT_VHOST_PF_CONFIG 9
+#define PLAT_VHOST_PF_INBAND_NOTIFICATIONS 14
+
+/* request codes (front-end to back-end) */
+enum plat_vhost_req {
+	PLAT_VHOST_GET_FEATURES = 1,
+	PLAT_VHOST_SET_FEATURES = 2,
+	PLAT_VHOST_SET_OWNER = 3,
+	PLAT_VHOST_RESET_OWNER = 4,
+	PLAT_VHOST_SET_MEM_TABLE = 5,
+	PLAT_VHOST_SET_VRING_NUM = 8,
+	PLAT_VHOST_SET_VRING_ADDR = 9,
+	PLAT_VHOST_SET_VRING_BASE = 10,
+	PLAT_VHOST_GET_VRING_BASE = 11,
+	PLAT_VHOST_SET_VRING_KICK = 12,
+	PLAT_VHOST_SET_VRING_CALL = 13,
+	PLAT_VHOST_SET_VRING_ERR = 14,
+	PLAT_VHOST_GET_PROTOCOL_FEATURES = 15,
+	PLAT_VHOST_SET_PROTOCOL_FEATURES = 16,
+	PLAT_VHOST_GET_QUEUE_NUM = 17,
+	PLAT_VHOST_SET_VRING_ENABLE = 18,
+	PLAT_VHOST_SET_SLAVE_REQ_FD = 21,
+	PLAT_VHOST_GET_CONFIG = 24,
+	PLAT_VHOST_SET_CONFIG = 25,
+	PLAT_VHOST_VRING_KICK = 35,
+};
+
+/* back-end to front-end requests (on the SET_SLAVE_REQ_FD channel) */
+#define PLAT_VHOST_SLAVE_VRING_CALL 4
+
+/* header flags */
+#define PLAT_VHOST_VERSION 1u
+#define PLAT_VHOST_VERSION_MASK 3u
+#define PLAT_VHOST_FLAG_REPLY (1u << 2)
+#define PLAT_VHOST_FLAG_NEED_REPLY (1u << 3)
+
+/* SET_VRING_KICK/CALL/ERR payload: index in bits 0-7, bit 8 = no fd */
+#define PLAT_VHOST_VRING_INDEX_MASK 0xffu
+#define PLAT_VHOST_VRING_NOFD (1u << 8)
+
+/* split-ring descriptor flags */
+#define PLAT_VRING_DESC_F_NEXT 1
+#define PLAT_VRING_DESC_F_WRITE 2
+#define PLAT_VRING_DESC_F_INDIRECT 4
+#define PLAT_VRING_AVAIL_F_NO_INTERRUPT 1
+
+struct plat_vhost_hdr {
+	uint32_t request;
+	uint32_t flags;
+	uint32_t size;
+};
+
+struct plat_vhost_region {
+	uint64_t gpa;                   /* guest physical address */
+	uint64_t size;
+	uint64_t uaddr;                 /* front-end's user address */
+	uint64_t mmap_offset;
+	void *map;                      /* what mmap returned */
+	size_t map_len;
+	uint8_t *base;                  /* host address of gpa */
+};
+
+struct plat_vhost_vq {
+	uint32_t num;                   /* ring size, 0 = not set */
+	uint16_t last_avail;            /* next avail entry to take */
+	uint16_t used_idx;              /* next used entry to fill */
+	uint64_t desc_ua, avail_ua, used_ua; /* front-end user addresses */
+	bool addr_set;
+	bool enabled;
+	int kick_fd, call_fd, err_fd;
+	bool notify_pending;            /* run the handler at the next poll */
+	uint64_t kicks, calls, chains;
+};
+
+/* One descriptor chain taken from a queue: the device-readable buffers
+ * (out) then the device-writable ones (in), as host pointers into the
+ * mapped guest memory. */
+struct plat_vhost_seg {
+	uint8_t *p;
+	uint32_t len;
+};
+
+struct plat_vhost_chain {
+	uint16_t head;
+	unsigned nout, nin;
+	uint64_t out_len, in_len;
+	struct plat_vhost_seg out[PLAT_VHOST_MAX_SEGS];
+	struct plat_vhost_seg in[PLAT_VHOST_MAX_SEGS];
+};
+
+struct plat_vhost;
+
+/* Called when queue @q may have new buffers (a kick, an in-band kick or
+ * the queue was enabled).  The handler pops chains with plat_vhost_pop(). */
+typedef void (*plat_vhost_notify_fn)(void *opaque, struct plat_vhost *vh,
+				     unsigned q);
+
+struct plat_vhost {
+	int listen_fd;                  /* -1 when attached to a given fd */
+	int fd;                         /* the connection, -1 when none */
+	int req_fd;                     /* back-end request channel, or -1 */
+	char path[108];                 /* socket path we created, to unlink */
+	unsigned nvq;
+	uint64_t features_offered, features;
+	uint64_t proto_offered, proto;
+	bool owner;
+	struct plat_vhost_region reg[PLAT_VHOST_MAX_REGIONS];
+	unsigned nreg;
+	struct plat_vhost_vq vq[PLAT_VHOST_MAX_QUEUES];
+	plat_vhost_notify_fn notify;
+	void *opaque;
+	int io_timeout_ms;              /* bound on waits inside one message */
+	bool quiet;                     /* no stderr log of errors */
+	bool broken;                    /* error seen; disconnect at next poll */
+	int status;                     /* 0, or the negative errno of the error */
+	char err[256];                  /* first error of this connection */
+	uint64_t msgs, replies, connections;
+};
+
+/*
+ * Set up a back-end with @nvq queues offering virtio @features (the
+ * PROTOCOL_FEATURES bit is added) and vhost-user protocol features
+ * @proto.  @notify(@opaque, ...) serves the queues.
+ */
+void plat_vhost_init(struct plat_vhost *vh, unsigned nvq, uint64_t features,
+		     uint64_t proto, plat_vhost_notify_fn notify, void *opaque);
+
+/* Close everything and unlink the socket we created. */
+void plat_vhost_fini(struct plat_vhost *vh);
+
+/* Listen on unix socket @path (replacing a stale socket file); the front-end
+ * connects (UML: virtio_uml.device=PATH:ID).  Returns 0 or -errno. */
+int plat_vhost_listen(struct plat_vhost *vh, const char *path);
+
+/* Serve an already connected socket @fd (ownership passes).  0 or -errno. */
+int plat_vhost_attach(struct plat_vhost *vh, int fd);
+
+bool plat_vhost_connected(const struct plat_vhost *vh);
+
+/*
+ * Handle everything pending (a connection to accept, messages, kicks)
+ * without blocking.  Returns the number of events handled (>= 0), or the
+ * negative errno of an error, after which the connection is closed
+ * (-ECONNRESET when the front-end went away).
+ */
+int plat_vhost_poll(struct plat_vhost *vh);
+
+/* Like plat_vhost_poll(), but first wait up to @timeout_ms for an event.
+ * Returns 0 on timeout. */
+int plat_vhost_run(struct plat_vhost *vh, int timeout_ms);
+
+/* The error of the current (or last) connection, "" if none. */
+const char *plat_vhost_error(const struct plat_vhost *vh);
+
+/* Record a guest error that makes the connection unusable (used by the
+ * device layer too); returns @err (negative errno). */
+int plat_vhost_fail(struct plat_vhost *vh, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ----- queues ----- */
+
+/* Queue @q has a size, addresses and is enabled. */
+bool plat_vhost_queue_ready(const struct plat_vhost *vh, unsigned q);
+
+/* Take the next available chain of queue @q.  Returns 1 (chain filled),
+ * 0 (none available, or queue not ready) or a negative errno (bad ring:
+ * the back-end is now in the error state). */
+int plat_vhost_pop(struct plat_vhost *vh, unsigned q,
+		   struct plat_vhost_chain *c);
+
+/* Give @c back to the front-end with @written bytes written into its
+ * device-writable buffers.  0 or -errno. */
+int plat_vhost_push(struct plat_vhost *vh, unsigned q,
+		    const struct plat_vhost_chain *c, uint32_t written);
+
+/* Tell the front-end queue @q has used buffers (call fd or in-band
+ * message), unless it asked for no interrupts.  0 or -errno. */
+int plat_vhost_call(struct plat_vhost *vh, unsigned q);
+
+/* Copy from the chain's readable buffers starting at byte @off; returns
+ * bytes copied (less than @len when the buffers are shorter). */
+size_t plat_vhost_chain_read(const struct plat_vhost_chain *c, size_t off,
+			     void *buf, size_t len);
+
+/* Copy into the chain's writable buffers starting at byte @off. */
+size_t plat_vhost_chain_write(const struct plat_vhost_chain *c, size_t off,
+			      const void *buf, size_t len);
+
+/* ----- guest memory ----- */
+
+/* Host address of guest physical @gpa with at least one byte mapped;
+ * *@avail gets how many bytes are contiguous from there.  NULL if @gpa is
+ * in no region. */
+uint8_t *plat_vhost_gpa_span(const struct plat_vhost *vh, uint64_t gpa,
+			     uint64_t *avail);
+
+/* Host address of [@gpa, @gpa + @len) if it lies inside one region. */
+uint8_t *plat_vhost_gpa(const struct plat_vhost *vh, uint64_t gpa,
+			uint64_t len);
+
+/* Copy between guest physical memory and @buf (the range may span
+ * adjacent regions).  0, or -EFAULT when any byte is outside the table
+ * (nothing is copied then). */
+int plat_vhost_gpa_read(const struct plat_vhost *vh, uint64_t gpa, void *buf,
+			uint64_t len);
+int plat_vhost_gpa_write(const struct plat_vhost *vh, uint64_t gpa,
+			 const void *buf, uint64_t len);
+
+#endif /* RXSCALE_PLAT_VHOST_H */

@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plat_virtpci.c - virt-pci device over vhost-user (see plat_virtpci.h).
+ */
+#include "plat/plat_virtpci.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(struct plat_virtpci_msg) == 16,
+	       "virtio_pcidev_msg header is 16 bytes");
+
+/* ----- config space adapter ----- */
+
+static const struct plat_virtpci_cfg_ops default_cfg = {
+	.read = plat_pci_cfg_read,
+	.write = plat_pci_cfg_write,
+};
+
+/* ----- helpers ----- */
+
+__attribute__((format(printf, 2, 3)))
+static void guest_error(struct plat_virtpci *vp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(vp->last_error, sizeof(vp->last_error), fmt, ap);
+	va_end(ap);
+	vp->guest_errors++;
+	if (!vp->quiet)
+		fprintf(stderr, "plat_virtpci: guest error: %s\n",
+			vp->last_error);
+}
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* ----- interrupts ----- */
+
+/* Put @im into the next irq buffer.  1 sent, 0 no buffer, <0 error. */
+static int irq_deliver(struct plat_virtpci *vp,
+		       const struct plat_virtpci_irqmsg *im)
+{
+	struct plat_vhost_chain c;
+	uint8_t buf[sizeof(im->m) + sizeof(im->data)];
+	size_t n;
+	int rc = plat_vhost_pop(&vp->vh, PLAT_VIRTPCI_IRQQ, &c);
+
+	if (rc <= 0)
+		return rc;
+	memcpy(buf, &im->m, sizeof(im->m));
+	memcpy(buf + sizeof(im->m), im->data, sizeof(im->data));
+	n = plat_vhost_chain_write(&c, 0, buf, im->len);
+	if (n < im->len)
+		guest_error(vp, "irq buffer of %llu bytes, message needs %u",
+			    (unsigned long long)c.in_len, im->len);
+	rc = plat_vhost_push(&vp->vh, PLAT_VIRTPCI_IRQQ, &c, (uint32_t)n);
+	if (rc)
+		return rc;
+	switch (im->m.op) {
+	case PLAT_VIRTPCI_OP_MSI:
+		vp->msis++;
+		break;
+	case PLAT_VIRTPCI_OP_INT:
+		vp->ints++;
+		break;
+	default:
+		vp->pmes++;
+		break;
+	}
+	vp->irq_called = true;
+	return 1;
+}
+
+/* Deliver what is pending while buffers last; then call the guest. */
+static void irq_flush(struct plat_virtpci *vp)
+{
+	while (vp->pend_n) {
+		int rc = irq_deliver(vp, &vp->pend[vp->pend_head]);
+
+		if (rc <= 0)
+			break;
+		vp->pend_head = (vp->pend_head + 1) % PLAT_VIRTPCI_IRQ_PENDING;
+		vp->pend_n--;
+	}
+	if (vp->irq_called) {
+		vp->irq_called = false;
+		plat_vhost_call(&vp->vh, PLAT_VIRTPCI_IRQQ);
+	}
+}
+
+static int irq_send(struct plat_virtpci *vp, uint8_t op, uint64_t addr,
+		    const uint8_t *data, unsigned dlen)
+{
+	struct plat_virtpci_irqmsg *im;
+
+	if (vp->pend_n == PLAT_VIRTPCI_IRQ_PENDING) {
+		vp->irq_dropped++;
+		guest_error(vp, "interrupt op %u dropped: %u messages wait for irq buffers",
+			    op, vp->pend_n);
+		return -ENOSPC;
+	}
+	im = &vp->pend[(vp->pend_head + vp->pend_n) % PLAT_VIRTPCI_IRQ_PENDING];
+	memset(im, 0, sizeof(*im));
+	im->m.op = op;
+	im->m.size = htole32(dlen);
+	im->m.addr = htole64(addr);
+	if (dlen)
+		memcpy(im->data, data, dlen);
+	im->len = (unsigned)sizeof(im->m) + dlen;
+	vp->pend_n++;
+	/* while a cmd chain is served, its completion goes first */
+	if (!vp->in_cmd) {
+		irq_flush(vp);
+		if (vp->pend_n)
+			vp->irq_deferred++;
+	}
+	return 0;
+}
+
+int plat_virtpci_send_msi(struct plat_virtpci *vp, uint64_t addr,
+			  uint32_t data)
+{
+	uint8_t d[4];
+
+	put_le(d, data, 4);
+	return irq_send(vp, PLAT_VIRTPCI_OP_MSI, addr, d, 4);
+}
+
+void plat_virtpci_msi(void *opaque, uint64_t addr, uint32_t data)
+{
+	plat_virtpci_send_msi(opaque, addr, data);
+}
+
+int plat_virtpci_send_intx(struct plat_virtpci *vp, unsigned pin)
+{
+	if (pin < 1 || pin > 4)
+		return -EINVAL;
+	return irq_send(vp, PLAT_VIRTPCI_OP_INT, pin, NULL, 0);
+}
+
+int plat_virtpci_send_pme(struct plat_virtpci *vp)
+{
+	return irq_send(vp, PLAT_VIRTPCI_OP_PME, 0, NULL, 0);
+}
+
+/* ----- config space ----- */
+
+static void cfg_read(struct plat_virtpci *vp, uint64_t off, unsigned size,
+		     uint8_t *out)
+{
+	memset(out, 0xff, size);
+	if (off >= PLAT_VIRTPCI_CFG_SIZE || size > PLAT_VIRTPCI_CFG_SIZE - off) {
+		guest_error(vp, "config read of %u bytes at 0x%llx outside config space",
+			    size, (unsigned long long)off);
+		return;
+	}
+	vp->cfg_reads++;
+	for (unsigned done = 0; done < size; done += 4) {
+		unsigned n = size - done < 4 ? size - done : 4;
+		uint32_t v = 0xffffffffu;
+		int rc = vp->cfg.read(vp->pci, (unsigned)off + done, n, &v);
+
+		if (rc)
+			guest_error(vp, "config read of %u bytes at 0x%llx: error %d",
+				    n, (unsigned long long)off + done, rc);
+		else
+			put_le(out + done, v, n);
+	}
+}
+
+static void cfg_write(struct plat_virtpci *vp, uint64_t off, unsigned size,
+		      const uint8_t *in)
+{
+	if (off >= PLAT_VIRTPCI_CFG_SIZE || size > PLAT_VIRTPCI_CFG_SIZE - off) {
+		guest_error(vp, "config write of %u bytes at 0x%llx outside config space",
+			    size, (unsigned long long)off);
+		return;
+	}
+	vp->cfg_writes++;
+	for (unsigned done = 0; done < size; done += 4) {
+		unsigned n = size - done < 4 ? size - done : 4;
+		int rc = vp->cfg.write(vp->pci, (unsigned)off + done, n,
+				       (uint32_t)get_le(in + done, n));
+
+		if (rc)
+			guest_error(vp, "config write of %u bytes at 0x%llx: error %d",
+				    n, (unsigned long long)off + done, rc);
+	}
+}
+
+/* ----- BARs ----- */
+
+/* The BAR's handlers for [off, off + size), or NULL (a guest error). */
+static const struct plat_pci_bar_ops *bar_ops(struct plat_virtpci *vp,
+					      unsigned bar, uint64_t off,
+					      uint64_t size, const char *what)
+{
+	struct plat_pci_dev *d = vp->pci;
+
+	if (bar >= PLAT_PCI_BARS || !d->bar[bar].size || d->bar[bar].io ||
+	    !d->bar[bar].ops) {
+		guest_error(vp, "%s of %llu bytes on BAR %u, which is not a memory BAR",
+			    what, (unsigned long long)size, bar);
+		return NULL;
+	}
+	if (off >= d->bar[bar].size || size > d->bar[bar].size - off) {
+		guest_error(vp, "%s of %llu bytes at BAR %u + 0x%llx beyond its 0x%llx bytes",
+			    what, (unsigned long long)size, bar,
+			    (unsigned long long)off,
+			    (unsigned long long)d->bar[bar].size);
+		return NULL;
+	}
+	return d->bar[bar].ops;
+}
+
+/* Size of the next access at @pos of an @size-byte access at @off. */
+static unsigned piece(uint64_t off, uint64_t size, uint64_t pos)
+{
+	uint64_t a = off + pos, rem = size - pos;
+
+	if (pos == 0 && (size == 1 || size == 2 || size == 4 || size == 8) &&
+	    off % size == 0)
+		return (unsigned)size;
+	if (rem >= 4 && a % 4 == 0)
+		return 4;
+	if (rem >= 2 && a % 2 == 0)
+		return 2;
+	return 1;
+}
+
+static void mmio_read(struct plat_virtpci *vp, unsigned bar, uint64_t off,
+		      uint64_t size, uint8_t *out)
+{
+	const struct plat_pci_bar_ops *ops;
+	void *opq;
+
+	memset(out, 0xff, size);
+	ops = bar_ops(vp, bar, off, size, "MMIO read");
+	if (!ops || !ops->read)
+		return;
+	opq = vp->pci->bar[bar].opaque;
+	vp->mmio_reads++;
+	for (uint64_t pos = 0; pos < size;) {
+		unsigned n = piece(off, size, pos);
+
+		put_le(out + pos, ops->read(opq, off + pos, n), n);
+		pos += n;
+	}
+}
+
+static void mmio_write(struct plat_virtpci *vp, unsigned bar, uint64_t off,
+		       uint64_t size, const uint8_t *in, bool memset_byte)
+{
+	const struct plat_pci_bar_ops *ops;
+	void *opq;
+
+	ops = bar_ops(vp, bar, off, size, memset_byte ? "MMIO memset" :
+		      "MMIO write");
+	if (!ops || !ops->write)
+		return;
+	opq = vp->pci->bar[bar].opaque;
+	if (memset_byte)
+		vp->mmio_memsets++;
+	else
+		vp->mmio_writes++;
+	for (uint64_t pos = 0; pos < size;) {
+		unsigned n = piece(off, size, pos);
+		uint64_t v;
+
+		if (memset_byte) {
+			uint8_t pat[8];
+
+			memset(pat, in[0], sizeof(pat));
+			v = get_le(pat, n);
+		} else {
+			v = get_le(in + pos, n);
+		}
+		ops->write(opq, off + pos, v, n);
+		pos += n;
+	}
+}
+
+/* ----- the cmd queue ----- */
+
+/* Serve one chain; returns bytes written into its writable buffers. */
+static uint32_t serve_cmd(struct plat_virtpci *vp,
+			  const struct plat_vhost_chain *c)
+{
+	struct plat_virtpci_msg m;
+	uint64_t dlen, size;
+	uint8_t small[8];
+	uint8_t *buf;
+	uint32_t written = 0;
+
+	if (plat_vhost_chain_read(c, 0, &m, sizeof(m)) < sizeof(m)) {
+		guest_error(vp, "virt-pci message of %llu bytes (header is 16)",
+			    (unsigned long long)c->out_len);
+		return 0;
+	}
+	size = le32toh(m.size);
+	m.addr = le64toh(m.addr);
+	dlen = c->out_len - sizeof(m);
+
+	switch (m.op) {
+	case PLAT_VIRTPCI_OP_CFG_READ:
+		if (size != 1 && size != 2 && size != 4 && size != 8) {
+			guest_error(vp, "config read of %llu bytes",
+				    (unsigned long long)size);
+			memset(small, 0xff, sizeof(small));
+			return (uint32_t)plat_vhost_chain_write(c, 0, small,
+				c->in_len < 8 ? c->in_len : 8);
+		}
+		cfg_read(vp, m.addr, (unsigned)size, small);
+		written = (uint32_t)plat_vhost_chain_write(c, 0, small, size);
+		if (written < size)
+			guest_error(vp, "config read reply buffer of %llu bytes for %llu",
+				    (unsigned long long)c->in_len,
+				    (unsigned long long)size);
+		return written;
+	case PLAT_VIRTPCI_OP_CFG_WRITE:
+		if (dlen == 1 && size != 1) {
+			/* UML's memset_io: see plat_virtpci.h */
+			plat_vhost_chain_read(c, sizeof(m), small, 1);
+			if (size > PLAT_VIRTPCI_MAX_MMIO)
+				guest_error(vp, "MMIO memset of %llu bytes",
+					    (unsigned long long)size);
+			else
+				mmio_write(vp, m.bar, m.addr, size, small, true);
+			return 0;
+		}
+		if ((size != 1 && size != 2 && size != 4 && size != 8) ||
+		    dlen < size) {
+			guest_error(vp, "config write of %llu bytes with %llu data bytes",
+				    (unsigned long long)size,
+				    (unsigned long long)dlen);
+			return 0;
+		}
+		plat_vhost_chain_read(c, sizeof(m), small, size);
+		cfg_write(vp, m.addr, (unsigned)size, small);
+		return 0;
+	case PLAT_VIRTPCI_OP_MMIO_READ:
+		if (size == 0 || size > PLAT_VIRTPCI_MAX_MMIO) {
+			guest_error(vp, "MMIO read of %llu bytes",
+				    (unsigned long long)size);
+			return 0;
+		}
+		if (c->in_len < size) {
+			guest_error(vp, "MMIO read of %llu bytes into a %llu-byte reply buffer",
+				    (unsigned long long)size,
+				    (unsigned long long)c->in_len);
+			size = c->in_len;
+			if (!size)
+				return 0;
+		}
+		buf = size <= sizeof(small) ? small : malloc(size);
+		if (!buf) {
+			guest_error(vp, "MMIO read of %llu bytes: out of memory",
+				    (unsigned long long)size);
+			return 0;
+		}
+		mmio_read(vp, m.bar, m.addr, size, buf);
+		written = (uint32_t)plat_vhost_chain_write(c, 0, buf, size);
+		if (buf != small)
+			free(buf);
+		return written;
+	case PLAT_VIRTPCI_OP_MMIO_WRITE:
+		if (size == 0 || size > PLAT_VIRTPCI_MAX_MMIO || dlen < size) {
+			guest_error(vp, "MMIO write of %llu bytes with %llu data bytes",
+				    (unsigned long long)size,
+				    (unsigned long long)dlen);
+			return 0;
+		}
+		buf = size <= sizeof(small) ? small : malloc(size);
+		if (!buf) {
+			guest_error(vp, "MMIO write of %llu bytes: out of memory",
+				    (unsigned long long)size);
+			return 0;
+		}
+		plat_vhost_chain_read(c, sizeof(m), buf, size);
+		mmio_write(vp, m.bar, m.addr, size, buf, false);
+		if (buf != small)
+			free(buf);
+		return 0;
+	case PLAT_VIRTPCI_OP_MMIO_MEMSET:
+		if (size > PLAT_VIRTPCI_MAX_MMIO || dlen < 1) {
+			guest_error(vp, "MMIO memset of %llu bytes with %llu data bytes",
+				    (unsigned long long)size,
+				    (unsigned long long)dlen);
+			return 0;
+		}
+		plat_vhost_chain_read(c, sizeof(m), small, 1);
+		if (size)
+			mmio_write(vp, m.bar, m.addr, size, small, true);
+		return 0;
+	default:
+		guest_error(vp, "unknown virt-pci op %u on the cmd queue", m.op);
+		return 0;
+	}
+}
+
+static void serve_cmdq(struct plat_virtpci *vp)
+{
+	struct plat_vhost_chain c;
+	bool done = false;
+
+	for (;;) {
+		int rc = plat_vhost_pop(&vp->vh, PLAT_VIRTPCI_CMDQ, &c);
+		uint32_t written;
+
+		if (rc <= 0)
+			break;
+		vp->in_cmd = true;
+		written = serve_cmd(vp, &c);
+		vp->in_cmd = false;
+		if (plat_vhost_push(&vp->vh, PLAT_VIRTPCI_CMDQ, &c, written))
+			break;
+		done = true;
+		/* interrupts the access raised go after its completion */
+		if (vp->pend_n)
+			irq_flush(vp);
+	}
+	if (done)
+		plat_vhost_call(&vp->vh, PLAT_VIRTPCI_CMDQ);
+}
+
+static void on_notify(void *opaque, struct plat_vhost *vh, unsigned q)
+{
+	struct plat_virtpci *vp = opaque;
+
+	(void)vh;
+	if (q == PLAT_VIRTPCI_CMDQ)
+		serve_cmdq(vp);
+	else if (q == PLAT_VIRTPCI_IRQQ)
+		irq_flush(vp);
+}
+
+/* ----- setup and loop ----- */
+
+void plat_virtpci_init(struct plat_virtpci *vp, struct plat_pci_dev *pci,
+		       const struct plat_virtpci_cfg_ops *cfg, uint64_t features,
+		       bool inband)
+{
+	uint64_t proto = (1ull << PLAT_VHOST_PF_REPLY_ACK) |
+			 (1ull << PLAT_VHOST_PF_SLAVE_REQ);
+
+	memset(vp, 0, sizeof(*vp));
+	vp->pci = pci;
+	vp->cfg = cfg ? *cfg : default_cfg;
+	if (inband)
+		proto |= 1ull << PLAT_VHOST_PF_INBAND_NOTIFICATIONS;
+	plat_vhost_init(&vp->vh, 2,
+			features | (1ull << PLAT_VHOST_F_VERSION_1), proto,
+			on_notify, vp);
+}
+
+void plat_virtpci_fini(struct plat_virtpci *vp)
+{
+	plat_vhost_fini(&vp->vh);
+}
+
+int plat_virtpci_listen(struct plat_virtpci *vp, const char *path)
+{
+	return plat_vhost_listen(&vp->vh, path);
+}
+
+int plat_virtpci_attach(struct plat_virtpci *vp, int fd)
+{
+	vp->pend_n = vp->pend_head = 0;
+	return plat_vhost_attach(&vp->vh, fd);
+}
+
+int plat_virtpci_poll(struct plat_virtpci *vp)
+{
+	return plat_vhost_poll(&vp->vh);
+}
+
+int plat_virtpci_run(struct plat_virtpci *vp, int timeout_ms)
+{
+	return plat_vhost_run(&vp->vh, timeout_ms);
+}
+
+/* ----- DMA ----- */
+
+int plat_virtpci_dma_read(struct plat_virtpci *vp, uint64_t addr, void *buf,
+			  uint64_t len)
+{
+	int rc = plat_vhost_gpa_read(&vp->vh, addr, buf, len);
+
+	if (rc) {
+		vp->dma_errors++;
+		guest_error(vp, "DMA read of %llu bytes at 0x%llx outside guest memory",
+			    (unsigned long long)len, (unsigned long long)addr);
+	}
+	return rc;
+}
+
+int plat_virtpci_dma_write(struct plat_virtpci *vp, uint64_t addr,
+			   const void *buf, uint64_t len)
+{
+	int rc = plat_vhost_gpa_write(&vp->vh, addr, buf, len);
+
+	if (rc) {
+		vp->dma_errors++;
+		guest_error(vp, "DMA write of %llu bytes at 0x%llx outside guest memory",
+			    (unsigned long long)len, (unsigned long long)addr);
+	}
+	return rc;
+}
