@@ -1164,6 +1164,43 @@ static void msg_fn(void *opaque, uint64_t addr, uint32_t data)
 	msg_data = data;
 }
 
+/* The internal PHY's clause 22 registers through the PHY OCP window, as
+ * a PHY library reads them: ID, abilities, link and autonegotiation
+ * follow the model's link; BMCR reset self-clears. */
+static uint16_t phy_rd(struct fx *f, unsigned reg)
+{
+	uint32_t v;
+
+	wr(f, RTL_GPHY_OCP, 4, ((RTL_PHY_OCP_STD_BASE + 2 * reg) / 2) << 16);
+	v = rd(f, RTL_GPHY_OCP, 4);
+	assert_true(v & RTL_OCP_FLAG);          /* done */
+	return (uint16_t)v;
+}
+
+static void phy_wr(struct fx *f, unsigned reg, uint16_t val)
+{
+	wr(f, RTL_GPHY_OCP, 4, RTL_OCP_FLAG |
+	   ((RTL_PHY_OCP_STD_BASE + 2 * reg) / 2) << 16 | val);
+}
+
+static void test_phy_regs(void **state)
+{
+	struct fx *f = fx_new("RTL8127A");
+
+	(void)state;
+	assert_int_equal(phy_rd(f, 2), 0x001c);
+	assert_int_equal(phy_rd(f, 3), 0xc800);
+	assert_int_equal(phy_rd(f, 1), 0x7949 | 0x0024);        /* link, AN done */
+	assert_int_equal(phy_rd(f, 10) & 0x0800, 0x0800);       /* LP 1000 FD */
+	phy_wr(f, 0, 0x9200);                                   /* reset + restart AN */
+	assert_int_equal(phy_rd(f, 0), 0x1000);
+	assert_int_equal(rtlm_set_link(f->dev, false, 0), 0);
+	assert_int_equal(phy_rd(f, 1), 0x7949);
+	assert_int_equal(phy_rd(f, 5), 0);
+	assert_int_equal(phy_rd(f, 10), 0);
+	fx_free(f);
+}
+
 static void test_pci_config(void **state)
 {
 	(void)state;
@@ -1527,6 +1564,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reset_values),
 		cmocka_unit_test(test_pci_config),
+		cmocka_unit_test(test_phy_regs),
 		cmocka_unit_test(test_access_semantics),
 		cmocka_unit_test(test_chip_reset),
 		cmocka_unit_test(test_rx_type1),

@@ -138,6 +138,10 @@
 
 /* MAC/PHY OCP windows (0xB0/0xB8), K r8168_mac_ocp_write/_read. */
 #define RTL_OCP_FLAG		RTL_BIT(31)	/* write; read busy/done */
+/* The internal PHY's standard (IEEE 802.3 clause 22) registers, page 0,
+ * in the PHY OCP window: register r at OCP address base + 2 * r (K
+ * OCP_STD_PHY_BASE, r8168g_mdio_read). */
+#define RTL_PHY_OCP_STD_BASE	0xa400u
 #define RTL_OCP_ADDR_SHIFT	15		/* even addr << 15 = addr/2 << 16 */
 #define RTL_OCP_DATA_MASK	0xFFFFu
 /* MAC OCP addresses the multi-queue driver uses. */

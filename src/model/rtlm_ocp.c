@@ -12,6 +12,15 @@
  * two MAC registers the model uses, 0xE63E (TX queue count) and 0xEB58
  * (TX descriptor format), rtl_defines.h.
  *
+ * The PHY: its IEEE 802.3 clause 22 registers sit in the PHY OCP window at
+ * RTL_PHY_OCP_STD_BASE + 2 * reg (K: page 0 of the internal PHY is at OCP
+ * 0xA400).  The model answers the standard registers from its link state
+ * so that a PHY library (Linux phylib's generic driver) finds a PHY,
+ * negotiates and sees the link: PHY ID 001c:c800 (a Realtek internal PHY
+ * id the generic driver accepts [I]), BMSR/LPA/STAT1000 with link and
+ * autonegotiation complete while the link is up.  BMCR, ADVERTISE and
+ * CTRL1000 keep what is written (reset and restart-autoneg self-clear).
+ *
  * TCTR0..3 [I] (rtl_regs.def): count 8 ns ticks up from the last write.
  */
 #include "hw/rtl_defines.h"
@@ -35,6 +44,64 @@ static uint16_t *ocp_slot(struct rtlm_dev *dev, unsigned w, uint16_t addr,
 	return &dev->ocp[w][dev->ocp_n[w]++].val;
 }
 
+/* Clause 22 registers (IEEE 802.3 22.2.4) and bits the model uses. */
+enum {
+	MII_BMCR = 0, MII_BMSR = 1, MII_PHYSID1 = 2, MII_PHYSID2 = 3,
+	MII_ADVERTISE = 4, MII_LPA = 5, MII_EXPANSION = 6, MII_CTRL1000 = 9,
+	MII_STAT1000 = 10, MII_ESTATUS = 15,
+};
+#define BMCR_RESET		0x8000u
+#define BMCR_ANRESTART		0x0200u
+/* 100BASE-TX FD/HD, 10BASE-T FD/HD, extended status, preamble
+ * suppression, autoneg ability, extended capabilities */
+#define BMSR_ABILITIES		0x7949u
+#define BMSR_LSTATUS		0x0004u
+#define BMSR_ANEGCOMPLETE	0x0020u
+#define LPA_LINK_PARTNER	0x45e1u	/* ack, pause, 10/100 FD/HD, 802.3 */
+#define STAT1000_LINK		0x3800u	/* local/remote RX ok, LP 1000 FD */
+#define ESTATUS_1000_TFULL	0x2000u
+#define ESTATUS_1000_THALF	0x1000u
+
+static bool phy_std_reg(uint16_t addr, unsigned *reg)
+{
+	if (addr < RTL_PHY_OCP_STD_BASE || addr >= RTL_PHY_OCP_STD_BASE + 2 * 16)
+		return false;
+	*reg = (addr - RTL_PHY_OCP_STD_BASE) / 2;
+	return true;
+}
+
+/* Read-side value of standard PHY register @reg; @stored is what the
+ * host last wrote (0 if never). */
+static uint16_t phy_read(struct rtlm_dev *dev, unsigned reg, const uint16_t *stored)
+{
+	bool up = dev->link_up;
+
+	switch (reg) {
+	case MII_BMCR:
+		return stored ? *stored : 0x1000u;     /* autoneg enabled */
+	case MII_BMSR:
+		return BMSR_ABILITIES | (up ? BMSR_LSTATUS | BMSR_ANEGCOMPLETE : 0);
+	case MII_PHYSID1:
+		return 0x001cu;
+	case MII_PHYSID2:
+		return 0xc800u;
+	case MII_ADVERTISE:
+		return stored ? *stored : 0x01e1u;
+	case MII_LPA:
+		return up ? LPA_LINK_PARTNER : 0;
+	case MII_EXPANSION:
+		return up ? 0x0001u : 0;               /* partner can autoneg */
+	case MII_CTRL1000:
+		return stored ? *stored : 0x0200u;     /* advertise 1000 FD */
+	case MII_STAT1000:
+		return up ? STAT1000_LINK : 0;
+	case MII_ESTATUS:
+		return ESTATUS_1000_TFULL | ESTATUS_1000_THALF;
+	default:
+		return stored ? *stored : 0;
+	}
+}
+
 uint16_t rtlm_mac_ocp(struct rtlm_dev *dev, uint16_t addr)
 {
 	uint16_t *v = ocp_slot(dev, 0, addr, false);
@@ -52,16 +119,28 @@ void rtlm_ocp_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 
 	(void)old;
 	if (val & RTL_OCP_FLAG) {
+		uint16_t data = (uint16_t)(val & RTL_OCP_DATA_MASK);
+		unsigned reg;
+
+		/* BMCR reset and restart-autoneg complete at once */
+		if (w && phy_std_reg(addr, &reg) && reg == MII_BMCR)
+			data &= (uint16_t)~(BMCR_RESET | BMCR_ANRESTART);
 		slot = ocp_slot(dev, w, addr, true);
 		if (slot)
-			*slot = (uint16_t)(val & RTL_OCP_DATA_MASK);
+			*slot = data;
 		/* write done: the busy/flag bit reads 0 */
 		*r = val & ~RTL_OCP_FLAG;
 		return;
 	}
 	slot = ocp_slot(dev, w, addr, false);
-	*r = (val & ~RTL_OCP_DATA_MASK) | (slot ? *slot : 0) |
-	     (w ? RTL_OCP_FLAG : 0);
+	{
+		unsigned reg;
+		uint16_t data = slot ? *slot : 0;
+
+		if (w && phy_std_reg(addr, &reg))
+			data = phy_read(dev, reg, slot);
+		*r = (val & ~RTL_OCP_DATA_MASK) | data | (w ? RTL_OCP_FLAG : 0);
+	}
 }
 
 static unsigned tctr_index(unsigned ri)
