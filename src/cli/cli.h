@@ -15,6 +15,7 @@
 int cli_hash(int argc, char **argv);
 int cli_mkpcap(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_uml(int argc, char **argv);
 
 /** cli_err() - print "rxscale: " + message + newline on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -94,6 +94,8 @@ struct plat_pci_cfg_id {
 	uint8_t link_width;             /* lanes, 1..32 */
 };
 
+struct plat_pci_dma_ops;
+
 struct plat_pci_dev {
 	char name[32];
 	uint16_t vendor, device;
@@ -108,6 +110,8 @@ struct plat_pci_dev {
 	} bar[PLAT_PCI_BARS];
 	struct sim_host *host;
 	struct plat_mem *mem;                    /* where DMA goes */
+	const struct plat_pci_dma_ops *dma_ops;  /* or there, if set */
+	void *dma_opaque;
 	unsigned msix_nvec;                     /* table size (device cap) */
 	struct plat_pci_msix_ent msix[PLAT_PCI_MSIX_MAX];
 	enum plat_pci_irq_mode irq_mode;
@@ -248,15 +252,35 @@ int plat_pci_msix_mask(struct plat_pci_dev *d, unsigned vec, bool masked);
 
 /* ----- DMA (device side) ----- */
 
+/* Where a function's DMA goes when it is not the simulator's memory: a
+ * transport's guest memory (plat_virtpci).  0 or -EFAULT. */
+struct plat_pci_dma_ops {
+	int (*read)(void *opaque, uint64_t addr, void *dst, uint64_t len);
+	int (*write)(void *opaque, uint64_t addr, const void *src, uint64_t len);
+};
+
+/* Route @d's DMA through @ops (NULL: back to d->mem). */
+static inline void plat_pci_set_dma(struct plat_pci_dev *d,
+				    const struct plat_pci_dma_ops *ops,
+				    void *opaque)
+{
+	d->dma_ops = ops;
+	d->dma_opaque = opaque;
+}
+
 static inline int plat_pci_dma_read(struct plat_pci_dev *d, uint64_t dma,
 				   void *dst, uint64_t len)
 {
+	if (d->dma_ops)
+		return d->dma_ops->read(d->dma_opaque, dma, dst, len);
 	return plat_mem_read(d->mem, dma, dst, len, d->name);
 }
 
 static inline int plat_pci_dma_write(struct plat_pci_dev *d, uint64_t dma,
 				    const void *src, uint64_t len)
 {
+	if (d->dma_ops)
+		return d->dma_ops->write(d->dma_opaque, dma, src, len);
 	return plat_mem_write(d->mem, dma, src, len, d->name);
 }
 

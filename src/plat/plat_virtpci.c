@@ -524,3 +524,19 @@ int plat_virtpci_dma_write(struct plat_virtpci *vp, uint64_t addr,
 	}
 	return rc;
 }
+
+static int dma_ops_read(void *opaque, uint64_t addr, void *dst, uint64_t len)
+{
+	return plat_virtpci_dma_read(opaque, addr, dst, len);
+}
+
+static int dma_ops_write(void *opaque, uint64_t addr, const void *src,
+			 uint64_t len)
+{
+	return plat_virtpci_dma_write(opaque, addr, src, len);
+}
+
+const struct plat_pci_dma_ops plat_virtpci_dma_ops = {
+	.read = dma_ops_read,
+	.write = dma_ops_write,
+};

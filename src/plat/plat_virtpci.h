@@ -156,4 +156,8 @@ int plat_virtpci_dma_read(struct plat_virtpci *vp, uint64_t addr, void *buf,
 int plat_virtpci_dma_write(struct plat_virtpci *vp, uint64_t addr,
 			   const void *buf, uint64_t len);
 
+/* The same as a function's DMA route: plat_pci_set_dma(pci,
+ * &plat_virtpci_dma_ops, vp) sends the device model's DMA to the guest. */
+extern const struct plat_pci_dma_ops plat_virtpci_dma_ops;
+
 #endif /* RXSCALE_PLAT_VIRTPCI_H */
