@@ -1192,12 +1192,14 @@ static void test_phy_regs(void **state)
 	assert_int_equal(phy_rd(f, 3), 0xc800);
 	assert_int_equal(phy_rd(f, 1), 0x7949 | 0x0024);        /* link, AN done */
 	assert_int_equal(phy_rd(f, 10) & 0x0800, 0x0800);       /* LP 1000 FD */
+	assert_int_equal(phy_rd(f, 0x1a), 0x002c);              /* 1000 FD, link */
 	phy_wr(f, 0, 0x9200);                                   /* reset + restart AN */
 	assert_int_equal(phy_rd(f, 0), 0x1000);
 	assert_int_equal(rtlm_set_link(f->dev, false, 0), 0);
 	assert_int_equal(phy_rd(f, 1), 0x7949);
 	assert_int_equal(phy_rd(f, 5), 0);
 	assert_int_equal(phy_rd(f, 10), 0);
+	assert_int_equal(phy_rd(f, 0x1a), 0);
 	fx_free(f);
 }
 

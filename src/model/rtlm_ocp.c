@@ -18,7 +18,9 @@
  * so that a PHY library (Linux phylib's generic driver) finds a PHY,
  * negotiates and sees the link: PHY ID 001c:c800 (a Realtek internal PHY
  * id the generic driver accepts [I]), BMSR/LPA/STAT1000 with link and
- * autonegotiation complete while the link is up.  BMCR, ADVERTISE and
+ * autonegotiation complete while the link is up, and Realtek's PHY status
+ * register (0x1a: link, full duplex, 1000 Mbit/s, the generic PHY's best).
+ * BMCR, ADVERTISE and
  * CTRL1000 keep what is written (reset and restart-autoneg self-clear).
  *
  * TCTR0..3 [I] (rtl_regs.def): count 8 ns ticks up from the last write.
@@ -49,7 +51,13 @@ enum {
 	MII_BMCR = 0, MII_BMSR = 1, MII_PHYSID1 = 2, MII_PHYSID2 = 3,
 	MII_ADVERTISE = 4, MII_LPA = 5, MII_EXPANSION = 6, MII_CTRL1000 = 9,
 	MII_STAT1000 = 10, MII_ESTATUS = 15,
+	/* Realtek's PHY-specific status (Linux realtek PHY driver RTL_PHYSR,
+	 * MII_RESV2; also page 0xa43 register 0x12, the same OCP address) */
+	MII_RTL_PHYSR = 0x1a,
 };
+#define PHYSR_LINK		0x0004u
+#define PHYSR_DUPLEX		0x0008u
+#define PHYSR_SPEED_1000	0x0020u	/* speed bits 5:4 = 2 */
 #define BMCR_RESET		0x8000u
 #define BMCR_ANRESTART		0x0200u
 /* 100BASE-TX FD/HD, 10BASE-T FD/HD, extended status, preamble
@@ -64,7 +72,7 @@ enum {
 
 static bool phy_std_reg(uint16_t addr, unsigned *reg)
 {
-	if (addr < RTL_PHY_OCP_STD_BASE || addr >= RTL_PHY_OCP_STD_BASE + 2 * 16)
+	if (addr < RTL_PHY_OCP_STD_BASE || addr >= RTL_PHY_OCP_STD_BASE + 2 * 32)
 		return false;
 	*reg = (addr - RTL_PHY_OCP_STD_BASE) / 2;
 	return true;
@@ -97,6 +105,8 @@ static uint16_t phy_read(struct rtlm_dev *dev, unsigned reg, const uint16_t *sto
 		return up ? STAT1000_LINK : 0;
 	case MII_ESTATUS:
 		return ESTATUS_1000_TFULL | ESTATUS_1000_THALF;
+	case MII_RTL_PHYSR:     /* what the generic PHY negotiates: 1000 FD */
+		return up ? PHYSR_LINK | PHYSR_DUPLEX | PHYSR_SPEED_1000 : 0;
 	default:
 		return stored ? *stored : 0;
 	}
