@@ -3,21 +3,24 @@
  * cli_uml.c - rxscale uml: serve a PCIe NIC model to a real Linux kernel
  * (User-Mode Linux, virt-pci over vhost-user), with a peer on its wire.
  *
- *   rxscale uml --socket PATH [--chip NAME] [--peer-ip A.B.C.D]
- *               [--seconds N] [--quiet]
+ *   rxscale uml --socket PATH [--peer-socket PATH2] [--chip NAME]
+ *               [--peer-ip A.B.C.D] [--seconds N] [--quiet]
  *
  * The kernel is started with virtio_uml.device=PATH:1234 (the device id
  * its UML_PCI_OVER_VIRTIO_DEVICE_ID was built with).  Its PCI core reads
  * the model's configuration space, its driver (mainline r8169 or rxscale's
  * module) programs the registers, DMAs into the guest's memory and takes
  * MSI-X messages; frames the NIC sends go to a peer that answers ARP and
- * ping for --peer-ip (default 10.0.0.2).
+ * ping for --peer-ip (default 10.0.0.2).  With --peer-socket a second NIC
+ * model (MAC ...:02) is served there to a second guest, and the two NICs
+ * are cabled to each other instead: two real kernels, two real stacks,
+ * e.g. iperf3 between them.
  *
  * Time: this first version is free-running: the model's clock follows the
  * host's monotonic clock while the guest runs in real time (UML's
  * time-travel under rxscale's clock is not done yet), so runs are not
- * deterministic.  The command ends when the guest disconnects after having
- * connected, or after --seconds (default 120), and prints the counters.
+ * deterministic.  The command ends when every guest has connected and
+ * gone, or after --seconds (default 120), and prints the counters.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,15 +42,24 @@
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
 
+/* One NIC model served to one guest. */
+struct uml_nic {
+	struct rtlm_dev *m;
+	struct plat_virtpci vp;
+	struct uml_nic *cable;          /* the other NIC on the wire, or NULL */
+	struct load_responder *peer;    /* or the responder */
+	bool was_connected, gone;
+	uint64_t tx_frames, rx_offered, rx_refused;
+};
+
 struct uml_world {
 	struct sim sim;
 	struct sim_cost cost;
 	struct sim_host *host;
 	struct plat_mem mem;
-	struct rtlm_dev *m;
-	struct plat_virtpci vp;
+	struct uml_nic nic[2];
+	unsigned n;
 	struct load_responder peer;
-	uint64_t tx_frames, rx_offered, rx_refused;
 };
 
 static volatile sig_atomic_t uml_stop;
@@ -66,32 +78,44 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* A frame the NIC sent: the peer may answer it, back through the wire. */
+/* Offer @frame to @nic's MAC. */
+static void nic_rx(struct uml_nic *nic, const uint8_t *frame, size_t len)
+{
+	nic->rx_offered++;
+	if (rtlm_eth_rx(nic->m, frame, len))
+		nic->rx_refused++;      /* counted by the model as a drop too */
+}
+
+/* A frame the NIC sent: to the NIC at the cable's other end, or to the
+ * responder, which may answer it back through the wire. */
 static void wire_tx(void *arg, const uint8_t *frame, size_t len)
 {
-	struct uml_world *w = arg;
+	struct uml_nic *nic = arg;
 	uint8_t reply[1600];
 	size_t n;
 
-	w->tx_frames++;
-	n = load_responder_rx(&w->peer, frame, len, reply, sizeof(reply));
-	if (!n)
+	nic->tx_frames++;
+	if (nic->cable) {
+		nic_rx(nic->cable, frame, len);
 		return;
-	w->rx_offered++;
-	if (rtlm_eth_rx(w->m, reply, n))
-		w->rx_refused++;
+	}
+	n = load_responder_rx(nic->peer, frame, len, reply, sizeof(reply));
+	if (n)
+		nic_rx(nic, reply, n);
 }
 
 static void usage(FILE *out)
 {
-	fputs("usage: rxscale uml --socket PATH [--chip NAME] [--peer-ip A.B.C.D]\n"
-	      "                   [--seconds N] [--quiet]\n"
+	fputs("usage: rxscale uml --socket PATH [--peer-socket PATH2] [--chip NAME]\n"
+	      "                   [--peer-ip A.B.C.D] [--seconds N] [--quiet]\n"
 	      "\n"
 	      "Serve a PCIe NIC model (default RTL8127A) to a User-Mode Linux\n"
 	      "kernel over virt-pci: start the kernel with\n"
 	      "virtio_uml.device=PATH:1234.  A peer on the NIC's wire answers ARP\n"
-	      "and ping for --peer-ip (default 10.0.0.2).  Ends when the guest\n"
-	      "disconnects, or after --seconds (default 120).\n", out);
+	      "and ping for --peer-ip (default 10.0.0.2); with --peer-socket, a\n"
+	      "second NIC served at PATH2 to a second guest is the other end of\n"
+	      "the wire instead.  Ends when every guest has come and gone, or after\n"
+	      "--seconds (default 120).\n", out);
 }
 
 static int parse_ip(const char *s, uint8_t ip[4])
@@ -117,37 +141,81 @@ static const struct rtl_chip_info *chip_named(const char *name)
 	return NULL;
 }
 
-static void report(const struct uml_world *w)
+static void report_nic(const struct uml_nic *nic, unsigned i)
 {
-	const struct rtlm_stats *st = rtlm_stats(w->m);
+	const struct rtlm_stats *st = rtlm_stats(nic->m);
 	uint64_t rx_ok = 0;
 
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
 		rx_ok += st->rx_ok[q];
-	printf("virt-pci: %llu config reads, %llu config writes, %llu MMIO reads, "
-	       "%llu MMIO writes, %llu MSIs, %llu guest errors, %llu DMA errors\n",
-	       (unsigned long long)w->vp.cfg_reads, (unsigned long long)w->vp.cfg_writes,
-	       (unsigned long long)w->vp.mmio_reads, (unsigned long long)w->vp.mmio_writes,
-	       (unsigned long long)w->vp.msis, (unsigned long long)w->vp.guest_errors,
-	       (unsigned long long)w->vp.dma_errors);
-	printf("NIC: %llu frames sent, %llu received into the rings, %llu RX drops\n",
-	       (unsigned long long)w->tx_frames, (unsigned long long)rx_ok,
-	       (unsigned long long)rtlm_rx_dropped(w->m));
-	printf("peer: %llu ARP replies, %llu echo replies, %llu ignored, %llu malformed\n",
-	       (unsigned long long)w->peer.arp_replies,
-	       (unsigned long long)w->peer.echo_replies,
-	       (unsigned long long)w->peer.ignored,
-	       (unsigned long long)w->peer.malformed);
-	if (rtlm_last_error(w->m)[0])
-		printf("model: last guest error: %s\n", rtlm_last_error(w->m));
-	if (w->vp.last_error[0])
-		printf("virt-pci: last guest error: %s\n", w->vp.last_error);
+	printf("nic%u virt-pci: %llu config reads, %llu config writes, %llu MMIO reads, "
+	       "%llu MMIO writes, %llu MSIs, %llu guest errors, %llu DMA errors\n", i,
+	       (unsigned long long)nic->vp.cfg_reads, (unsigned long long)nic->vp.cfg_writes,
+	       (unsigned long long)nic->vp.mmio_reads, (unsigned long long)nic->vp.mmio_writes,
+	       (unsigned long long)nic->vp.msis, (unsigned long long)nic->vp.guest_errors,
+	       (unsigned long long)nic->vp.dma_errors);
+	printf("nic%u: %llu frames sent, %llu offered to it, %llu received into the rings, "
+	       "%llu RX drops\n", i, (unsigned long long)nic->tx_frames,
+	       (unsigned long long)nic->rx_offered, (unsigned long long)rx_ok,
+	       (unsigned long long)rtlm_rx_dropped(nic->m));
+	if (rtlm_last_error(nic->m)[0])
+		printf("nic%u model: last guest error: %s\n", i, rtlm_last_error(nic->m));
+	if (nic->vp.last_error[0])
+		printf("nic%u virt-pci: last guest error: %s\n", i, nic->vp.last_error);
+}
+
+static void report(const struct uml_world *w)
+{
+	for (unsigned i = 0; i < w->n; i++)
+		report_nic(&w->nic[i], i);
+	if (w->n == 1)
+		printf("peer: %llu ARP replies, %llu echo replies, %llu ignored, %llu malformed\n",
+		       (unsigned long long)w->peer.arp_replies,
+		       (unsigned long long)w->peer.echo_replies,
+		       (unsigned long long)w->peer.ignored,
+		       (unsigned long long)w->peer.malformed);
+}
+
+/* Create NIC @i with MAC ...:0(i+1), served at @sock. */
+static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info *chip,
+		     const char *sock, bool quiet)
+{
+	struct uml_nic *nic = &w->nic[i];
+	struct rtlm_params p;
+	int rc;
+
+	rtlm_params_default(&p);
+	p.mac[5] = (uint8_t)(i + 1);
+	nic->m = rtlm_create(w->host, &w->mem, chip, &p);
+	if (!nic->m) {
+		cli_err("cannot create the %s model", chip->name);
+		return -ENOMEM;
+	}
+	rtlm_set_wire_tx(nic->m, wire_tx, nic);
+	plat_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, false);
+	nic->vp.quiet = quiet;
+	plat_pci_set_transport(rtlm_pci(nic->m), plat_virtpci_msi, NULL, &nic->vp);
+	plat_pci_set_dma(rtlm_pci(nic->m), &plat_virtpci_dma_ops, &nic->vp);
+	rc = plat_virtpci_listen(&nic->vp, sock);
+	if (rc) {
+		cli_err("%s: cannot listen: %s", sock, strerror(-rc));
+		plat_virtpci_fini(&nic->vp);
+		rtlm_destroy(nic->m);
+		nic->m = NULL;
+		return rc;
+	}
+	w->n = i + 1;
+	printf("rxscale uml: nic%u %s (10ec:%04x, MAC 00:e0:4c:68:00:%02x) on %s; start "
+	       "the kernel with virtio_uml.device=%s:1234\n", i, chip->name,
+	       chip->caps->pci_device, i + 1, sock, sock);
+	return 0;
 }
 
 int cli_uml(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, 's' },
+		{ "peer-socket", required_argument, NULL, 'P' },
 		{ "chip", required_argument, NULL, 'c' },
 		{ "peer-ip", required_argument, NULL, 'p' },
 		{ "seconds", required_argument, NULL, 't' },
@@ -156,13 +224,13 @@ int cli_uml(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
-	const char *sock = NULL;
+	const char *sock = NULL, *sock2 = NULL;
 	const struct rtl_chip_info *chip = chip_named("RTL8127A");
 	struct sim_host_params hp;
 	struct uml_world *w;
 	unsigned long seconds = 120;
 	uint64_t t0, deadline;
-	bool quiet = false, was_connected = false;
+	bool quiet = false;
 	int opt, rc = 0;
 
 	w = calloc(1, sizeof(*w));
@@ -177,6 +245,9 @@ int cli_uml(int argc, char **argv)
 		switch (opt) {
 		case 's':
 			sock = optarg;
+			break;
+		case 'P':
+			sock2 = optarg;
 			break;
 		case 'c':
 			chip = chip_named(optarg);
@@ -226,26 +297,17 @@ int cli_uml(int argc, char **argv)
 	sim_host_params_default(&hp, 1);
 	w->host = sim_host_create(&w->sim, &w->cost, &hp);
 	plat_mem_init(&w->mem);
-	w->m = w->host ? rtlm_create(w->host, &w->mem, chip, NULL) : NULL;
-	if (!w->m) {
-		cli_err("cannot create the %s model", chip->name);
+	if (!w->host || nic_start(w, 0, chip, sock, quiet) ||
+	    (sock2 && nic_start(w, 1, chip, sock2, quiet))) {
 		rc = 1;
 		goto out;
 	}
-	rtlm_set_wire_tx(w->m, wire_tx, w);
-	plat_virtpci_init(&w->vp, rtlm_pci(w->m), NULL, 0, false);
-	w->vp.quiet = quiet;
-	plat_pci_set_transport(rtlm_pci(w->m), plat_virtpci_msi, NULL, &w->vp);
-	plat_pci_set_dma(rtlm_pci(w->m), &plat_virtpci_dma_ops, &w->vp);
-	rc = plat_virtpci_listen(&w->vp, sock);
-	if (rc) {
-		cli_err("%s: cannot listen: %s", sock, strerror(-rc));
-		rc = 1;
-		goto out_vp;
+	if (sock2) {
+		w->nic[0].cable = &w->nic[1];
+		w->nic[1].cable = &w->nic[0];
+	} else {
+		w->nic[0].peer = &w->peer;
 	}
-	printf("rxscale uml: %s (10ec:%04x) on %s; start the kernel with "
-	       "virtio_uml.device=%s:1234\n", chip->name, chip->caps->pci_device, sock,
-	       sock);
 	fflush(stdout);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -253,33 +315,47 @@ int cli_uml(int argc, char **argv)
 	deadline = t0 + (uint64_t)seconds * 1000000000u;
 	while (!uml_stop) {
 		uint64_t now = mono_ns();
-		int r;
+		unsigned gone = 0;
 
 		if (now >= deadline) {
 			printf("rxscale uml: --seconds %lu reached\n", seconds);
 			break;
 		}
-		/* the model's clock follows the host's (free-running mode) */
+		/* the models' clock follows the host's (free-running mode) */
 		sim_run_until(&w->sim, now - t0);
-		r = plat_virtpci_run(&w->vp, 1);
-		if (plat_vhost_connected(&w->vp.vh))
-			was_connected = true;
-		if (r < 0 && r != -ECONNRESET) {
-			printf("rxscale uml: guest error, connection closed: %s\n",
-			       plat_vhost_error(&w->vp.vh));
-			rc = 1;
+		for (unsigned i = 0; i < w->n; i++) {
+			struct uml_nic *nic = &w->nic[i];
+			int r = w->n == 1 ? plat_virtpci_run(&nic->vp, 1) :
+					    plat_virtpci_poll(&nic->vp);
+
+			if (plat_vhost_connected(&nic->vp.vh))
+				nic->was_connected = true;
+			if (r < 0 && r != -ECONNRESET) {
+				printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
+				       i, plat_vhost_error(&nic->vp.vh));
+				rc = 1;
+			}
+			if (nic->was_connected && !plat_vhost_connected(&nic->vp.vh)) {
+				if (!nic->gone)
+					printf("rxscale uml: nic%u: the guest disconnected\n", i);
+				nic->gone = true;
+			}
+			gone += nic->gone;
 		}
-		if (was_connected && !plat_vhost_connected(&w->vp.vh)) {
-			printf("rxscale uml: the guest disconnected\n");
+		if (gone == w->n)       /* every guest came and went */
 			break;
+		if (w->n > 1) {
+			struct timespec ts = { 0, 200000 };
+
+			nanosleep(&ts, NULL);
 		}
 	}
 	report(w);
-out_vp:
-	plat_virtpci_fini(&w->vp);
 out:
-	if (w->m)
-		rtlm_destroy(w->m);
+	for (unsigned i = 0; i < w->n; i++) {
+		plat_virtpci_fini(&w->nic[i].vp);
+		rtlm_destroy(w->nic[i].m);
+	}
 	if (w->host)
 		sim_host_destroy(w->host);
 	plat_mem_fini(&w->mem);
