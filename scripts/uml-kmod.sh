@@ -13,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ver=${UML_KERNEL:-7.3}
-out=${1:-$root/build/uml}
+out=$(cd "${1:-$root/build/uml}" && pwd) || { echo "uml-kmod: no directory ${1:-}" >&2; exit 1; }
 tree=$out/linux-$ver
 [ -f "$tree/Module.symvers" ] || { echo "uml-kmod: no built tree at $tree (run scripts/uml-kernel.sh)" >&2; exit 1; }
 dest=$out/kmod-$ver

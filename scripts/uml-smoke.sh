@@ -18,22 +18,21 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+fail() { echo "uml-smoke: FAIL: $*" >&2; exit 1; }
 kmod=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --kmod) kmod=$(cd "${2:?--kmod needs a directory}" && pwd); shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     -*) echo "uml-smoke: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 ver=${UML_KERNEL:-7.3}
-out=${1:-$root/build/uml}
+out=$(cd "${1:-$root/build/uml}" && pwd) || fail "no directory ${1:-}"
 tree=$out/linux-$ver
 linux=$tree/linux
 limit=${UML_SMOKE_TIMEOUT:-60}
-
-fail() { echo "uml-smoke: FAIL: $*" >&2; exit 1; }
 
 [ -x "$linux" ] || fail "no UML kernel at $linux (run scripts/uml-kernel.sh first)"
 release=$(cat "$tree/include/config/kernel.release" 2>/dev/null) \
