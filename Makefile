@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench clean deps kmod
+.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -34,6 +34,21 @@ bench: all
 kmod:
 	scripts/deps.sh kmod
 	$(MAKE) -C kmod
+
+# A User-Mode Linux kernel with virt-pci and r8169, built from Debian's
+# linux-source-7.3 (UML_KERNEL=6.12 for bookworm's 6.12) into $(BUILD)/uml/
+# (cached: a re-run with the same source and uml/kernel.config does nothing),
+# and a boot smoke test of it. See uml/README.md.
+uml-kernel:
+	scripts/uml-kernel.sh $(BUILD)/uml
+
+uml-smoke: uml-kernel
+	scripts/uml-smoke.sh $(BUILD)/uml
+
+# kmod/ built against that UML tree, then loaded and unloaded in a smoke boot.
+uml-kmod: uml-kernel
+	scripts/uml-kmod.sh $(BUILD)/uml
+	scripts/uml-smoke.sh --kmod $(BUILD)/uml/kmod-$(or $(UML_KERNEL),7.3) $(BUILD)/uml
 
 clean:
 	rm -rf $(BUILD)

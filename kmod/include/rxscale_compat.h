@@ -14,7 +14,8 @@
  *   6.8   get_rxfh/set_rxfh take struct ethtool_rxfh_param, input_xfrm
  *   6.9   ethtool_puts
  *   6.17  get_rxfh_fields/set_rxfh_fields (older: get_rxnfc/set_rxnfc
- *         with ETHTOOL_GRXFH/ETHTOOL_SRXFH)
+ *         with ETHTOOL_GRXFH/ETHTOOL_SRXFH); also in 6.12.y from 6.12.111
+ *         (a stable backport: Debian's linux-source-6.12 6.12.117 has them)
  *   6.18  get_rx_ring_count (older: ETHTOOL_GRXRINGS through get_rxnfc)
  *
  * For the ethtool ops the driver names its functions <prefix>_get_rxfh
@@ -166,7 +167,20 @@ static int p##_compat_set_rxfh(struct net_device *dev,			\
 
 /* ---- RSS hash fields and ring count (6.17, 6.18) ---- */
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+/* The fields ops (and struct ethtool_rxfh_fields) came in 6.17 and were
+ * backported to 6.12.111 ("net: ethtool: add dedicated callbacks for
+ * getting and setting rxfh fields"); get_rx_ring_count was not. Another
+ * stable series with the backport shows as a redefinition of struct
+ * ethtool_rxfh_fields below: add its first version here. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0) ||			\
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 111) &&		\
+	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0))
+#define RXSCALE_HAVE_RXFH_FIELDS_OPS 1
+#else
+#define RXSCALE_HAVE_RXFH_FIELDS_OPS 0
+#endif
+
+#if !RXSCALE_HAVE_RXFH_FIELDS_OPS
 struct ethtool_rxfh_fields {
 	u32 data;
 	u32 flow_type;
@@ -211,7 +225,8 @@ static int p##_compat_set_rxnfc(struct net_device *dev,		\
 	.get_rxnfc = p##_compat_get_rxnfc,				\
 	.set_rxnfc = p##_compat_set_rxnfc,
 #elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
-/* fields ops exist; the ring count still comes through get_rxnfc */
+/* fields ops exist (6.17, 6.12.111+); the ring count still comes through
+ * get_rxnfc */
 #define RXSCALE_COMPAT_RXNFC_FUNCS(p)					\
 static int p##_compat_get_rxnfc(struct net_device *dev,		\
 				struct ethtool_rxnfc *nfc, u32 *rules)	\
