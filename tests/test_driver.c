@@ -154,6 +154,8 @@ static void dfx_free(struct dfx *f)
 	}
 	/* nothing of the driver's is left */
 	assert_int_equal(f->k.dma_live, 0);
+	/* BQL: the driver never completed bytes it had not reported sent */
+	assert_int_equal(f->k.warn.bql_overcomplete, 0);
 	/* the device never wrote into a buffer the CPU owned (DMA API
 	 * ownership: sync for the device before giving a buffer back) */
 	if (f->k.mem.owner_errors)

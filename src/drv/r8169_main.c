@@ -157,8 +157,11 @@ int rtl_close(struct net_device *dev)
 	rtl_free_irqs(tp);
 	rtl_teardown_q_vectors(tp);
 	/* reclaim what the device completed, then drop the rest */
-	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
 		rtl_tx_clean(&tp->tx_ring[q], 0);
+		/* what never completed is dropped with the ring */
+		netdev_tx_reset_queue(netdev_get_tx_queue(dev, q));
+	}
 	rtl_free_rings(tp);
 	netif_carrier_off(dev);
 	return 0;

@@ -94,6 +94,8 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	dma_wmb();      /* descriptor body before OWN */
 	WRITE_ONCE(ring->desc[entry].opts1, cpu_to_le32(opts1));
 	WRITE_ONCE(ring->cur_tx, ring->cur_tx + 1);
+	/* byte queue limits: what the completion will report done */
+	netdev_tx_sent_queue(txq, skb->len);
 	/* stop, then re-check against a completion on another CPU */
 	if (!netif_subqueue_maybe_stop(dev, q, tx_free(ring), R8169_TX_STOP_THRS,
 				       R8169_TX_START_THRS))

@@ -61,6 +61,7 @@ struct kern_warnings {
 	uint64_t napi_sched_disabled;   /* __napi_schedule on a disabled napi */
 	uint64_t irq_unhandled;         /* handler returned IRQ_NONE */
 	uint64_t dma_unsynced_read;     /* copy from a DMA buffer the device owns */
+	uint64_t bql_overcomplete;      /* completed bytes never reported sent */
 	uint64_t other;
 };
 

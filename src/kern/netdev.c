@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kern/kern.h"
+#include "kern/barrier.h"
 #include "kern/netdevice.h"
 
 struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
@@ -197,6 +198,35 @@ static void qdisc_run(struct netdev_queue *q)
 				break;  /* BUSY without stopping: retry later */
 		}
 	}
+}
+
+void netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes)
+{
+	q->bql_queued += bytes;
+}
+
+void netdev_tx_completed_queue(struct netdev_queue *q, unsigned int pkts,
+			       unsigned int bytes)
+{
+	(void)pkts;
+	if (!bytes)
+		return;
+	if (q->bql_completed + bytes > q->bql_queued) {
+		kern->warn.bql_overcomplete++;
+		pr_err("%s: BUG: TX queue %u completed %u bytes, only %llu in flight "
+		       "(netdev_tx_sent_queue missing?)\n", q->dev ? q->dev->name : "?",
+		       q->index, bytes,
+		       (unsigned long long)(q->bql_queued - q->bql_completed));
+		q->bql_completed = q->bql_queued;
+	} else {
+		q->bql_completed += bytes;
+	}
+	smp_mb();
+}
+
+void netdev_tx_reset_queue(struct netdev_queue *q)
+{
+	q->bql_queued = q->bql_completed = 0;
 }
 
 void netif_tx_stop_queue(struct netdev_queue *q)

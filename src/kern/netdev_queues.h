@@ -57,14 +57,13 @@
 		_res_ms;							\
 	})
 
+/* Completion side of the stop/wake protocol: BQL accounting (Linux has
+ * CONFIG_BQL on every distribution kernel) with its full barrier. */
 static inline void netdev_txq_completed_mb(struct netdev_queue *txq,
 					   unsigned int pkts,
 					   unsigned int bytes)
 {
-	(void)txq;
-	(void)pkts;
-	if (bytes)
-		smp_mb();
+	netdev_tx_completed_queue(txq, pkts, bytes);
 }
 
 #define __netif_txq_completed_wake(txq, pkts, bytes, get_desc,		\

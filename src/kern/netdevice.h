@@ -97,7 +97,24 @@ struct netdev_queue {
 	struct sk_buff *q_head, *q_tail;
 	unsigned int q_len;
 	u64 q_drops;
+	/* byte queue limits: bytes the driver reported sent and completed
+	 * (netdev_tx_sent_queue/_completed_queue) */
+	u64 bql_queued, bql_completed;
 };
+
+/*
+ * Byte queue limits (include/linux/netdevice.h, lib/dynamic_queue_limits.c):
+ * the driver reports the bytes it hands the device and, on completion, the
+ * bytes the device is done with.  Completing more than was reported sent
+ * is a driver bug that Linux stops on (BUG in dql_completed); here it is
+ * counted in kern->warn.bql_overcomplete and logged.  The dynamic limit
+ * itself is not modelled: BQL never stops a queue here.
+ */
+void netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes);
+void netdev_tx_completed_queue(struct netdev_queue *q, unsigned int pkts,
+			       unsigned int bytes);
+/* Forget what was in flight (after the driver dropped its ring). */
+void netdev_tx_reset_queue(struct netdev_queue *q);
 
 struct net_device_ops {
 	int (*ndo_open)(struct net_device *dev);
