@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod
+.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod uml-test
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -49,6 +49,12 @@ uml-smoke: uml-kernel
 uml-kmod: uml-kernel
 	scripts/uml-kmod.sh $(BUILD)/uml
 	scripts/uml-smoke.sh --kmod $(BUILD)/uml/kmod-$(or $(UML_KERNEL),7.3) $(BUILD)/uml
+
+# Real kernels on the model (issue 13): UML guests with mainline r8169 and
+# with rxscale's module, served by 'rxscale uml'; ping, ethtool, iperf3.
+uml-test: all uml-kmod
+	scripts/deps.sh uml
+	scripts/uml-test.sh $(BUILD)/uml
 
 clean:
 	rm -rf $(BUILD)

@@ -2,6 +2,7 @@
 # Install the Debian packages rxscale needs, if missing, and say which.
 # Usage: scripts/deps.sh [build|test|ci]   (each level includes the previous)
 #        scripts/deps.sh kmod               (kernel headers for make kmod; ci has them)
+#        scripts/deps.sh uml                (the tools make uml-test runs in its guests)
 set -eu
 level=${1:-build}
 pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev zlib1g-dev python3"
@@ -10,7 +11,8 @@ case "$level" in
   test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox" ;;
   ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox clang libclang-rt-14-dev linux-headers-amd64 kmod" ;;
   kmod)  pkgs="make gcc linux-headers-amd64 kmod" ;;
-  *) echo "deps.sh: unknown level '$level' (build|test|ci|kmod)" >&2; exit 2 ;;
+  uml)   pkgs="iputils-ping ethtool iperf3 iproute2 util-linux" ;;
+  *) echo "deps.sh: unknown level '$level' (build|test|ci|kmod|uml)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do

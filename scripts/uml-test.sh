@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Real kernels on the NIC model: User-Mode Linux guests (the kernel that
+# scripts/uml-kernel.sh built) whose PCI device is an RTL8127A model served
+# by `rxscale uml` over virt-pci.  Three checks, each a pass or a fail:
+#
+#  1. mainline  - the kernel's own r8169 probes the model (XID 6c9), links
+#                 up, `ping -c 5` to the peer on the wire gets 5 replies,
+#                 `ethtool -S` shows the model's tally counters (DMA).
+#  2. rxscale   - rxscale's driver (kmod/, built against the same tree)
+#                 replaces r8169: 4 RX queues with an MSI-X vector each,
+#                 ping, then the real ethtool core: -l, -x, -X equal 2,
+#                 -L rx 2, ping again; RSS spreads the replies.
+#  3. iperf3    - two guests, each with an r8169 on its own model, the two
+#                 models cabled together: ping and a 3 s iperf3 TCP run.
+#
+# The clock is free-running (guests in real time), so figures vary from run
+# to run; the checks are on what must hold (replies, counters, completion).
+#
+# Usage: scripts/uml-test.sh [OUTDIR]      (default: build/uml)
+#   UML_KERNEL=7.3          which tree under OUTDIR
+#   UML_TEST_TIMEOUT=90     seconds a guest may run before it is killed
+#   UML_TEST_KEEP=1         keep the logs (their directory is printed)
+# Needs: rxscale built (build/rxscale), the UML kernel (make uml-kernel),
+# the modules for it (scripts/uml-kmod.sh), ping, ethtool, iperf3.
+# Exit: 0 when every check passed.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+ver=${UML_KERNEL:-7.3}
+out=$(cd "${1:-$root/build/uml}" 2>/dev/null && pwd) || {
+  echo "uml-test: FAIL: no directory ${1:-$root/build/uml} (make uml-kernel)" >&2; exit 1; }
+linux=$out/linux-$ver/linux
+kmoddir=$out/kmod-$ver
+rxscale=$root/build/rxscale
+limit=${UML_TEST_TIMEOUT:-90}
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+for f in "$linux" "$rxscale" "$kmoddir/rxscale_r8169.ko"; do
+  [ -e "$f" ] || { echo "uml-test: FAIL: missing $f" >&2; exit 1; }
+done
+for t in ping ethtool iperf3 setarch timeout; do
+  command -v $t >/dev/null || { echo "uml-test: FAIL: $t not installed" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d /tmp/rxscale-uml-test.XXXXXX)
+[ -n "${UML_TEST_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+# init FILE BODY: a guest init (PID 1: it must not exit, so it ends by
+# powering off and waiting for it)
+init() {
+  { echo '#!/bin/sh'
+    echo 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin'
+    echo 'mount -t proc proc /proc; mount -t sysfs sysfs /sys; ip link set lo up'
+    cat
+    echo 'echo "RXS-END"'
+    echo 'echo o > /proc/sysrq-trigger; sleep 30'
+  } > "$1"
+  chmod +x "$1"
+}
+
+# guest NAME SOCK INIT: boot a guest on SOCK, console to $tmp/NAME.log
+guest() {
+  ( exec timeout -k 5 "$limit" setarch -R "$linux" mem=256M umid="rxs-$1" \
+    root=/dev/root rootfstype=hostfs rootflags=/ rw init="$3" \
+    virtio_uml.device="$2":1234 con0=null,fd:1 con=null \
+    </dev/null >"$tmp/$1.log" 2>&1 ) 2>/dev/null
+  sed -i 's/\r$//' "$tmp/$1.log"      # the console writes CRLF
+}
+
+# serve NAME ARGS...: rxscale uml in the background, its output to NAME.dev
+serve() {
+  local name=$1; shift
+  timeout -k 5 $((limit + 10)) "$rxscale" uml --quiet --seconds $((limit + 5)) "$@" \
+    >"$tmp/$name.dev" 2>&1 &
+  for _ in $(seq 50); do          # the socket exists once it listens
+    [ -S "${2}" ] && return 0
+    sleep 0.1
+  done
+  echo "uml-test: rxscale uml did not listen on $2" >&2
+  return 1
+}
+
+# check NAME COND DESCRIPTION: count and print one result
+check() {
+  if eval "$2"; then
+    echo "  ok   $1: $3"
+  else
+    echo "  FAIL $1: $3"
+    bad=1
+  fi
+}
+
+result() {
+  if [ "$bad" = 0 ]; then
+    passed=$((passed + 1)); echo "uml-test: $1: PASS"
+  else
+    failed=$((failed + 1)); echo "uml-test: $1: FAIL (logs: $tmp/$1.*)"
+    tail -n 25 "$tmp/$1.log" | sed 's/^/  guest| /'
+    sed 's/^/  rxscale| /' "$tmp/$1.dev"
+  fi
+}
+
+echo "uml-test: $(cat "$out/linux-$ver/include/config/kernel.release") guests, logs in $tmp"
+
+# ---- 1. mainline r8169 against the model, the built-in peer answering
+bad=0
+init "$tmp/mainline.sh" <<'EOF'
+ip link set eth0 up; ip addr add 10.0.0.1/24 dev eth0
+for i in $(seq 50); do grep -q 1 /sys/class/net/eth0/carrier 2>/dev/null && break; sleep 0.1; done
+ping -c 5 -i 0.2 -W 2 10.0.0.2
+ethtool -S eth0 | grep -E '^ +(tx|rx)_packets'
+ethtool -g eth0 | grep -c '^RX:'
+EOF
+serve mainline --socket "$tmp/m.sock" && guest mainline "$tmp/m.sock" "$tmp/mainline.sh"
+wait
+L=$tmp/mainline.log
+check mainline "grep -q 'r8169 0000:00:00.0 eth0: RTL8127A.*XID 6c9' $L" "mainline r8169 probed the RTL8127A model (XID 6c9)"
+check mainline "grep -q 'Link is Up' $L" "link up"
+check mainline "grep -q '5 packets transmitted, 5 received, 0% packet loss' $L" "ping: 5 of 5 replies"
+check mainline "[ \"\$(awk '/ rx_packets:/ {print \$2}' $L)\" -ge 5 ] 2>/dev/null" "ethtool -S: the model's tally counters (rx_packets >= 5)"
+check mainline "grep -q 'RXS-END' $L" "the guest ran to the end"
+result mainline
+
+# ---- 2. rxscale's driver in the real kernel: queues, vectors, ethtool
+bad=0
+init "$tmp/rxscale.sh" <<EOF
+echo 0000:00:00.0 > /sys/bus/pci/drivers/r8169/unbind
+insmod $kmoddir/rxscale_r8169.ko rx_queues=4 || echo "RXS-INSMOD-FAILED"
+ip link set eth0 up; ip addr add 10.0.0.1/24 dev eth0
+for i in \$(seq 50); do grep -q 1 /sys/class/net/eth0/carrier 2>/dev/null && break; sleep 0.1; done
+ping -c 8 -i 0.2 -W 2 10.0.0.2
+ethtool -i eth0 | head -1
+ethtool -l eth0
+ethtool -X eth0 equal 2 && echo "RXS-X-OK"
+ethtool -x eth0 | awk '/^ +[0-9]+:/ {for (i = 2; i <= NF; i++) u[\$i] = 1} END {n = 0; for (k in u) n++; print "RXS-INDIR-QUEUES", n}'
+ethtool -L eth0 rx 2 && echo "RXS-L-OK"
+ethtool -l eth0 | tail -4 | head -1
+ping -c 3 -i 0.2 -W 2 10.0.0.2
+grep -c 'eth0-rx-' /proc/interrupts | sed 's/^/RXS-RX-VECTORS /'
+EOF
+serve rxscale --socket "$tmp/r.sock" && guest rxscale "$tmp/r.sock" "$tmp/rxscale.sh"
+wait
+L=$tmp/rxscale.log
+check rxscale "grep -q 'rxscale_r8169 0000:00:00.0 eth0: RTL8127A, XID 6c9, per-vector interrupts, 4 RX queues' $L" "rxscale_r8169 probed: 4 RX queues, per-vector (MSI-X) interrupts"
+check rxscale "grep -q 'driver: rxscale_r8169' $L" "ethtool -i names the driver"
+check rxscale "grep -q '8 packets transmitted, 8 received, 0% packet loss' $L" "ping: 8 of 8 replies"
+check rxscale "grep -q 'RXS-X-OK' $L && grep -q 'RXS-INDIR-QUEUES 2' $L" "ethtool -X equal 2: the table names 2 queues"
+check rxscale "grep -q 'RXS-L-OK' $L" "ethtool -L rx 2 accepted"
+check rxscale "grep -q '3 packets transmitted, 3 received, 0% packet loss' $L" "ping after -L: 3 of 3"
+check rxscale "grep -q 'RXS-END' $L && ! grep -q 'RXS-INSMOD-FAILED' $L" "module loaded, the guest ran to the end"
+check rxscale "! grep -qE 'BUG|Oops|WARNING:' $L" "no BUG, Oops or WARNING in the guest log"
+result rxscale
+
+# ---- 3. two guests, two models cabled together: iperf3
+bad=0
+init "$tmp/iperf3-b.sh" <<'EOF'
+ip link set eth0 up; ip addr add 10.0.0.2/24 dev eth0
+iperf3 -s -1
+EOF
+init "$tmp/iperf3.sh" <<'EOF'
+ip link set eth0 up; ip addr add 10.0.0.1/24 dev eth0
+for i in $(seq 50); do grep -q 1 /sys/class/net/eth0/carrier 2>/dev/null && break; sleep 0.1; done
+sleep 2
+ping -c 3 -i 0.2 -W 2 10.0.0.2
+iperf3 -c 10.0.0.2 -t 3 -f m
+EOF
+if serve iperf3 --socket "$tmp/a.sock" --peer-socket "$tmp/b.sock"; then
+  for _ in $(seq 50); do [ -S "$tmp/b.sock" ] && break; sleep 0.1; done
+  guest iperf3-b "$tmp/b.sock" "$tmp/iperf3-b.sh" &
+  sleep 0.5
+  guest iperf3 "$tmp/a.sock" "$tmp/iperf3.sh"
+fi
+wait
+L=$tmp/iperf3.log
+check iperf3 "grep -q '3 packets transmitted, 3 received, 0% packet loss' $L" "ping between the guests: 3 of 3"
+check iperf3 "grep -qE 'sec +[0-9.]+ [KMG]Bytes +[0-9.]+ Mbits/sec +receiver' $L" "iperf3 TCP completed: $(grep -E 'receiver' $L | awk '{print $5, $6, $7, $8}')"
+check iperf3 "grep -q 'RXS-END' $tmp/iperf3-b.log" "the server guest ran to the end"
+result iperf3
+
+echo "uml-test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
