@@ -135,5 +135,17 @@ expect_usage "ports with an IP-pair type" hash --src 1.1.1.1 --dst 2.2.2.2 --spo
 "$rx" hash -h >/dev/null && ok || bad "hash -h"
 "$rx" --help >/dev/null && "$rx" hash --help >/dev/null && ok || bad "--help exits non-zero"
 
+# rxscale uml: bad arguments, a socket it cannot create, and a run with no
+# guest (it listens, gives up after --seconds, prints its counters)
+expect_usage "uml without --socket" uml
+expect_usage "uml with an unknown chip" uml --socket "$tmp/u.sock" --chip RTL9999
+expect_usage "uml with a bad peer address" uml --socket "$tmp/u.sock" --peer-ip 10.0.0.300
+expect_usage "uml with 0 seconds" uml --socket "$tmp/u.sock" --seconds 0
+"$rx" uml --socket "$tmp/no/such/dir/u.sock" --seconds 1 >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "cannot listen" "$tmp/err" && ok || bad "uml on an impossible socket path"
+out=$("$rx" uml --socket "$tmp/u.sock" --seconds 1 --quiet 2>&1)
+[ $? -eq 0 ] && echo "$out" | grep -q -- "--seconds 1 reached" &&
+	echo "$out" | grep -q "nic0 virt-pci: 0 config reads" && ok || bad "uml with no guest: $out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
