@@ -108,6 +108,7 @@ static void usage(FILE *out)
 {
 	fputs("usage: rxscale uml --socket PATH [--peer-socket PATH2] [--chip NAME]\n"
 	      "                   [--peer-ip A.B.C.D] [--seconds N] [--quiet]\n"
+	      "                   [--ownbit-erratum[=NS]]\n"
 	      "\n"
 	      "Serve a PCIe NIC model (default RTL8127A) to a User-Mode Linux\n"
 	      "kernel over virt-pci: start the kernel with\n"
@@ -115,7 +116,10 @@ static void usage(FILE *out)
 	      "and ping for --peer-ip (default 10.0.0.2); with --peer-socket, a\n"
 	      "second NIC served at PATH2 to a second guest is the other end of\n"
 	      "the wire instead.  Ends when every guest has come and gone, or after\n"
-	      "--seconds (default 120).\n", out);
+	      "--seconds (default 120).  --ownbit-erratum turns on the RTL8127\n"
+	      "descriptor-OwnBit erratum: an RX descriptor's OWN-clearing write-back\n"
+	      "lands only at the host's next MMIO read or NS (default 2000) after\n"
+	      "the interrupt.\n", out);
 }
 
 static int parse_ip(const char *s, uint8_t ip[4])
@@ -158,6 +162,11 @@ static void report_nic(const struct uml_nic *nic, unsigned i)
 	       "%llu RX drops\n", i, (unsigned long long)nic->tx_frames,
 	       (unsigned long long)nic->rx_offered, (unsigned long long)rx_ok,
 	       (unsigned long long)rtlm_rx_dropped(nic->m));
+	if (st->ownbit_held)
+		printf("nic%u OwnBit erratum: %llu write-backs held, %llu landed at an MMIO read, "
+		       "%llu after the delay\n", i, (unsigned long long)st->ownbit_held,
+		       (unsigned long long)st->ownbit_flush_mmio,
+		       (unsigned long long)st->ownbit_flush_timer);
 	if (rtlm_last_error(nic->m)[0])
 		printf("nic%u model: last guest error: %s\n", i, rtlm_last_error(nic->m));
 	if (nic->vp.last_error[0])
@@ -178,7 +187,7 @@ static void report(const struct uml_world *w)
 
 /* Create NIC @i with MAC ...:0(i+1), served at @sock. */
 static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info *chip,
-		     const char *sock, bool quiet)
+		     const char *sock, bool quiet, long ownbit_ns)
 {
 	struct uml_nic *nic = &w->nic[i];
 	struct rtlm_params p;
@@ -186,6 +195,10 @@ static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info
 
 	rtlm_params_default(&p);
 	p.mac[5] = (uint8_t)(i + 1);
+	if (ownbit_ns > 0) {            /* the RTL8127 descriptor-OwnBit erratum */
+		p.faults.ownbit_erratum = true;
+		p.faults.ownbit_delay_ns = (sim_time_t)ownbit_ns;
+	}
 	nic->m = rtlm_create(w->host, &w->mem, chip, &p);
 	if (!nic->m) {
 		cli_err("cannot create the %s model", chip->name);
@@ -220,6 +233,7 @@ int cli_uml(int argc, char **argv)
 		{ "peer-ip", required_argument, NULL, 'p' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "ownbit-erratum", optional_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -231,6 +245,7 @@ int cli_uml(int argc, char **argv)
 	unsigned long seconds = 120;
 	uint64_t t0, deadline;
 	bool quiet = false;
+	long ownbit_ns = -1;            /* off */
 	int opt, rc = 0;
 
 	w = calloc(1, sizeof(*w));
@@ -275,6 +290,18 @@ int cli_uml(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'o': {
+			unsigned long ns = 2000;
+
+			if (optarg && cli_parse_uint(optarg, 1, 1000000000ul, &ns)) {
+				cli_err("--ownbit-erratum: '%s' is not a delay in ns (1..1e9)",
+					optarg);
+				free(w);
+				return CLI_EXIT_USAGE;
+			}
+			ownbit_ns = (long)ns;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			free(w);
@@ -297,8 +324,8 @@ int cli_uml(int argc, char **argv)
 	sim_host_params_default(&hp, 1);
 	w->host = sim_host_create(&w->sim, &w->cost, &hp);
 	plat_mem_init(&w->mem);
-	if (!w->host || nic_start(w, 0, chip, sock, quiet) ||
-	    (sock2 && nic_start(w, 1, chip, sock2, quiet))) {
+	if (!w->host || nic_start(w, 0, chip, sock, quiet, ownbit_ns) ||
+	    (sock2 && nic_start(w, 1, chip, sock2, quiet, ownbit_ns))) {
 		rc = 1;
 		goto out;
 	}
