@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod
+.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod uml-toeplitz
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -49,6 +49,12 @@ uml-smoke: uml-kernel
 uml-kmod: uml-kernel
 	scripts/uml-kmod.sh $(BUILD)/uml
 	scripts/uml-smoke.sh --kmod $(BUILD)/uml/kmod-$(or $(UML_KERNEL),7.3) $(BUILD)/uml
+
+# The kernel's own RSS selftest (tools/testing/selftests/drivers/net/hw/
+# toeplitz.c from the same tree) in a UML guest against rxscale_r8169 with 4
+# RX queues, a second guest sending the flows. See uml/README.md.
+uml-toeplitz: all uml-kmod
+	scripts/uml-toeplitz.sh $(BUILD)/uml
 
 clean:
 	rm -rf $(BUILD)
