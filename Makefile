@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod uml-test
+.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -55,6 +55,12 @@ uml-kmod: uml-kernel
 uml-test: all uml-kmod
 	scripts/deps.sh uml
 	scripts/uml-test.sh $(BUILD)/uml
+
+# The kernel's own RSS selftest (tools/testing/selftests/drivers/net/hw/
+# toeplitz.c from the same tree) in a UML guest against rxscale_r8169 with 4
+# RX queues, a second guest sending the flows. See uml/README.md.
+uml-toeplitz: all uml-kmod
+	scripts/uml-toeplitz.sh $(BUILD)/uml
 
 clean:
 	rm -rf $(BUILD)

@@ -411,6 +411,10 @@ static void test_rss_steering(void **state)
 	unsigned per_q[4] = { 0 };
 
 	(void)state;
+	/* "receive-hashing: on" in ethtool -k, and switchable (toeplitz.py
+	 * requires it on; off, the stack computes its own hash) */
+	assert_true(f->dev->features & NETIF_F_RXHASH);
+	assert_true(f->dev->hw_features & NETIF_F_RXHASH);
 	rss_check(f, 200, 6, false);
 	for (size_t r = 0; r < f->nrec; r++)
 		per_q[f->recs[r].queue]++;
@@ -434,6 +438,22 @@ static void test_rss_steering(void **state)
 	/* the user table (weight 1 7: queues 0 and 1) survives -L 2 */
 	ET_OK(f, "-L eth0 rx 2");
 	rss_check(f, 100, 6, false);
+	/* rxhash off (ethtool -K rxhash off): still steered, no hash given */
+	f->dev->features &= ~NETIF_F_RXHASH;
+	{
+		struct flow fl;
+		size_t base = f->nrec;
+
+		for (unsigned i = 0; i < 20; i++) {
+			flow_make(&fl, i, 6);
+			send_frame(f, &fl, i);
+		}
+		sim_run(&f->sim);
+		assert_int_equal(f->nrec - base, 20);
+		for (size_t r = base; r < f->nrec; r++)
+			assert_int_equal(f->recs[r].hash, 0);
+	}
+	f->dev->features |= NETIF_F_RXHASH;
 	check_conservation(f);
 	dfx_free(f);
 }

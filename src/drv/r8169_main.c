@@ -260,6 +260,14 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_free_netdev;
 	tp->num_rx_queues = tp->max_rx_queues;
 	rtl_rss_init(tp);
+	/* the RSS hash reaches the stack (skb_set_hash), so say so: without
+	 * NETIF_F_RXHASH `ethtool -k` shows "receive-hashing: off [fixed]"
+	 * and the kernel's toeplitz.py refuses the device. With one queue
+	 * RSS is off and the descriptors carry no hash. */
+	if (tp->max_rx_queues >= 2) {
+		dev->hw_features |= NETIF_F_RXHASH;
+		dev->features |= NETIF_F_RXHASH;
+	}
 	/* what current r8169 does for the 8125 family: hardware moderation
 	 * off, software coalescing on (research s5.3) */
 	netdev_sw_irq_coalesce_default_on(dev);

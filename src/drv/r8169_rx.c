@@ -335,7 +335,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		 * device owns it again before its descriptor is given back */
 		skb_put_data(skb, ring->buf[entry], len);
 		dma_sync_single_for_device(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
-		if (ops->hash(desc, &hash, &l4))
+		if ((tp->dev->features & NETIF_F_RXHASH) && ops->hash(desc, &hash, &l4))
 			skb_set_hash(skb, hash, l4 ? PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 		if (ops->csum_ok(desc)) {
 			skb->ip_summed = CHECKSUM_UNNECESSARY;

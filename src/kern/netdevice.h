@@ -42,6 +42,13 @@ void netdev_rss_key_fill(void *buf, size_t len);
  * the driver must keep it across channel changes (Linux IFF_RXFH_CONFIGURED). */
 #define IFF_RXFH_CONFIGURED BIT(0)
 
+/* Offload feature bits (Linux netdev_features_t). Only the one the drivers
+ * use: NETIF_F_RXHASH, "receive-hashing" in `ethtool -k`: the device puts
+ * its RSS hash on each skb (skb_set_hash). A driver sets it in hw_features
+ * (user-switchable) and features (on now), and honours features. */
+typedef u64 netdev_features_t;
+#define NETIF_F_RXHASH ((netdev_features_t)1 << 0)
+
 /* dev->flags (uapi IFF_*) */
 #define IFF_UP BIT(0)
 #define IFF_PROMISC BIT(8)
@@ -145,6 +152,8 @@ struct net_device {
 	const struct net_device_ops *netdev_ops;
 	unsigned int priv_flags;        /* IFF_RXFH_CONFIGURED */
 	unsigned int flags;             /* IFF_UP, IFF_PROMISC */
+	netdev_features_t features;     /* NETIF_F_* on now */
+	netdev_features_t hw_features;  /* NETIF_F_* the user may switch */
 	unsigned int num_rx_queues;     /* allocated RX queues (maximum) */
 	unsigned int real_num_rx_queues;/* RX queues in use */
 	unsigned int num_tx_queues;
