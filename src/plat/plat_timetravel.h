@@ -57,8 +57,10 @@
  * Robustness: a client sending garbage (an unknown op, RUN/FREE_UNTIL, a
  * second START, an ACK with a wrong seq, a time in the past) is dropped
  * with the reason in plat_tt_error() and the step returns -EPROTO; a
- * client that closes its socket is dropped (-ECONNRESET only when it was
- * in the middle of something).  No call blocks longer than its timeout.
+ * client that closes its socket (a guest that powered off, or died) is
+ * dropped and counted in @left (an error, -ECONNRESET, only in the middle
+ * of a message).  Before @expect clients have sent START nothing runs,
+ * not even the simulator.  No call blocks longer than its timeout.
  *
  * Not thread-safe.
  */
@@ -145,6 +147,7 @@ struct plat_tt {
 	bool quiet;
 	char err[256];
 	uint64_t sim_steps, runs, msgs, dropped;
+	uint64_t left;           /* clients that closed their socket */
 	uint64_t late_requests; /* REQUEST for a time already past: clamped */
 	uint64_t update_ahead;  /* UPDATE beyond now (sim moved on) */
 };
