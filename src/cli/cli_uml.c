@@ -16,11 +16,16 @@
  * are cabled to each other instead: two real kernels, two real stacks,
  * e.g. iperf3 between them.
  *
- * Time: this first version is free-running: the model's clock follows the
- * host's monotonic clock while the guest runs in real time (UML's
- * time-travel under rxscale's clock is not done yet), so runs are not
- * deterministic.  The command ends when every guest has connected and
- * gone, or after --seconds (default 120), and prints the counters.
+ * Time: with --time-travel rxscale is the guests' UML time-travel
+ * controller (plat_timetravel, socket --time-socket, default PATH.time;
+ * guest I starts with time-travel=ext:I:SOCK): the guests and the models
+ * share the simulator's virtual time, one party runs at a time, the
+ * model's interrupts reach a guest through the controller, and runs are
+ * deterministic; --seconds is then simulated time.  Without it
+ * (--free-running, the default) the model's clock follows the host's
+ * monotonic clock while the guest runs in real time.  The command ends
+ * when every guest has connected and gone, or after --seconds (default
+ * 120), and prints the counters.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -287,6 +292,7 @@ static void usage(FILE *out)
 {
 	fputs("usage: rxscale uml --socket PATH [--peer-socket PATH2] [--chip NAME]\n"
 	      "                   [--peer-ip A.B.C.D] [--seconds N] [--quiet]\n"
+	      "                   [--time-travel [--time-socket TPATH] | --free-running]\n"
 	      "\n"
 	      "Serve a PCIe NIC model (default RTL8127A) to a User-Mode Linux\n"
 	      "kernel over virt-pci: start the kernel with\n"
@@ -294,7 +300,10 @@ static void usage(FILE *out)
 	      "and ping for --peer-ip (default 10.0.0.2); with --peer-socket, a\n"
 	      "second NIC served at PATH2 to a second guest is the other end of\n"
 	      "the wire instead.  Ends when every guest has come and gone, or after\n"
-	      "--seconds (default 120).\n", out);
+	      "--seconds (default 120).\n"
+	      "--time-travel: rxscale is the guests' clock (deterministic runs):\n"
+	      "start guest I (nic I) also with time-travel=ext:I:TPATH (default\n"
+	      "TPATH = PATH.time); --seconds is then simulated time.\n", out);
 }
 
 static int parse_ip(const char *s, uint8_t ip[4])
