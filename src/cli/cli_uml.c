@@ -520,7 +520,7 @@ int cli_uml(int argc, char **argv)
 		}
 		plat_tt_init(&w->tt, &w->sim, &tt_ops, w);
 		w->tt.expect = w->n;
-		w->tt.quiet = quiet;
+		w->tt.quiet = true;     /* its errors are printed here */
 		rc = plat_tt_listen(&w->tt, tsock);
 		if (rc) {
 			cli_err("%s: cannot listen: %s", tsock, strerror(-rc));
