@@ -16,14 +16,20 @@
  * are cabled to each other instead: two real kernels, two real stacks,
  * e.g. iperf3 between them.
  *
- * Time: this first version is free-running: the model's clock follows the
- * host's monotonic clock while the guest runs in real time (UML's
- * time-travel under rxscale's clock is not done yet), so runs are not
- * deterministic.  The command ends when every guest has connected and
- * gone, or after --seconds (default 120), and prints the counters.
+ * Time: with --time-travel rxscale is the guests' UML time-travel
+ * controller (plat_timetravel, socket --time-socket, default PATH.time;
+ * guest I starts with time-travel=ext:I:SOCK): the guests and the models
+ * share the simulator's virtual time, one party runs at a time, the
+ * model's interrupts reach a guest through the controller, and runs are
+ * deterministic; --seconds is then simulated time.  Without it
+ * (--free-running, the default) the model's clock follows the host's
+ * monotonic clock while the guest runs in real time.  The command ends
+ * when every guest has connected and gone, or after --seconds (default
+ * 120), and prints the counters.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +43,7 @@
 #include "model/rtlm.h"
 #include "plat/plat_mem.h"
 #include "plat/plat_pci.h"
+#include "plat/plat_timetravel.h"
 #include "plat/plat_virtpci.h"
 #include "sim/sim_cost.h"
 #include "sim/sim_event.h"
@@ -50,6 +57,8 @@ struct uml_nic {
 	struct load_responder *peer;    /* or the responder */
 	bool was_connected, gone;
 	uint64_t tx_frames, rx_offered, rx_refused;
+	unsigned call_pending;          /* time-travel: queues owed a call */
+	uint64_t calls_timed;           /* calls delivered through the controller */
 };
 
 struct uml_world {
@@ -60,6 +69,9 @@ struct uml_world {
 	struct uml_nic nic[2];
 	unsigned n;
 	struct load_responder peer;
+	struct plat_tt tt;              /* --time-travel: the guests' clock */
+	bool timetravel;
+	int io_rc;                      /* a guest error seen while serving */
 };
 
 static volatile sig_atomic_t uml_stop;
@@ -104,11 +116,184 @@ static void wire_tx(void *arg, const uint8_t *frame, size_t len)
 		nic_rx(nic, reply, n);
 }
 
+/* ----- time-travel: the guests run on the simulator's clock ----- */
+
+/* An in-band call the model raised: owed to the guest, sent when the
+ * controller lets it be (tt_deliver). */
+static void nic_call_hook(void *opaque, struct plat_vhost *vh, unsigned q)
+{
+	struct uml_nic *nic = opaque;
+
+	(void)vh;
+	nic->call_pending |= 1u << q;
+}
+
+static unsigned tt_fds(void *opaque, struct pollfd *p, unsigned max)
+{
+	struct uml_world *w = opaque;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < w->n && n + 2 <= max; i++) {
+		const struct plat_vhost *vh = &w->nic[i].vp.vh;
+
+		if (vh->listen_fd >= 0)
+			p[n++] = (struct pollfd){ vh->listen_fd, POLLIN, 0 };
+		if (vh->fd >= 0)
+			p[n++] = (struct pollfd){ vh->fd, POLLIN, 0 };
+	}
+	return n;
+}
+
+static void nic_poll(struct uml_world *w, unsigned i, int r)
+{
+	struct uml_nic *nic = &w->nic[i];
+
+	if (plat_vhost_connected(&nic->vp.vh))
+		nic->was_connected = true;
+	if (r < 0 && r != -ECONNRESET) {
+		printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
+		       i, plat_vhost_error(&nic->vp.vh));
+		w->io_rc = 1;
+	}
+	if (nic->was_connected && !plat_vhost_connected(&nic->vp.vh)) {
+		if (!nic->gone)
+			printf("rxscale uml: nic%u: the guest disconnected\n", i);
+		nic->gone = true;
+		nic->call_pending = 0;
+	}
+}
+
+static int tt_io(void *opaque)
+{
+	struct uml_world *w = opaque;
+
+	for (unsigned i = 0; i < w->n; i++)
+		nic_poll(w, i, plat_virtpci_poll(&w->nic[i].vp));
+	return 0;
+}
+
+/* Nobody runs: hand each waiting guest the calls it is owed, each with the
+ * need-reply bit, and wait for its answers (it first REQUESTs now from the
+ * controller, so the interrupt is in its calendar before anyone moves). */
+static int tt_deliver(void *opaque, struct plat_tt *tt)
+{
+	struct uml_world *w = opaque;
+
+	for (unsigned i = 0; i < w->n; i++) {
+		struct uml_nic *nic = &w->nic[i];
+		struct plat_vhost *vh = &nic->vp.vh;
+		unsigned sent = 0, got = 0;
+		int ci;
+
+		if (!nic->call_pending)
+			continue;
+		ci = plat_tt_find(tt, i);
+		if (ci < 0 || tt->cl[ci].state != PLAT_TT_WAITING)
+			continue;       /* its guest runs: after its WAIT */
+		for (unsigned q = 0; q < 32; q++) {
+			if (!(nic->call_pending & (1u << q)))
+				continue;
+			if (plat_vhost_send_call(vh, q, true) == 0)
+				sent++;
+		}
+		nic->call_pending = 0;
+		while (got < sent) {
+			int rc = plat_tt_wait_fd(tt, (unsigned)ci, vh->req_fd);
+
+			if (rc < 0) {
+				printf("rxscale uml: nic%u: %s\n", i, plat_tt_error(tt));
+				return rc;
+			}
+			rc = plat_vhost_call_reply(vh);
+			if (rc < 0) {
+				printf("rxscale uml: nic%u: %s\n", i, plat_vhost_error(vh));
+				return rc;
+			}
+			got += (unsigned)rc;
+			ci = plat_tt_find(tt, i);
+			if (ci < 0)
+				return -ECONNRESET;
+		}
+		nic->calls_timed += got;
+	}
+	return 0;
+}
+
+static const struct plat_tt_ops tt_ops = { tt_fds, tt_io, tt_deliver };
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The run under virtual time: the controller steps until every guest has
+ * come and gone, --seconds of simulated time, or an error. */
+static int run_timetravel(struct uml_world *w, unsigned long seconds)
+{
+	uint64_t limit = (uint64_t)seconds * 1000000000u, t0 = wall_ns();
+	int idle_ms = 0, rc = 0;
+
+	while (!uml_stop) {
+		unsigned gone = 0;
+		int r = plat_tt_step(&w->tt, 1000);
+
+		if (r < 0) {
+			printf("rxscale uml: time-travel: %s\n", plat_tt_error(&w->tt));
+			rc = 1;
+			break;
+		}
+		if (w->io_rc) {
+			rc = 1;
+			break;
+		}
+		if (r == 0) {
+			idle_ms += 1000;
+			if (idle_ms >= w->tt.timeout_ms) {
+				printf("rxscale uml: time-travel: no message from any guest for "
+				       "%d s (%u clients, %s)\n", idle_ms / 1000, w->tt.ncl,
+				       w->tt.running >= 0 ? "one running" : "none running");
+				rc = 1;
+				break;
+			}
+			continue;
+		}
+		idle_ms = 0;
+		for (unsigned i = 0; i < w->n; i++) {
+			nic_poll(w, i, 0);
+			gone += w->nic[i].gone;
+		}
+		if (gone == w->n && w->tt.started && !w->tt.ncl)
+			break;          /* every guest came and went */
+		if (plat_tt_now(&w->tt) > limit) {
+			printf("rxscale uml: --seconds %lu (simulated) reached\n", seconds);
+			break;
+		}
+	}
+	{
+		double wall = (double)(wall_ns() - t0) / 1e9;
+		double simt = (double)plat_tt_now(&w->tt) / 1e9;
+
+		printf("time-travel: %.6f s simulated in %.2f s of host time (%.1f host s per "
+		       "simulated s); %llu RUNs, %llu simulator steps, %llu messages, %u/%u "
+		       "clients started\n", simt, wall, simt > 0 ? wall / simt : 0.0,
+		       (unsigned long long)w->tt.runs, (unsigned long long)w->tt.sim_steps,
+		       (unsigned long long)w->tt.msgs, w->tt.started, w->tt.expect);
+		for (unsigned i = 0; i < w->n; i++)
+			printf("nic%u: %llu interrupts delivered through the controller\n", i,
+			       (unsigned long long)w->nic[i].calls_timed);
+	}
+	return rc;
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: rxscale uml --socket PATH [--peer-socket PATH2] [--chip NAME]\n"
 	      "                   [--peer-ip A.B.C.D] [--seconds N] [--quiet]\n"
 	      "                   [--ownbit-erratum[=NS]]\n"
+	      "                   [--time-travel [--time-socket TPATH] | --free-running]\n"
 	      "\n"
 	      "Serve a PCIe NIC model (default RTL8127A) to a User-Mode Linux\n"
 	      "kernel over virt-pci: start the kernel with\n"
@@ -119,7 +304,10 @@ static void usage(FILE *out)
 	      "--seconds (default 120).  --ownbit-erratum turns on the RTL8127\n"
 	      "descriptor-OwnBit erratum: an RX descriptor's OWN-clearing write-back\n"
 	      "lands only at the host's next MMIO read or NS (default 2000) after\n"
-	      "the interrupt.\n", out);
+	      "the interrupt.\n"
+	      "--time-travel: rxscale is the guests' clock (deterministic runs):\n"
+	      "start guest I (nic I) also with time-travel=ext:I:TPATH (default\n"
+	      "TPATH = PATH.time); --seconds is then simulated time.\n", out);
 }
 
 static int parse_ip(const char *s, uint8_t ip[4])
@@ -205,8 +393,12 @@ static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info
 		return -ENOMEM;
 	}
 	rtlm_set_wire_tx(nic->m, wire_tx, nic);
-	plat_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, false);
+	plat_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, w->timetravel);
 	nic->vp.quiet = quiet;
+	if (w->timetravel) {
+		nic->vp.vh.call_hook = nic_call_hook;
+		nic->vp.vh.call_opaque = nic;
+	}
 	plat_pci_set_transport(rtlm_pci(nic->m), plat_virtpci_msi, NULL, &nic->vp);
 	plat_pci_set_dma(rtlm_pci(nic->m), &plat_virtpci_dma_ops, &nic->vp);
 	rc = plat_virtpci_listen(&nic->vp, sock);
@@ -234,11 +426,15 @@ int cli_uml(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "ownbit-erratum", optional_argument, NULL, 'o' },
+		{ "time-travel", no_argument, NULL, 'T' },
+		{ "free-running", no_argument, NULL, 'F' },
+		{ "time-socket", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
-	const char *sock = NULL, *sock2 = NULL;
+	const char *sock = NULL, *sock2 = NULL, *tsock = NULL;
+	char tpath[108];
 	const struct rtl_chip_info *chip = chip_named("RTL8127A");
 	struct sim_host_params hp;
 	struct uml_world *w;
@@ -302,6 +498,15 @@ int cli_uml(int argc, char **argv)
 			ownbit_ns = (long)ns;
 			break;
 		}
+		case 'T':
+			w->timetravel = true;
+			break;
+		case 'F':
+			w->timetravel = false;
+			break;
+		case 'S':
+			tsock = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			free(w);
@@ -335,9 +540,32 @@ int cli_uml(int argc, char **argv)
 	} else {
 		w->nic[0].peer = &w->peer;
 	}
+	if (w->timetravel) {
+		if (!tsock) {
+			snprintf(tpath, sizeof(tpath), "%s.time", sock);
+			tsock = tpath;
+		}
+		plat_tt_init(&w->tt, &w->sim, &tt_ops, w);
+		w->tt.expect = w->n;
+		w->tt.quiet = true;     /* its errors are printed here */
+		rc = plat_tt_listen(&w->tt, tsock);
+		if (rc) {
+			cli_err("%s: cannot listen: %s", tsock, strerror(-rc));
+			rc = 1;
+			goto out;
+		}
+		for (unsigned i = 0; i < w->n; i++)
+			printf("rxscale uml: time-travel controller on %s; start guest %u with "
+			       "time-travel=ext:%u:%s\n", tsock, i, i, tsock);
+	}
 	fflush(stdout);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	if (w->timetravel) {
+		rc = run_timetravel(w, seconds);
+		report(w);
+		goto out;
+	}
 	t0 = mono_ns();
 	deadline = t0 + (uint64_t)seconds * 1000000000u;
 	while (!uml_stop) {
@@ -379,6 +607,8 @@ int cli_uml(int argc, char **argv)
 	}
 	report(w);
 out:
+	if (w->timetravel)
+		plat_tt_fini(&w->tt);
 	for (unsigned i = 0; i < w->n; i++) {
 		plat_virtpci_fini(&w->nic[i].vp);
 		rtlm_destroy(w->nic[i].m);

@@ -380,6 +380,7 @@ static void disconnect(struct plat_vhost *vh)
 {
 	close_fd(&vh->fd);
 	close_fd(&vh->req_fd);
+	vh->rlen = 0;
 	reset_queues(vh);
 	unmap_regions(vh);
 	vh->features = 0;
@@ -1220,25 +1221,80 @@ int plat_vhost_call(struct plat_vhost *vh, unsigned q)
 	}
 	if (vh->req_fd >= 0 && has_proto(vh, PLAT_VHOST_PF_INBAND_NOTIFICATIONS) &&
 	    has_proto(vh, PLAT_VHOST_PF_SLAVE_REQ)) {
-		struct {
-			struct plat_vhost_hdr h;
-			struct wire_vring_state s;
-		} __attribute__((packed)) m = {
-			/* no need-reply bit: UML's channel is a pipe, a
-			 * reply could never come back */
-			.h = { htole32(PLAT_VHOST_SLAVE_VRING_CALL),
-			       htole32(PLAT_VHOST_VERSION),
-			       htole32(sizeof(struct wire_vring_state)) },
-			.s = { htole32(q), 0 },
-		};
-
-		rc = write_all(vh, vh->req_fd, &m, sizeof(m));
-		if (rc)
-			return plat_vhost_fail(vh, rc,
-				"queue %u: in-band call: %s", q, strerror(-rc));
-		return 0;
+		if (vh->call_hook) {
+			vh->call_hook(vh->call_opaque, vh, q);
+			return 0;
+		}
+		return plat_vhost_send_call(vh, q, false);
 	}
 	return 0;                       /* front-end polls */
+}
+
+int plat_vhost_send_call(struct plat_vhost *vh, unsigned q, bool need_reply)
+{
+	struct {
+		struct plat_vhost_hdr h;
+		struct wire_vring_state s;
+	} __attribute__((packed)) m = {
+		.h = { htole32(PLAT_VHOST_SLAVE_VRING_CALL),
+		       htole32(PLAT_VHOST_VERSION |
+			       (need_reply ? PLAT_VHOST_FLAG_NEED_REPLY : 0)),
+		       htole32(sizeof(struct wire_vring_state)) },
+		.s = { htole32(q), 0 },
+	};
+	int rc;
+
+	if (vh->broken)
+		return vh->status;
+	if (vh->req_fd < 0 || !has_proto(vh, PLAT_VHOST_PF_INBAND_NOTIFICATIONS) ||
+	    !has_proto(vh, PLAT_VHOST_PF_SLAVE_REQ))
+		return -ENOTCONN;
+	rc = write_all(vh, vh->req_fd, &m, sizeof(m));
+	if (rc)
+		return plat_vhost_fail(vh, rc, "queue %u: in-band call: %s", q,
+				       strerror(-rc));
+	return 0;
+}
+
+int plat_vhost_call_reply(struct plat_vhost *vh)
+{
+	const unsigned want = sizeof(struct plat_vhost_hdr) + 8;
+	struct plat_vhost_hdr h;
+	uint64_t st;
+	ssize_t n;
+
+	if (vh->broken)
+		return vh->status;
+	if (vh->req_fd < 0)
+		return -ENOTCONN;
+	n = recv(vh->req_fd, vh->rbuf + vh->rlen, want - vh->rlen, MSG_DONTWAIT);
+	if (n == 0)
+		return plat_vhost_fail(vh, -ECONNRESET,
+			"back-end request channel closed while a call waited for its reply");
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+			return 0;
+		return plat_vhost_fail(vh, -errno, "call reply: %s", strerror(errno));
+	}
+	vh->rlen += (unsigned)n;
+	if (vh->rlen < want)
+		return 0;
+	vh->rlen = 0;
+	memcpy(&h, vh->rbuf, sizeof(h));
+	memcpy(&st, vh->rbuf + sizeof(h), 8);
+	if (le32toh(h.request) != PLAT_VHOST_SLAVE_VRING_CALL ||
+	    (le32toh(h.flags) & ~PLAT_VHOST_VERSION_MASK) != PLAT_VHOST_FLAG_REPLY ||
+	    (le32toh(h.flags) & PLAT_VHOST_VERSION_MASK) != PLAT_VHOST_VERSION ||
+	    le32toh(h.size) != 8)
+		return plat_vhost_fail(vh, -EPROTO,
+			"bad call reply: request %u flags 0x%x size %u",
+			le32toh(h.request), le32toh(h.flags), le32toh(h.size));
+	if (le64toh(st))
+		return plat_vhost_fail(vh, -EIO,
+			"the front-end refused a call (status %llu)",
+			(unsigned long long)le64toh(st));
+	vh->call_replies++;
+	return 1;
 }
 
 size_t plat_vhost_chain_read(const struct plat_vhost_chain *c, size_t off,

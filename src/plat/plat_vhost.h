@@ -177,6 +177,14 @@ struct plat_vhost {
 	int status;                     /* 0, or the negative errno of the error */
 	char err[256];                  /* first error of this connection */
 	uint64_t msgs, replies, connections;
+	/* Time-travel (UML time-travel=ext): when set, an in-band call is
+	 * handed to this hook instead of being written; the owner sends it
+	 * later, at the right virtual time, with plat_vhost_send_call(). */
+	void (*call_hook)(void *opaque, struct plat_vhost *vh, unsigned q);
+	void *call_opaque;
+	uint8_t rbuf[24];               /* a reply on req_fd being assembled */
+	unsigned rlen;
+	uint64_t call_replies;
 };
 
 /*
@@ -238,6 +246,19 @@ int plat_vhost_push(struct plat_vhost *vh, unsigned q,
 /* Tell the front-end queue @q has used buffers (call fd or in-band
  * message), unless it asked for no interrupts.  0 or -errno. */
 int plat_vhost_call(struct plat_vhost *vh, unsigned q);
+
+/* Send queue @q's in-band call (SLAVE_VRING_CALL on the back-end request
+ * channel) now, with the need-reply bit when @need_reply: the front-end
+ * answers on the same channel (UML's is a socketpair) once it has taken
+ * the interrupt; read that answer with plat_vhost_call_reply().  0, or
+ * -ENOTCONN (no in-band channel) or another negative errno. */
+int plat_vhost_send_call(struct plat_vhost *vh, unsigned q, bool need_reply);
+
+/* Read the front-end's reply to a call sent with the need-reply bit,
+ * without blocking: 1 (a whole reply, status 0), 0 (not all of it there
+ * yet), or a negative errno (a bad or failed reply, or the channel
+ * closed; the back-end is then in the error state). */
+int plat_vhost_call_reply(struct plat_vhost *vh);
 
 /* Copy from the chain's readable buffers starting at byte @off; returns
  * bytes copied (less than @len when the buffers are shorter). */

@@ -190,6 +190,16 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 	return 0;
 }
 
+bool sim_next_time(struct sim *s, sim_time_t *t)
+{
+	while (s->heap_len && !ent_live(&s->heap[0]) && !s->root_running)
+		pop_root(s);
+	if (!s->heap_len || !ent_live(&s->heap[0]))
+		return false;
+	*t = s->heap[0].time;
+	return true;
+}
+
 uint64_t sim_run_until(struct sim *s, sim_time_t until)
 {
 	uint64_t n = 0;

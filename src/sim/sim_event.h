@@ -130,6 +130,10 @@ static inline void sim_cancel(struct sim *s, struct sim_event *ev)
  */
 uint64_t sim_run_until(struct sim *s, sim_time_t until);
 
+/* Time of the earliest pending event in *@t; false when none is pending.
+ * (Drops cancelled entries from the top of the heap on the way.) */
+bool sim_next_time(struct sim *s, sim_time_t *t);
+
 /* Run until no event is pending (or sim_stop()).  Returns events run. */
 static inline uint64_t sim_run(struct sim *s)
 {
