@@ -51,10 +51,14 @@ uml-kmod: uml-kernel
 	scripts/uml-smoke.sh --kmod $(BUILD)/uml/kmod-$(or $(UML_KERNEL),7.3) $(BUILD)/uml
 
 # Real kernels on the model (issue 13): UML guests with mainline r8169 and
-# with rxscale's module, served by 'rxscale uml'; ping, ethtool, iperf3.
+# with rxscale's module, served by 'rxscale uml'; ping, ethtool, iperf3,
+# the OwnBit erratum; two time-travel runs compared byte for byte; the
+# kernel's toeplitz.c RSS selftest against rxscale's driver.
 uml-test: all uml-kmod
 	scripts/deps.sh uml
 	scripts/uml-test.sh $(BUILD)/uml
+	UML_LINUX=$(BUILD)/uml/linux-$(or $(UML_KERNEL),7.3)/linux scripts/uml-determinism.sh $(BUILD)/uml-det
+	scripts/uml-toeplitz.sh $(BUILD)/uml
 
 # The kernel's own RSS selftest (tools/testing/selftests/drivers/net/hw/
 # toeplitz.c from the same tree) in a UML guest against rxscale_r8169 with 4

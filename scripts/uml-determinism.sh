@@ -9,8 +9,7 @@
 # line of rxscale's output but the one with host seconds).
 #
 # Usage: scripts/uml-determinism.sh [OUTDIR]
-#   UML_LINUX=path       the UML kernel (default build/uml/linux-7.3/linux,
-#                        falling back to /work/main/build/uml/linux-7.3/linux)
+#   UML_LINUX=path       the UML kernel (default build/uml/linux-7.3/linux)
 #   RXSCALE=path         rxscale binary (default build/rxscale)
 #   UML_DET_TIMEOUT=120  seconds each guest and each rxscale may take
 #   UML_DET_DIR=dir      fixed work directory (default /tmp/rxscale-det):
@@ -25,7 +24,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "uml-determinism: FAIL: $*" >&2; exit 1; }
 case "${1:-}" in -h|--help) sed -n '2,20p' "$0"; exit 0 ;; -*) exit 2 ;; esac
 linux=${UML_LINUX:-$root/build/uml/linux-7.3/linux}
-[ -x "$linux" ] || linux=/work/main/build/uml/linux-7.3/linux
 rxscale=${RXSCALE:-$root/build/rxscale}
 limit=${UML_DET_TIMEOUT:-120}
 dir=${UML_DET_DIR:-/tmp/rxscale-det}
