@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,6 +347,10 @@ static void report_nic(const struct uml_nic *nic, unsigned i)
 	       (unsigned long long)nic->vp.mmio_reads, (unsigned long long)nic->vp.mmio_writes,
 	       (unsigned long long)nic->vp.msis, (unsigned long long)nic->vp.guest_errors,
 	       (unsigned long long)nic->vp.dma_errors);
+	if (nic->vp.irq_deferred || nic->vp.irq_dropped)
+		printf("nic%u virt-pci: %llu interrupts waited for an irq buffer, %llu dropped "
+		       "(pending list full)\n", i, (unsigned long long)nic->vp.irq_deferred,
+		       (unsigned long long)nic->vp.irq_dropped);
 	printf("nic%u: %llu frames sent, %llu offered to it, %llu received into the rings, "
 	       "%llu RX drops\n", i, (unsigned long long)nic->tx_frames,
 	       (unsigned long long)nic->rx_offered, (unsigned long long)rx_ok,
@@ -600,9 +605,15 @@ int cli_uml(int argc, char **argv)
 		if (gone == w->n)       /* every guest came and went */
 			break;
 		if (w->n > 1) {
-			struct timespec ts = { 0, 200000 };
+			/* wait for either guest (or 1 ms, the clock's step) */
+			struct pollfd pf[2 * PLAT_VHOST_POLLFDS];
+			unsigned nf = 0;
 
-			nanosleep(&ts, NULL);
+			for (unsigned i = 0; i < w->n; i++)
+				nf += plat_vhost_pollfds(&w->nic[i].vp.vh, pf + nf,
+							 PLAT_VHOST_POLLFDS);
+			if (nf)
+				poll(pf, nf, 1);
 		}
 	}
 	report(w);

@@ -1396,12 +1396,11 @@ static int run_pending(struct plat_vhost *vh)
 }
 
 /* One pass over the fds with @timeout_ms; number of events or -errno. */
-static int poll_once(struct plat_vhost *vh, int timeout_ms)
+/* The descriptors to wait on and, in @who, what each is: -2 the listening
+ * socket, -1 the connection, q >= 0 queue q's kick eventfd. */
+static unsigned wait_set(const struct plat_vhost *vh, struct pollfd *p, int *who)
 {
-	struct pollfd p[2 + PLAT_VHOST_MAX_QUEUES];
-	int who[2 + PLAT_VHOST_MAX_QUEUES];
 	unsigned n = 0;
-	int events = 0, rc;
 
 	if (vh->fd < 0 && vh->listen_fd >= 0) {
 		p[n].fd = vh->listen_fd;
@@ -1419,6 +1418,29 @@ static int poll_once(struct plat_vhost *vh, int timeout_ms)
 				who[n++] = (int)q;
 			}
 	}
+	return n;
+}
+
+unsigned plat_vhost_pollfds(const struct plat_vhost *vh, struct pollfd *p,
+			    unsigned max)
+{
+	struct pollfd all[PLAT_VHOST_POLLFDS];
+	int who[PLAT_VHOST_POLLFDS];
+	unsigned n = vh->broken ? 0 : wait_set(vh, all, who);
+
+	if (n > max)
+		n = max;
+	memcpy(p, all, n * sizeof(*p));
+	return n;
+}
+
+static int poll_once(struct plat_vhost *vh, int timeout_ms)
+{
+	struct pollfd p[PLAT_VHOST_POLLFDS];
+	int who[PLAT_VHOST_POLLFDS];
+	unsigned n = wait_set(vh, p, who);
+	int events = 0, rc;
+
 	if (n == 0)
 		return vh->listen_fd < 0 ? -ENOTCONN : 0;
 	rc = poll(p, n, timeout_ms);

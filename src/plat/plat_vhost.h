@@ -215,6 +215,14 @@ bool plat_vhost_connected(const struct plat_vhost *vh);
  */
 int plat_vhost_poll(struct plat_vhost *vh);
 
+/* The descriptors plat_vhost_run() would wait on (at most @max, and never
+ * more than PLAT_VHOST_POLLFDS), for a caller that waits on several
+ * back-ends at once before calling plat_vhost_poll() on each. */
+#define PLAT_VHOST_POLLFDS (2 + PLAT_VHOST_MAX_QUEUES)
+struct pollfd;
+unsigned plat_vhost_pollfds(const struct plat_vhost *vh, struct pollfd *p,
+			    unsigned max);
+
 /* Like plat_vhost_poll(), but first wait up to @timeout_ms for an event.
  * Returns 0 on timeout. */
 int plat_vhost_run(struct plat_vhost *vh, int timeout_ms);
