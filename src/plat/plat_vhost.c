@@ -398,7 +398,8 @@ void plat_vhost_init(struct plat_vhost *vh, unsigned nvq, uint64_t features,
 	vh->nvq = nvq > PLAT_VHOST_MAX_QUEUES ? PLAT_VHOST_MAX_QUEUES : nvq;
 	vh->features_offered = features |
 		(1ull << PLAT_VHOST_F_PROTOCOL_FEATURES);
-	/* event index is not implemented: never offer it */
+	/* no event index: notifications are suppressed through the avail
+	 * ring's NO_INTERRUPT flag only, so it is never offered */
 	vh->features_offered &= ~(1ull << PLAT_VHOST_F_EVENT_IDX);
 	vh->proto_offered = proto & ((1ull << PLAT_VHOST_PF_MQ) |
 				     (1ull << PLAT_VHOST_PF_REPLY_ACK) |
@@ -547,6 +548,24 @@ static int get_u64(struct plat_vhost *vh, const struct plat_vhost_hdr *h,
 		return rc;
 	memcpy(v, pl, sizeof(*v));
 	*v = le64toh(*v);
+	return 0;
+}
+
+/* A SET_*FEATURES request: the front-end may accept only bits we offered. */
+static int set_bits(struct plat_vhost *vh, const struct plat_vhost_hdr *h,
+		    const uint8_t *pl, const char *what, uint64_t offered,
+		    uint64_t *dst)
+{
+	uint64_t v;
+	int rc = get_u64(vh, h, pl, &v);
+
+	if (rc)
+		return rc;
+	if (v & ~offered)
+		return plat_vhost_fail(vh, -EINVAL, "%s 0x%llx has bits not offered (0x%llx)",
+				       what, (unsigned long long)v,
+				       (unsigned long long)offered);
+	*dst = v;
 	return 0;
 }
 
@@ -718,7 +737,6 @@ static int handle(struct plat_vhost *vh, const struct plat_vhost_hdr *h,
 		  const uint8_t *pl, int *fds, unsigned *nfds)
 {
 	struct wire_vring_state s;
-	uint64_t v;
 	bool replied = false;
 	int rc = 0;
 	int want = fds_expected(h, pl);
@@ -736,16 +754,8 @@ static int handle(struct plat_vhost *vh, const struct plat_vhost_hdr *h,
 		replied = true;
 		break;
 	case PLAT_VHOST_SET_FEATURES:
-		if ((rc = get_u64(vh, h, pl, &v)))
-			break;
-		if (v & ~vh->features_offered) {
-			rc = plat_vhost_fail(vh, -EINVAL,
-				"SET_FEATURES 0x%llx has bits not offered (0x%llx)",
-				(unsigned long long)v,
-				(unsigned long long)vh->features_offered);
-			break;
-		}
-		vh->features = v;
+		rc = set_bits(vh, h, pl, "SET_FEATURES", vh->features_offered,
+			      &vh->features);
 		break;
 	case PLAT_VHOST_SET_OWNER:
 		rc = expect_size(vh, h, 0);
@@ -842,16 +852,8 @@ static int handle(struct plat_vhost *vh, const struct plat_vhost_hdr *h,
 		replied = true;
 		break;
 	case PLAT_VHOST_SET_PROTOCOL_FEATURES:
-		if ((rc = get_u64(vh, h, pl, &v)))
-			break;
-		if (v & ~vh->proto_offered) {
-			rc = plat_vhost_fail(vh, -EINVAL,
-				"SET_PROTOCOL_FEATURES 0x%llx has bits not offered (0x%llx)",
-				(unsigned long long)v,
-				(unsigned long long)vh->proto_offered);
-			break;
-		}
-		vh->proto = v;
+		rc = set_bits(vh, h, pl, "SET_PROTOCOL_FEATURES", vh->proto_offered,
+			      &vh->proto);
 		break;
 	case PLAT_VHOST_GET_QUEUE_NUM:
 		if ((rc = expect_size(vh, h, 0)))
