@@ -141,6 +141,8 @@ expect_usage "uml without --socket" uml
 expect_usage "uml with an unknown chip" uml --socket "$tmp/u.sock" --chip RTL9999
 expect_usage "uml with a bad peer address" uml --socket "$tmp/u.sock" --peer-ip 10.0.0.300
 expect_usage "uml with 0 seconds" uml --socket "$tmp/u.sock" --seconds 0
+expect_usage "uml with a bad OwnBit delay" uml --socket "$tmp/u.sock" --ownbit-erratum=soon
+expect_usage "uml with a stray argument" uml --socket "$tmp/u.sock" extra
 "$rx" uml --socket "$tmp/no/such/dir/u.sock" --seconds 1 >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "cannot listen" "$tmp/err" && ok || bad "uml on an impossible socket path"
 out=$("$rx" uml --socket "$tmp/u.sock" --seconds 1 --quiet 2>&1)
