@@ -329,6 +329,12 @@ static void test_reset_values(void **state)
 					want = 0x0100;
 				else if (ri == RTL_RI_TxConfig)
 					want = (uint32_t)rtl_chips[c].xid << 20;
+				else if (ri == RTL_RI_MAC0_BKP)
+					want = (uint32_t[]){ 0x00, 0xe0, 0x4c, 0x68,
+							     0x00, 0x01 }[e];
+				else if (ri == RTL_RI_MCU)  /* idle: status bits */
+					want = RTL_MCU_TX_EMPTY | RTL_MCU_RX_EMPTY |
+					       RTL_MCU_LINK_LIST_RDY;
 				assert_int_equal(rd(f, off, d->width), want);
 			}
 		}
@@ -374,12 +380,32 @@ static void test_access_semantics(void **state)
 	}
 	wr(f, RTL_INT_CFG0_8125, 1, 0);
 
-	/* RO: PHYstatus keeps the PHY's value, the write is a guest error */
+	/* PHYstatus: bits 23:0 keep the PHY's value; byte 3 is PMCH, which
+	 * mainline 7.3 sets with an 8-bit read-modify-write (D3_NO_PLL_DOWN) */
 	ge = st->guest_errors;
 	wr(f, RTL_PHYstatus, 4, 0);
 	assert_int_equal(rd(f, RTL_PHYstatus, 4),
 			 RTL_PHY_LINK | RTL_PHY_FULL_DUP | RTL_PHY_10000MF);
+	wr(f, RTL_PHYstatus + 3, 1, rd(f, RTL_PHYstatus + 3, 1) | 0xC0);
+	assert_int_equal(rd(f, RTL_PHYstatus, 4), 0xC0000000u |
+			 RTL_PHY_LINK | RTL_PHY_FULL_DUP | RTL_PHY_10000MF);
+	rtlm_set_link(f->dev, false, 0);
+	assert_int_equal(rd(f, RTL_PHYstatus, 4), 0xC0000000u);
+	rtlm_set_link(f->dev, true, 10000);
+	assert_int_equal(st->guest_errors, ge);
+	/* RO: a write to HW_CLO_PTR0 is a guest error and changes nothing */
+	wr(f, RTL_HW_CLO_PTR0_8125BP, 4, 5);
+	assert_int_equal(rd(f, RTL_HW_CLO_PTR0_8125BP, 4), 0);
 	assert_int_equal(st->guest_errors, ge + 1);
+	/* MCU: the driver's bits are kept, the status bits are the model's
+	 * (K polls RXTX_EMPTY and LINK_LIST_RDY around a reset) */
+	wr(f, RTL_MCU, 1, 0xFF);
+	assert_int_equal(rd(f, RTL_MCU, 1), RTL_MCU_NOW_IS_OOB | RTL_MCU_EN_NDP |
+			 RTL_MCU_EN_OOB_RESET | RTL_MCU_TX_EMPTY |
+			 RTL_MCU_RX_EMPTY | RTL_MCU_LINK_LIST_RDY);
+	wr(f, RTL_MCU, 1, 0);
+	assert_int_equal(rd(f, RTL_MCU, 1), RTL_MCU_TX_EMPTY | RTL_MCU_RX_EMPTY |
+			 RTL_MCU_LINK_LIST_RDY);
 	assert_int_equal(rd(f, RTL_IntrMitigate, 2), RTL_RXTX_EMPTY);
 
 	/* W1C: link down latches LinkChg; 0 and other bits change nothing */

@@ -93,6 +93,8 @@ struct rtlm_dev {
 	struct rtlm_params p;
 	struct rtlm_stats st;
 	char last_error[192];
+	struct rtlm_unknown_reg unknown[RTLM_UNKNOWN_MAX];
+	unsigned n_unknown;
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 
@@ -188,6 +190,8 @@ typedef uint32_t (*rtlm_rd_hook)(struct rtlm_dev *dev, unsigned ri,
 /* ---- rtlm_rx.c */
 void rtlm_rx_ring_base_write(struct rtlm_dev *dev, unsigned ri,
 			     unsigned elem, uint32_t old, uint32_t val);
+uint32_t rtlm_mcu_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		       uint32_t stored);
 uint32_t rtlm_chipcmd_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 			   uint32_t stored);
 void rtlm_rx_reset(struct rtlm_dev *dev);
