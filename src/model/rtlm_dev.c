@@ -148,15 +148,17 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		total += rtl_regs[ri].n;
 	}
 	dev->regs = calloc(total, sizeof(*dev->regs));
-	dev->tx_buf = malloc(RTLM_TX_MAX + 4);
+	dev->tx_buf = malloc(RTLM_TSO_MAX + 4);
+	dev->tx_seg = malloc(RTLM_TX_MAX + 4);
 	snprintf(name, sizeof(name), "%s", chip->name);
-	if (!dev->regs || !dev->tx_buf ||
+	if (!dev->regs || !dev->tx_buf || !dev->tx_seg ||
 	    plat_pci_dev_init(&dev->pci, host, mem, name, RTL_PCI_VENDOR_REALTEK,
 			     chip->caps->pci_device,
 			     chip->caps->msix_max > PLAT_PCI_MSIX_MAX ?
 			     PLAT_PCI_MSIX_MAX : chip->caps->msix_max)) {
 		free(dev->regs);
 		free(dev->tx_buf);
+		free(dev->tx_seg);
 		free(dev);
 		return NULL;
 	}
@@ -166,6 +168,7 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		plat_pci_dev_fini(&dev->pci);
 		free(dev->regs);
 		free(dev->tx_buf);
+		free(dev->tx_seg);
 		free(dev);
 		return NULL;
 	}
@@ -197,6 +200,7 @@ void rtlm_destroy(struct rtlm_dev *dev)
 	plat_pci_dev_fini(&dev->pci);
 	free(dev->regs);
 	free(dev->tx_buf);
+	free(dev->tx_seg);
 	free(dev);
 }
 
