@@ -30,9 +30,42 @@ struct intervals {
 	struct sim_acct_sample acct_end[SIM_CPUS_MAX];  /* at the run's end */
 	bool have_end;
 	uint64_t app_ns2, app_ns_end;   /* iperf3 process CPU ns at 2 s, end */
+	uint64_t app_usr_end;           /* of app_ns_end, in user mode */
 	sim_time_t t_end;               /* when acct_end was taken */
 	uint64_t app_at_end;            /* bytes read by the run's end */
+	/* per stream at each interval's end: [(cap + 1) * streams] */
+	struct rpt_sample *samp;
+	unsigned cap;                   /* intervals samp holds */
 };
+
+/* Each stream's counters now, into row @row of iv->samp. */
+static void sample_streams(struct world *w, struct intervals *iv, unsigned row)
+{
+	const struct iperf3 *ip = &w->ip;
+
+	if (!w->ip_up || row > iv->cap)
+		return;
+	for (unsigned i = 0; i < ip->cfg.streams; i++) {
+		const struct iperf3_stream *st = &ip->s[i];
+		struct rpt_sample *o = &iv->samp[row * ip->cfg.streams + i];
+
+		if (ip->cfg.udp) {
+			o->packets = st->sent;
+			o->bytes = st->sent * ip->cfg.len;
+			o->rx_bytes = st->rx_bytes;
+			continue;
+		}
+		/* iperf3 counts what it wrote: the host's writes with -R; the
+		 * peer's sender has data without end, so what it sent first */
+		o->bytes = ip->cfg.reverse ? st->written : st->snd.max;
+		o->rx_bytes = st->rcv.st.bytes_in;
+		o->retrans = st->snd.st.retransmits;
+		o->cwnd = st->snd.w.cwnd * st->snd.p.mss;
+		o->snd_wnd = (uint32_t)(st->snd.rwnd_edge - st->snd.una);
+		o->rtt_us = (uint32_t)(st->snd.rtt.srtt / 1000);
+		o->rttvar_us = (uint32_t)(st->snd.rtt.rttvar / 1000);
+	}
+}
 
 static void interval_fn(struct sim *s, struct sim_event *ev)
 {
@@ -43,6 +76,7 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 		iv->n++;
 		iv->end[iv->n] = sim_now(s);
 		iv->app_bytes[iv->n] = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
+		sample_streams(w, iv, iv->n);
 	}
 	if (sim_now(s) == SIM_S(2) && !iv->have2) {
 		sim_host_sync(w->host);
@@ -105,6 +139,55 @@ static void attribute_intervals(struct intervals *iv, uint64_t limit_bps, unsign
 	}
 	for (unsigned i = 1; i <= iv->n; i++)
 		iv->app_bytes[i] = iv->app_bytes[i - 1] + d[i];
+}
+
+/* The user-mode part of iperf3_cpu_ns(). */
+static uint64_t app_usr_ns(const struct iperf3 *ip)
+{
+	uint64_t n = ip->server.ns[SIM_ACCT_USR];
+
+	for (unsigned i = 0; i < ip->cfg.streams; i++)
+		if (ip->s[i].task_up)
+			n += ip->s[i].task.ns[SIM_ACCT_USR];
+	return n;
+}
+
+/* Per stream over the whole run: iperf3's stream id, the client's port,
+ * the sender's window and RTT figures, UDP loss and jitter. */
+static void streams_report(struct world *w, const struct intervals *iv, struct rpt_stream *out)
+{
+	const struct iperf3 *ip = &w->ip;
+	unsigned ns = ip->cfg.streams, rows = iv->n < iv->cap ? iv->n : iv->cap;
+
+	for (unsigned i = 0; i < ns; i++) {
+		const struct iperf3_stream *st = &ip->s[i];
+		struct rpt_stream *o = &out[i];
+		uint64_t rtt_sum = 0;
+
+		/* iperf3 -c's sockets: the control connection is 4, each
+		 * stream's data socket is followed by a descriptor of its own */
+		o->socket = 5 + 2 * i;
+		o->port = st->cport;
+		if (ip->cfg.udp) {
+			o->dgrams_sent = st->sent;
+			o->dgrams_lost = st->sent - st->rx_dgrams - st->q_dgrams;
+			o->jitter_ms = st->jitter_s * 1000.0;
+			continue;
+		}
+		o->min_rtt_us = (uint32_t)(st->snd.rtt.rtt_min / 1000);
+		for (unsigned r = 1; r <= rows; r++) {
+			const struct rpt_sample *sm = &iv->samp[r * ns + i];
+
+			if (sm->cwnd > o->max_cwnd)
+				o->max_cwnd = sm->cwnd;
+			if (sm->snd_wnd > o->max_snd_wnd)
+				o->max_snd_wnd = sm->snd_wnd;
+			if (sm->rtt_us > o->max_rtt_us)
+				o->max_rtt_us = sm->rtt_us;
+			rtt_sum += sm->rtt_us;
+		}
+		o->mean_rtt_us = rows ? (uint32_t)(rtt_sum / rows) : 0;
+	}
 }
 
 /* The host's iperf3 process, all threads, as top's %CPU (100 = one CPU)
@@ -262,6 +345,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 		iv->n++;
 		iv->end[iv->n] = dur;
 		iv->app_bytes[iv->n] = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
+		sample_streams(w, iv, iv->n);
 	}
 	sim_host_sync(w->host);
 	iv->app_at_end = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
@@ -272,6 +356,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 	for (unsigned c = 0; c < w->scn.cpus; c++)
 		sim_host_acct(w->host, c, &keep[c]);
 	iv->app_ns_end = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
+	iv->app_usr_end = w->ip_up ? app_usr_ns(&w->ip) : 0;
 	iv->t_end = sim_now(&w->sim);
 	sim_run_until(&w->sim, dur + SIM_MS(50));
 	sim_host_sync(w->host);
@@ -344,18 +429,25 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 {
 	struct iperf3_cfg cfg;
 	sim_time_t dur = (sim_time_t)(w->scn.duration_s * 1e9);
+	struct rpt_stream *st = NULL;
 	struct intervals *iv;
 	struct rpt_run *r;
+	int rc = -1;
 
 	if (iperf3_config(w, &cfg))
 		return -1;
 	iv = calloc(1, sizeof(*iv));
 	r = calloc(1, sizeof(*r));
-	if (!iv || !r || workload_up(w, &cfg, dur)) {
-		free(iv);
-		free(r);
-		return -1;
-	}
+	if (!iv || !r)
+		goto out;
+	/* a row per whole second, the partial last one, and row 0 */
+	iv->cap = w->scn.duration_s + 2 < MAX_INTERVALS ? (unsigned)w->scn.duration_s + 2
+						       : MAX_INTERVALS;
+	iv->samp = calloc(((size_t)iv->cap + 1) * (cfg.streams ? cfg.streams : 1),
+			  sizeof(*iv->samp));
+	st = calloc(cfg.streams ? cfg.streams : 1, sizeof(*st));
+	if (!iv->samp || !st || workload_up(w, &cfg, dur))
+		goto out;
 	simulate(w, &cfg, iv, dur);
 	cli_world_report(w, r);
 	r->ip = (struct rpt_iperf3){
@@ -366,6 +458,19 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		.total_bytes = iv->app_at_end,
 	};
 	r->ip.app_cpu = app_cpu_pct(w, iv);
+	if (iv->t_end) {
+		r->ip.cpu_usr = 100.0 * (double)iv->app_usr_end / (double)iv->t_end;
+		r->ip.cpu_sys = 100.0 * (double)(iv->app_ns_end - iv->app_usr_end) /
+				(double)iv->t_end;
+	}
+	if (w->ip_up) {
+		streams_report(w, iv, st);
+		r->ip.nstreams = cfg.streams;
+		r->ip.samp = iv->samp;
+		r->ip.st = st;
+		/* the other side runs Linux's default */
+		r->ip.rcv_cc = "cubic";
+	}
 	r->cpu_window = iv->have2 && w->scn.duration_s > 3;
 	for (unsigned c = 0; c < w->scn.cpus; c++)
 		window_pct(w, iv, c, &r->cpu[c]);
@@ -397,7 +502,12 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		report_json(stdout, r);
 	else
 		report_text(stdout, r, w->dev);
+	rc = 0;
+out:
+	if (iv)
+		free(iv->samp);
 	free(iv);
 	free(r);
-	return 0;
+	free(st);
+	return rc;
 }

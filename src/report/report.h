@@ -53,6 +53,29 @@ struct rpt_usb {
 	bool mitigation_off;
 };
 
+/* One iperf3 stream at the end of an interval: counts since the start,
+ * and the TCP sender's state then. */
+struct rpt_sample {
+	uint64_t bytes;                 /* sent: what iperf3 wrote (-R), the
+					   bytes first sent (the peer), UDP
+					   datagrams sent times -l */
+	uint64_t rx_bytes;              /* received in order (TCP), read (UDP) */
+	uint64_t retrans;               /* TCP segments sent again */
+	uint64_t packets;               /* UDP datagrams sent */
+	uint32_t cwnd;                  /* TCP congestion window, bytes */
+	uint32_t snd_wnd;               /* TCP window the receiver offers, bytes */
+	uint32_t rtt_us, rttvar_us;     /* TCP smoothed RTT and its variation */
+};
+
+/* One iperf3 stream over the whole run. */
+struct rpt_stream {
+	unsigned socket;                /* iperf3's stream id: 5, 7, 9, ... */
+	uint16_t port;                  /* the client's port */
+	uint32_t max_cwnd, max_snd_wnd, max_rtt_us, min_rtt_us, mean_rtt_us;
+	uint64_t dgrams_sent, dgrams_lost;      /* UDP, after the drain */
+	double jitter_ms;               /* UDP, at the run's end */
+};
+
 /* The iperf3 workload and what it measured. */
 struct rpt_iperf3 {
 	bool up;                        /* an iperf3 workload ran */
@@ -62,11 +85,20 @@ struct rpt_iperf3 {
 	const char *cc;                 /* congestion control name */
 	unsigned n;                     /* intervals */
 	const sim_time_t *end;          /* [0..n]: each interval's end, end[0] 0 */
-	const uint64_t *bytes;          /* [0..n]: bytes read by then */
+	const uint64_t *bytes;          /* [0..n]: bytes received by then, each
+					   interval's put where they crossed the
+					   wire (the --compare figures) */
 	uint64_t total_bytes;           /* read by the run's end */
 	double secs;                    /* the run's length */
 	uint64_t retransmits;
 	double app_cpu;                 /* the iperf3 process, top's %CPU */
+	double cpu_usr, cpu_sys;        /* the same over the whole run, by class */
+	const char *rcv_cc;             /* the receiving side's congestion control */
+	/* per stream, as iperf3 -c prints them (the client: the peer, or the
+	 * host with reverse) */
+	unsigned nstreams;
+	const struct rpt_sample *samp;  /* [(n + 1) * nstreams]: row 0 zero */
+	const struct rpt_stream *st;    /* [nstreams] */
 	/* accounting: TCP frames, the peer sending */
 	uint64_t tcp_sent, tcp_got;
 	/* the host sending: dropped in the host, in the qdisc or on the wire */

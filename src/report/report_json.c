@@ -8,6 +8,8 @@
 
 #include <json-c/json.h>
 
+#include "report/report_json.h"
+
 static json_object *jint64(uint64_t v)
 {
 	return json_object_new_int64((int64_t)v);
@@ -121,6 +123,8 @@ static void add_accounting(json_object *root, const struct rpt_iperf3 *ip)
 	json_object_object_add(root, "tcp", t);
 }
 
+/* What the host received per interval, each interval's bytes put where
+ * they crossed the wire (the figures --compare uses). */
 static json_object *intervals_json(const struct rpt_iperf3 *ip)
 {
 	json_object *ivs = json_object_new_array();
@@ -214,7 +218,9 @@ void report_json(FILE *out, const struct rpt_run *r)
 	json_object_object_add(sum, "dropped", drops_json(r));
 	json_object_object_add(root, "config", config_json(r));
 	json_object_object_add(root, "summary", sum);
-	json_object_object_add(root, "intervals", intervals_json(ip));
+	json_object_object_add(sum, "intervals", intervals_json(ip));
+	if (ip->up && ip->nstreams)
+		report_json_iperf3(root, r);
 	if (r->compare)
 		json_object_object_add(root, "compare", compare_json(r));
 	put(out, root);
