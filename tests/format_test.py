@@ -11,6 +11,11 @@ blanks, separators, [SUM] lines only with two streams, sender and receiver
 summaries.
 iperf3 JSON: every key path of iperf3 -J's document (arrays as []) is in
 rxscale's --json (but the random "cookie"), with the same JSON type.
+mpstat: on 2 CPUs for 2 s, the blocks of `mpstat -P ALL 1 2` (sysstat 12.6,
+LC_ALL=C) after its header line, line by line as above (time column, the
+"all" row, ten columns, the Average: block); `rxscale run | awk
+'/^Average:/ && $2=="all"'` prints one row; and --json's "sysstat" object has
+every key path of `mpstat -o JSON`'s, with the same types.
 Usage: format_test.py RXSCALE DATADIR
 """
 import json
@@ -50,11 +55,11 @@ def block(text, first, last):
     return lines[a:b + 1]
 
 
-def same_shape(ours, real, what):
-    check(len(ours) == len(real), f"{what}: {len(ours)} lines, iperf3 has {len(real)}")
+def same_shape(ours, real, what, tool="iperf3"):
+    check(len(ours) == len(real), f"{what}: {len(ours)} lines, {tool} has {len(real)}")
     for n, (o, r) in enumerate(zip(ours, real)):
         check(signature(o) == signature(r),
-              f"{what} line {n + 1}:\n  rxscale {o!r}\n  iperf3  {r!r}")
+              f"{what} line {n + 1}:\n  rxscale {o!r}\n  {tool:7} {r!r}")
 
 
 def paths(doc, prefix=""):
@@ -96,6 +101,29 @@ for name, variants in cases.items():
         have = paths(doc)
         for p, kind in sorted(want.items()):
             check(have.get(p) == kind, f"{what} JSON {p}: {have.get(p)}, iperf3 has {kind}")
+
+# mpstat
+real = open(f"{DATA}/mpstat-P-ALL-1-2.txt").read().split("\n")
+real = real[1:]                                 # "Linux <release> (<node>) ..."
+while real and not real[-1]:
+    real.pop()
+text = run("--set", "host.cpus=2", "--set", "run.duration=2", "--set", "iperf3.streams=1")
+lines = text.split("\n")
+first = next((i for i, l in enumerate(lines) if l.startswith("Linux rxscale")), None)
+check(first is not None, "mpstat: no header line")
+if first is not None:
+    ours = lines[first + 1:]
+    avg_head = next((i for i, l in enumerate(ours) if l.startswith("Average:")), len(ours))
+    end = next((i for i in range(avg_head, len(ours)) if not ours[i]), len(ours))
+    same_shape(ours[:end], real, "mpstat -P ALL 1", "mpstat")
+avg = [l for l in lines if l.startswith("Average:") and l.split()[1] == "all"]
+check(len(avg) == 1, f"awk '/^Average:/ && $2==\"all\"': {avg}")
+want = paths(json.load(open(f"{DATA}/mpstat-P-ALL-1-2.json")))
+doc = json.loads(run("--set", "host.cpus=2", "--set", "run.duration=2",
+                     "--set", "iperf3.streams=1", "--json") or "{}")
+have = paths(doc)
+for p, kind in sorted(want.items()):
+    check(have.get(p) == kind, f"mpstat JSON {p}: {have.get(p)}, mpstat has {kind}")
 
 print(f"format: {len(failures)} problems")
 sys.exit(1 if failures else 0)

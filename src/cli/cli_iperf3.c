@@ -35,8 +35,20 @@ struct intervals {
 	uint64_t app_at_end;            /* bytes read by the run's end */
 	/* per stream at each interval's end: [(cap + 1) * streams] */
 	struct rpt_sample *samp;
-	unsigned cap;                   /* intervals samp holds */
+	unsigned cap;                   /* intervals samp and acct hold */
+	/* every CPU's counters at each interval's end: [(cap + 1) * cpus] */
+	struct sim_acct_sample *acct;
 };
+
+/* Every CPU's counters now, into row @row of iv->acct (mpstat). */
+static void sample_cpus(struct world *w, struct intervals *iv, unsigned row)
+{
+	if (row > iv->cap)
+		return;
+	sim_host_sync(w->host);
+	for (unsigned c = 0; c < w->scn.cpus; c++)
+		sim_host_acct(w->host, c, &iv->acct[row * w->scn.cpus + c]);
+}
 
 /* Each stream's counters now, into row @row of iv->samp. */
 static void sample_streams(struct world *w, struct intervals *iv, unsigned row)
@@ -77,6 +89,7 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 		iv->end[iv->n] = sim_now(s);
 		iv->app_bytes[iv->n] = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
 		sample_streams(w, iv, iv->n);
+		sample_cpus(w, iv, iv->n);
 	}
 	if (sim_now(s) == SIM_S(2) && !iv->have2) {
 		sim_host_sync(w->host);
@@ -329,6 +342,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 	struct sim_acct_sample keep[SIM_CPUS_MAX];
 
 	iv->w = w;
+	sample_cpus(w, iv, 0);
 	iv->len_ns = dur < SIM_S(1) ? dur : SIM_S(1);
 	sim_event_init(&iv->ev, interval_fn, iv);
 	sim_schedule_in(&w->sim, &iv->ev, iv->len_ns);
@@ -346,6 +360,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 		iv->end[iv->n] = dur;
 		iv->app_bytes[iv->n] = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
 		sample_streams(w, iv, iv->n);
+		sample_cpus(w, iv, iv->n);
 	}
 	sim_host_sync(w->host);
 	iv->app_at_end = w->ip_up ? iperf3_rx_bytes(&w->ip) : 0;
@@ -445,8 +460,9 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 						       : MAX_INTERVALS;
 	iv->samp = calloc(((size_t)iv->cap + 1) * (cfg.streams ? cfg.streams : 1),
 			  sizeof(*iv->samp));
+	iv->acct = calloc(((size_t)iv->cap + 1) * w->scn.cpus, sizeof(*iv->acct));
 	st = calloc(cfg.streams ? cfg.streams : 1, sizeof(*st));
-	if (!iv->samp || !st || workload_up(w, &cfg, dur))
+	if (!iv->samp || !iv->acct || !st || workload_up(w, &cfg, dur))
 		goto out;
 	simulate(w, &cfg, iv, dur);
 	cli_world_report(w, r);
@@ -472,6 +488,9 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		r->ip.rcv_cc = "cubic";
 	}
 	r->cpu_window = iv->have2 && w->scn.duration_s > 3;
+	r->nsamp = (iv->n < iv->cap ? iv->n : iv->cap) + 1;
+	r->samp_t = iv->end;
+	r->acct = iv->acct;
 	for (unsigned c = 0; c < w->scn.cpus; c++)
 		window_pct(w, iv, c, &r->cpu[c]);
 	account(w, &cfg, r);
@@ -504,8 +523,10 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		report_text(stdout, r, w->dev);
 	rc = 0;
 out:
-	if (iv)
+	if (iv) {
 		free(iv->samp);
+		free(iv->acct);
+	}
 	free(iv);
 	free(r);
 	free(st);

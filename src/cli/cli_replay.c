@@ -218,10 +218,12 @@ int cli_run_replay(struct world *w, bool json)
 {
 	struct replay *r = calloc(1, sizeof(*r));
 	struct rpt_run *rp = calloc(1, sizeof(*rp));
+	struct sim_acct_sample *acct = calloc(2 * (size_t)w->scn.cpus, sizeof(*acct));
+	sim_time_t samp_t[2] = { 0, 0 };
 	uint64_t when, dropped = 0;
 	int rc = CLI_EXIT_USAGE;
 
-	if (!r || !rp) {
+	if (!r || !rp || !acct) {
 		cli_err("out of memory");
 		rc = 1;
 		goto out;
@@ -264,8 +266,15 @@ int cli_run_replay(struct world *w, bool json)
 		rp->replay.q_bytes[q] = w->q_bytes[q];
 		rp->replay.q_flows[q] = w->q_flows[q].n;
 	}
-	for (unsigned c = 0; c < w->scn.cpus; c++)
+	for (unsigned c = 0; c < w->scn.cpus; c++) {
 		cpu_pct(w, c, &rp->cpu[c]);
+		sim_host_acct(w->host, c, &acct[w->scn.cpus + c]);     /* row 0: zero */
+	}
+	/* mpstat: one block, the replay's start to its end */
+	samp_t[1] = sim_now(&w->sim);
+	rp->nsamp = 2;
+	rp->samp_t = samp_t;
+	rp->acct = acct;
 	if (json)
 		report_replay_json(stdout, rp);
 	else
@@ -284,5 +293,6 @@ out:
 		cli_pcap_close(r->pc);
 	free(r);
 	free(rp);
+	free(acct);
 	return rc;
 }

@@ -32,7 +32,7 @@ static void usage(FILE *out)
 	      "it with gnuplot (PNG, or SVG for a .svg name).\n"
 	      "With --pcap (or replay.pcap in the scenario) the capture is replayed into\n"
 	      "the NIC and each RX queue's frames, bytes and flows are reported, with the\n"
-	      "mpstat-style CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
+	      "mpstat CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
 	      "Without a capture it runs iperf3 (TCP by default, UDP with iperf3.udp=1,\n"
 	      "the host sending with iperf3.reverse=1) and ping (ping.count) between the\n"
 	      "peer and the host.  With no scenario: RTL8127A, 4 RX queues, RSS on,\n"

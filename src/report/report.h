@@ -155,6 +155,11 @@ struct rpt_run {
 	unsigned ncpus;
 	struct rpt_cpu cpu[SIM_CPUS_MAX];
 	bool cpu_window;
+	/* mpstat: each CPU's cumulative counters at nsamp times (samp_t[],
+	 * the first at the run's start), [nsamp * ncpus]; a block per pair */
+	unsigned nsamp;
+	const sim_time_t *samp_t;
+	const struct sim_acct_sample *acct;
 	unsigned ndrops;
 	struct drop_reason drops[RPT_DROP_REASONS];
 	unsigned nqueues;
@@ -174,7 +179,7 @@ void report_iperf3(FILE *out, const struct rpt_run *r);
 /* ping's statistics block. */
 void report_ping(FILE *out, const struct rpt_run *r);
 
-/* The mpstat-style CPU table. */
+/* The CPUs as `mpstat -P ALL 1` prints them (sysstat 12.6, LC_ALL=C). */
 void report_mpstat(FILE *out, const struct rpt_run *r);
 
 /* top's view of the iperf3 process and ksoftirqd threads. */

@@ -221,6 +221,8 @@ void report_json(FILE *out, const struct rpt_run *r)
 	json_object_object_add(sum, "intervals", intervals_json(ip));
 	if (ip->up && ip->nstreams)
 		report_json_iperf3(root, r);
+	if (r->nsamp > 1)
+		json_object_object_add(root, "sysstat", report_mpstat_json(r));
 	if (r->compare)
 		json_object_object_add(root, "compare", compare_json(r));
 	put(out, root);
@@ -246,5 +248,7 @@ void report_replay_json(FILE *out, const struct rpt_run *r)
 	json_object_object_add(rep, "dropped", drops_json(r));
 	json_object_object_add(rep, "queue_mismatches", jint64(rp->mismatches));
 	json_object_object_add(root, "replay", rep);
+	if (r->nsamp > 1)
+		json_object_object_add(root, "sysstat", report_mpstat_json(r));
 	put(out, root);
 }

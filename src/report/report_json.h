@@ -10,4 +10,7 @@ struct rpt_run;
 /* iperf3 -J's "start", "intervals" and "end" of the workload, into @root. */
 void report_json_iperf3(json_object *root, const struct rpt_run *r);
 
+/* mpstat -o JSON's "sysstat" object of the run's CPUs. */
+json_object *report_mpstat_json(const struct rpt_run *r);
+
 #endif /* RXSCALE_REPORT_JSON_H */
