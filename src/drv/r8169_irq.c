@@ -65,9 +65,11 @@ static void v2_enable_all(struct rtl8169_private *tp)
 {
 	u32 lo = 0, hi = 0;
 
-	for (unsigned int i = 0; i < tp->nqv; i++) {
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
 		unsigned int id = tp->qv[i].id;
 
+		if (!tp->qv[i].active)
+			continue;
 		if (id < RTL_MSIX_ID_L2_BASE)
 			lo |= BIT(id);
 		else
@@ -265,134 +267,172 @@ static int rtl_poll_all(struct napi_struct *napi, int budget)
 	return work;
 }
 
-static void qv_add(struct rtl8169_private *tp, enum rtl_vec_kind kind,
-		   unsigned int id, unsigned int q)
+/* What slot @i serves for @nrx RX queues; false if it is not needed. */
+static bool qv_plan(const struct rtl8169_private *tp, unsigned int i, unsigned int nrx,
+		    enum rtl_vec_kind *kind, unsigned int *id)
 {
-	struct rtl_q_vector *qv = &tp->qv[tp->nqv++];
-	const char *dn = tp->dev->name;
+	const struct rtl_irq_map *m = tp->map;
 
-	memset(qv, 0, sizeof(*qv));
+	if (!tp->v2_irq) {
+		*kind = RTL_VEC_ALL;
+		*id = 0;
+		return i == 0;
+	}
+	if (i < R8169_QV_TX) {
+		*kind = RTL_VEC_RX;
+		*id = m->rx[i];
+		return i < nrx;
+	}
+	if (i < R8169_QV_LINK) {
+		unsigned int q = i - R8169_QV_TX;
+
+		*kind = RTL_VEC_TX;
+		*id = m->tx[q];
+		if (q >= tp->num_tx_queues)
+			return false;
+		/* a TX ring whose message id is an RX queue's (ring vectors)
+		 * is served by that vector's poll */
+		for (unsigned int r = 0; r < nrx; r++)
+			if (m->rx[r] == *id)
+				return false;
+		return true;
+	}
+	*kind = RTL_VEC_LINK;
+	*id = m->link;
+	return true;
+}
+
+/* The TX ring a ring vector of the map (an RX vector with the TX ring's
+ * message id) also serves. */
+static struct rtl_tx_ring *qv_shared_tx(struct rtl8169_private *tp, unsigned int id)
+{
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
+		if (tp->map->tx[q] == id)
+			return &tp->tx_ring[q];
+	return NULL;
+}
+
+static int qv_activate(struct rtl8169_private *tp, unsigned int i,
+		       enum rtl_vec_kind kind, unsigned int id)
+{
+	struct rtl_q_vector *qv = &tp->qv[i];
+	const char *dn = tp->dev->name;
+	unsigned int cpu_idx = kind == RTL_VEC_RX ? i : 0;
+	int rc;
+
 	qv->tp = tp;
 	qv->kind = kind;
 	qv->id = id;
 	qv->irq = -1;
+	qv->rx = NULL;
+	qv->tx = NULL;
 	switch (kind) {
 	case RTL_VEC_RX:
-		snprintf(qv->name, sizeof(qv->name), "%s-rx-%u", dn, q);
-		break;
-	case RTL_VEC_TX:
-		snprintf(qv->name, sizeof(qv->name), "%s-tx-%u", dn, q);
-		break;
-	case RTL_VEC_LINK:
-		snprintf(qv->name, sizeof(qv->name), "%s-link", dn);
-		break;
-	case RTL_VEC_ALL:
-		snprintf(qv->name, sizeof(qv->name), "%s", dn);
-		break;
-	}
-	switch (kind) {
-	case RTL_VEC_RX:
-		qv->rx = &tp->rx_ring[q];
+		snprintf(qv->name, sizeof(qv->name), "%s-rx-%u", dn, i);
+		qv->rx = &tp->rx_ring[i];
+		qv->tx = qv_shared_tx(tp, id);
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_rx);
 		break;
 	case RTL_VEC_TX:
-		qv->tx = &tp->tx_ring[q];
+		snprintf(qv->name, sizeof(qv->name), "%s-tx-%u", dn, i - R8169_QV_TX);
+		qv->tx = &tp->tx_ring[i - R8169_QV_TX];
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_tx);
 		break;
 	case RTL_VEC_ALL:
+		snprintf(qv->name, sizeof(qv->name), "%s", dn);
 		qv->rx = &tp->rx_ring[0];
 		qv->tx = &tp->tx_ring[0];
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_all);
 		break;
 	case RTL_VEC_LINK:
-		return;
+		snprintf(qv->name, sizeof(qv->name), "%s-link", dn);
+		break;
 	}
-	qv->napi_added = true;
-}
-
-/* The vectors in use for the current queue counts. */
-int rtl_setup_q_vectors(struct rtl8169_private *tp)
-{
-	const struct rtl_irq_map *m = tp->map;
-
-	tp->nqv = 0;
-	if (!tp->v2_irq) {
-		qv_add(tp, RTL_VEC_ALL, 0, 0);
-		return 0;
-	}
-	for (unsigned int q = 0; q < tp->num_rx_queues; q++)
-		qv_add(tp, RTL_VEC_RX, m->rx[q], q);
-	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
-		struct rtl_q_vector *shared = NULL;
-
-		/* a TX ring whose message id is an RX queue's (ring vectors)
-		 * is served by that vector's poll */
-		for (unsigned int i = 0; i < tp->nqv; i++)
-			if (tp->qv[i].id == m->tx[q])
-				shared = &tp->qv[i];
-		if (shared)
-			shared->tx = &tp->tx_ring[q];
-		else
-			qv_add(tp, RTL_VEC_TX, m->tx[q], q);
-	}
-	qv_add(tp, RTL_VEC_LINK, m->link, 0);
-	return 0;
-}
-
-void rtl_teardown_q_vectors(struct rtl8169_private *tp)
-{
-	for (unsigned int i = 0; i < tp->nqv; i++) {
-		if (tp->qv[i].napi_added)
-			netif_napi_del(&tp->qv[i].napi);
-		tp->qv[i].napi_added = false;
-	}
-	tp->nqv = 0;
-}
-
-int rtl_request_irqs(struct rtl8169_private *tp)
-{
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < tp->nqv; i++) {
-		struct rtl_q_vector *qv = &tp->qv[i];
-
-		qv->irq = pci_irq_vector(tp->pdev, qv->id);
-		if (qv->irq < 0) {
-			rc = qv->irq;
-			goto err_free;
-		}
+	qv->napi_added = kind != RTL_VEC_LINK;
+	rc = pci_irq_vector(tp->pdev, id);
+	if (rc >= 0) {
+		qv->irq = rc;
 		rc = request_irq((unsigned int)qv->irq, tp->irq_ops->handler, 0,
 				 qv->name, qv);
-		if (rc)
-			goto err_free;
-		qv->irq_requested = true;
-		/* RX queue q's vector on the q-th interrupt CPU; TX and link
-		 * with queue 0 */
-		irq_set_affinity_hint((unsigned int)qv->irq,
-				      cpumask_of(cpumask_local_spread(qv->kind == RTL_VEC_RX ?
-								      (unsigned int)(qv->rx - tp->rx_ring) : 0,
-								      -1)));
 	}
+	if (rc) {
+		netdev_err(tp->dev, "cannot request irq for %s: %d\n", qv->name, rc);
+		if (qv->napi_added)
+			netif_napi_del(&qv->napi);
+		qv->napi_added = false;
+		return rc;
+	}
+	qv->irq_requested = true;
+	/* RX queue q's vector on the q-th interrupt CPU; TX and link with
+	 * queue 0 */
+	irq_set_affinity_hint((unsigned int)qv->irq,
+			      cpumask_of(cpumask_local_spread(cpu_idx, -1)));
+	qv->active = true;
+	tp->nqv++;
 	return 0;
-
-err_free:
-	netdev_err(tp->dev, "cannot request irq for %s: %d\n", tp->qv[i].name, rc);
-	rtl_free_irqs(tp);
-	return rc;
 }
 
-void rtl_free_irqs(struct rtl8169_private *tp)
+static void qv_deactivate(struct rtl8169_private *tp, unsigned int i)
 {
-	for (unsigned int i = 0; i < tp->nqv; i++) {
-		struct rtl_q_vector *qv = &tp->qv[i];
+	struct rtl_q_vector *qv = &tp->qv[i];
 
-		if (!qv->irq_requested)
-			continue;
+	if (!qv->active)
+		return;
+	if (qv->irq_requested) {
 		irq_set_affinity_hint((unsigned int)qv->irq, NULL);
 		free_irq((unsigned int)qv->irq, qv);
 		qv->irq_requested = false;
 	}
+	if (qv->napi_added)
+		netif_napi_del(&qv->napi);
+	qv->napi_added = false;
+	qv->active = false;
+	tp->nqv--;
+}
+
+int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx)
+{
+	bool added[R8169_NQV] = { false };
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < R8169_NQV; i++) {
+		enum rtl_vec_kind kind;
+		unsigned int id;
+
+		if (tp->qv[i].active || !qv_plan(tp, i, nrx, &kind, &id))
+			continue;
+		rc = qv_activate(tp, i, kind, id);
+		if (rc)
+			break;
+		added[i] = true;
+	}
+	if (rc)
+		for (i = 0; i < R8169_NQV; i++)
+			if (added[i])
+				qv_deactivate(tp, i);
+	return rc;
+}
+
+void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (all || (tp->v2_irq && i >= nrx && i < R8169_QV_TX))
+			qv_deactivate(tp, i);
+}
+
+void rtl_napi_enable_all(struct rtl8169_private *tp)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (tp->qv[i].active && tp->qv[i].napi_added)
+			napi_enable(&tp->qv[i].napi);
+}
+
+void rtl_napi_disable_all(struct rtl8169_private *tp)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (tp->qv[i].active && tp->qv[i].napi_added)
+			napi_disable(&tp->qv[i].napi);
 }
 
 void rtl_link_check(struct rtl8169_private *tp)
