@@ -199,6 +199,7 @@ struct rtl8169_private {
 	bool recheck_ownbit;
 	u8 mac[ETH_ALEN];
 	u64 link_changes;
+	u64 watchdog_kicks;		/* stalled vectors made to fire again */
 };
 
 /* A datapath configuration: what open and ethtool -L/-G set up. */
