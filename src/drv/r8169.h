@@ -25,6 +25,7 @@
 #include "kern/io.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"
+#include "kern/timer.h"
 
 /* KBUILD_MODNAME: "rxscale_r8169" as a kernel module (kmod/), "r8169" in
  * the simulator (src/drv/meson.build), so the module's driver name cannot
@@ -131,6 +132,9 @@ struct rtl_q_vector {
 	struct rtl_tx_ring *tx;
 	char name[IFNAMSIZ + 16];	/* "eth0-rx-0" */
 	u64 irqs;
+	/* the service timer's view at its last check (rtl_watchdog) */
+	bool wd_pending;		/* work was waiting */
+	u64 wd_progress;		/* descriptors done by then */
 };
 
 /* RX descriptor format: size and field access for one descriptor type. */
@@ -156,6 +160,8 @@ struct rtl_irq_ops {
 	void (*enable_all)(struct rtl8169_private *tp);
 	void (*disable_all)(struct rtl8169_private *tp);
 	void (*unmask)(struct rtl_q_vector *qv);	/* after napi completes */
+	/* make a vector whose message was lost fire again */
+	void (*kick)(struct rtl_q_vector *qv);
 };
 
 /* Driver knobs (module parameters in Linux terms). */
@@ -199,6 +205,9 @@ struct rtl8169_private {
 	bool recheck_ownbit;
 	u8 mac[ETH_ALEN];
 	u64 link_changes;
+	/* the service timer: lost interrupts (and link, when it has no
+	 * vector) */
+	struct timer_list watchdog;
 	u64 watchdog_kicks;		/* stalled vectors made to fire again */
 };
 
@@ -232,6 +241,9 @@ void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all);
 void rtl_napi_enable_all(struct rtl8169_private *tp);
 void rtl_napi_disable_all(struct rtl8169_private *tp);
 void rtl_link_check(struct rtl8169_private *tp);
+/* The service timer: every R8169_WATCHDOG_PERIOD while up. */
+#define R8169_WATCHDOG_PERIOD	HZ
+void rtl_watchdog(struct timer_list *t);
 
 /* ---- r8169_rx.c ---- */
 const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt);
@@ -246,6 +258,8 @@ void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
  * NAPI disabled), before the ring is freed. */
 void rtl_rx_ring_flush(struct rtl_rx_ring *ring);
 int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget);
+/* Whether the device completed a descriptor no poll took yet. */
+bool rtl_rx_pending(struct rtl_rx_ring *ring);
 
 /* ---- r8169_tx.c ---- */
 int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,

@@ -329,7 +329,7 @@ static int rtl_get_sset_count(struct net_device *dev, int sset)
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return (int)(tp->num_rx_queues * RXQ_NSTATS + tp->num_tx_queues * TXQ_NSTATS +
-		     tp->nqv + 1);
+		     tp->nqv + 2);
 }
 
 static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -348,6 +348,7 @@ static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		if (tp->qv[i].active)
 			ethtool_sprintf(&data, "irq_%s", tp->qv[i].name);
 	ethtool_puts(&data, "link_changes");
+	ethtool_puts(&data, "watchdog_kicks");
 }
 
 static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *st,
@@ -381,6 +382,7 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 		if (tp->qv[i].active)
 			*d++ = tp->qv[i].irqs;
 	*d++ = tp->link_changes;
+	*d++ = tp->watchdog_kicks;
 }
 
 static void rtl_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)

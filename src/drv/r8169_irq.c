@@ -92,12 +92,25 @@ static void v2_unmask(struct rtl_q_vector *qv)
 	v2_unmask_id(qv->tp, qv->id);
 }
 
+/* Mask and unmask the id: its level falls and, with its status still
+ * latched, rises again, so the device sends the message again (research
+ * s4.3: a bit unmasked while latched re-fires).  This is what igc's and
+ * ice's software-interrupt triggers (EICS, GLINT_DYN_CTL SWINT_TRIG) do
+ * for their queues; the RTL8125 family has no such register in the V2
+ * model. */
+static void v2_kick(struct rtl_q_vector *qv)
+{
+	v2_mask(qv->tp, qv->id);
+	v2_unmask_id(qv->tp, qv->id);
+}
+
 static const struct rtl_irq_ops rtl_irq_ops_v2 = {
 	.name = "per-vector",
 	.handler = rtl_interrupt_v2,
 	.enable_all = v2_enable_all,
 	.disable_all = v2_disable_all,
 	.unmask = v2_unmask,
+	.kick = v2_kick,
 };
 
 /* ---- legacy model: IntrMask/IntrStatus 0x38/0x3C, research s4.2 ---- */
@@ -140,12 +153,20 @@ static void legacy_unmask(struct rtl_q_vector *qv)
 	rtl_w32(qv->tp, RTL_IntrMask_8125, qv->tp->legacy_mask);
 }
 
+/* The same through IntrMask: its level falls and rises again. */
+static void legacy_kick(struct rtl_q_vector *qv)
+{
+	rtl_w32(qv->tp, RTL_IntrMask_8125, 0);
+	rtl_w32(qv->tp, RTL_IntrMask_8125, qv->tp->legacy_mask);
+}
+
 static const struct rtl_irq_ops rtl_irq_ops_legacy = {
 	.name = "legacy",
 	.handler = rtl_interrupt_legacy,
 	.enable_all = legacy_enable_all,
 	.disable_all = legacy_disable_all,
 	.unmask = legacy_unmask,
+	.kick = legacy_kick,
 };
 
 /* ---- vector plan ---- */
@@ -433,6 +454,59 @@ void rtl_napi_disable_all(struct rtl8169_private *tp)
 	for (unsigned int i = 0; i < R8169_NQV; i++)
 		if (tp->qv[i].active && tp->qv[i].napi_added)
 			napi_disable(&tp->qv[i].napi);
+}
+
+/* ---- the service timer: lost interrupts ---- */
+
+/*
+ * A vector stalls when its message is lost: the status stays latched and
+ * unmasked, so the level never falls and rises again and the device never
+ * sends another; its NAPI never runs and its ring fills (the rest is
+ * rx_missed).  Mainline drivers catch this from a periodic task:
+ *  - ice (ice_check_for_hang_subtask, every service-timer period, HZ):
+ *    a TX ring with work pending whose packet count did not move since
+ *    the last check gets a software interrupt on its vector;
+ *  - igc (igc_watchdog_task, every 2 s): a software interrupt on every
+ *    queue vector, unconditionally ("to ensure Rx ring is cleaned");
+ *  - r8169 has only the TX timeout (dev_watchdog, 6 s), which resets the
+ *    chip.
+ * This driver applies ice's rule to every vector's rings, RX and TX:
+ * work pending at two checks in a row with no descriptor done between
+ * them.  A stall therefore ends between one and two periods after it
+ * began, and a vector that is merely busy is never disturbed.
+ */
+static bool qv_stalled(struct rtl_q_vector *qv)
+{
+	u64 progress = 0;
+	bool pending = false, stalled;
+
+	if (qv->rx) {
+		progress += qv->rx->cur_rx;
+		pending |= rtl_rx_pending(qv->rx);
+	}
+	if (qv->tx) {
+		progress += READ_ONCE(qv->tx->dirty_tx);
+		pending |= READ_ONCE(qv->tx->dirty_tx) != READ_ONCE(qv->tx->cur_tx);
+	}
+	stalled = pending && qv->wd_pending && progress == qv->wd_progress;
+	qv->wd_pending = pending && !stalled;
+	qv->wd_progress = progress;
+	return stalled;
+}
+
+void rtl_watchdog(struct timer_list *t)
+{
+	struct rtl8169_private *tp = timer_container_of(tp, t, watchdog);
+
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
+		struct rtl_q_vector *qv = &tp->qv[i];
+
+		if (!qv->active || !qv->napi_added || !qv_stalled(qv))
+			continue;
+		tp->watchdog_kicks++;
+		tp->irq_ops->kick(qv);
+	}
+	mod_timer(&tp->watchdog, jiffies + R8169_WATCHDOG_PERIOD);
 }
 
 void rtl_link_check(struct rtl8169_private *tp)

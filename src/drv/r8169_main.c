@@ -173,6 +173,9 @@ static void rtl_up(struct rtl8169_private *tp)
 	rtl_hw_start(tp);
 	netif_tx_wake_all_queues(tp->dev);
 	rtl_link_check(tp);
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		tp->qv[i].wd_pending = false;
+	mod_timer(&tp->watchdog, jiffies + R8169_WATCHDOG_PERIOD);
 }
 
 /* Stop the datapath: no TX from the stack, no interrupt, no poll, the
@@ -180,6 +183,7 @@ static void rtl_up(struct rtl8169_private *tp)
  * and counted by it); then count what completed and was not polled. */
 static void rtl_quiesce(struct rtl8169_private *tp)
 {
+	timer_delete_sync(&tp->watchdog);
 	netif_tx_stop_all_queues(tp->dev);
 	tp->irq_ops->disable_all(tp);
 	rtl_napi_disable_all(tp);
@@ -347,6 +351,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 			     r8169_params.ownbit_workaround > 0;
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl8169_ethtool_ops;
+	timer_setup(&tp->watchdog, rtl_watchdog, 0);
 	SET_NETDEV_DEV(dev, &pdev->dev);
 	mac0 = readl(mmio + RTL_MAC0);
 	mac4 = readl(mmio + RTL_MAC4);

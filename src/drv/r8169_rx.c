@@ -280,6 +280,12 @@ void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
  * release the buffers only); here each is counted, so that every frame
  * the device delivered is in packets or in one drop reason.
  */
+bool rtl_rx_pending(struct rtl_rx_ring *ring)
+{
+	return ring->desc &&
+	       !(ring->ops->opts1(rx_desc(ring, ring->cur_rx % ring->num_desc)) & RTL_DESC_OWN);
+}
+
 void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
 {
 	if (!ring->desc)

@@ -120,6 +120,9 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
 	k->t = t;
 	k->expired_cpu = -1;
 	sim_hrtimer_init(kern->host, &k->hr, "timer", timer_expire, k, 0);
+	/* housekeeping: sim_run() does not wait for a driver's periodic
+	 * timer (sim_event.h) */
+	k->hr.ev.background = true;
 }
 
 bool timer_pending(const struct timer_list *t)
