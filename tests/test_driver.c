@@ -1410,6 +1410,78 @@ static void test_lost_interrupt(void **state)
 	assert_true(every <= SIM_MS(2001));
 }
 
+/* Finding: with fewer MSI-X vectors than the full set the driver fell
+ * back from the full set straight to one queue with RSS off.  The
+ * ladder: every RX queue the vectors allow (their message ids, the TX
+ * ring's and, if it fits, the link's; without a link vector the service
+ * timer polls the link), then one vector with the legacy model.  Each
+ * step receives on all its queues and follows a link flap. */
+struct ladder_step {
+	const char *chip;
+	unsigned xid;
+	int avail;
+	unsigned queues;
+	bool v2, link_irq;
+};
+
+static const struct rtl_chip_info *chip_by_xid(unsigned xid)
+{
+	for (unsigned i = 0; i < rtl_chips_count; i++)
+		if (rtl_chips[i].xid == xid)
+			return &rtl_chips[i];
+	fail_msg("no chip with XID %03x", xid);
+	return NULL;
+}
+
+static void test_vector_ladder(void **state)
+{
+	static const struct ladder_step steps[] = {
+		{ "RTL8127A", 0x6c9, -1, 4, true, true },
+		{ "RTL8127A", 0x6c9, 30, 4, true, true },
+		{ "RTL8127A", 0x6c9, 29, 4, true, false },
+		{ "RTL8127A", 0x6c9, 9, 4, true, false },
+		{ "RTL8127A", 0x6c9, 8, 1, false, true },
+		{ "RTL8126A", 0x649, 22, 4, true, true },
+		{ "RTL8126A", 0x649, 21, 4, true, false },
+		{ "RTL8126A", 0x649, 3, 3, true, false },
+		{ "RTL8126A", 0x649, 2, 2, true, false },
+		{ "RTL8126A", 0x649, 1, 1, false, true },
+		{ "RTL8125B", 0x641, 22, 4, true, true },
+		{ "RTL8125B", 0x641, 17, 4, true, false },
+		{ "RTL8125B", 0x641, 16, 1, false, true },
+	};
+
+	(void)state;
+	for (unsigned s = 0; s < ARRAY_SIZE(steps); s++) {
+		const struct ladder_step *st = &steps[s];
+		struct dfx *f = dfx_new_cfg(4, chip_by_xid(st->xid), NULL, st->avail, false, NULL);
+		unsigned per_q[4] = { 0 }, used = 0;
+
+		assert_int_equal(dev_open(f->dev, NULL), 0);
+		if (f->tp->num_rx_queues != st->queues || f->tp->v2_irq != st->v2)
+			fail_msg("%s with %d vectors: %u queues (%s), want %u (%s)", st->chip,
+				 st->avail, f->tp->num_rx_queues, f->tp->irq_ops->name,
+				 st->queues, st->v2 ? "per-vector" : "legacy");
+		assert_int_equal(f->tp->qv[R8169_QV_LINK].active, st->v2 && st->link_irq);
+		traffic_flows(f, 0, 200);
+		for (size_t i = 0; i < f->nrec; i++)
+			per_q[f->recs[i].queue]++;
+		for (unsigned q = 0; q < 4; q++)
+			used += per_q[q] > 0;
+		assert_int_equal(used, st->queues);
+		/* a link flap is seen, by interrupt or within a timer period */
+		rtlm_set_link(f->m, false, 0);
+		sim_run_until(&f->sim, sim_now(&f->sim) + SIM_MS(1100));
+		assert_false(netif_carrier_ok(f->dev));
+		rtlm_set_link(f->m, true, 0);
+		sim_run_until(&f->sim, sim_now(&f->sim) + SIM_MS(1100));
+		assert_true(netif_carrier_ok(f->dev));
+		traffic_flows(f, 1000, 100);
+		check_conservation(f);
+		dfx_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1437,6 +1509,7 @@ int main(void)
 		cmocka_unit_test(test_rings_under_traffic),
 		cmocka_unit_test(test_reconfig_enomem),
 		cmocka_unit_test(test_lost_interrupt),
+		cmocka_unit_test(test_vector_ladder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
