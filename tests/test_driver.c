@@ -1338,6 +1338,28 @@ static void test_reconfig_enomem(void **state)
 			id += 40;
 		}
 	}
+	/* growing: the new queues' IRQs are requested before the swap; a
+	 * failing one takes back those requested with it */
+	ET_OK(f, "-L eth0 rx 1");
+	for (unsigned nth = 1; nth <= 4; nth++) {
+		f->k.fault.irq_fail_nth = nth;
+		int rc = et(f, "-L eth0 rx 4");
+
+		f->k.fault.irq_fail_nth = 0;
+		assert_true(netif_running(f->dev));
+		if (nth <= 3) {
+			assert_int_not_equal(rc, 0);
+			assert_int_equal(f->tp->num_rx_queues, 1);
+			assert_int_equal(f->tp->nqv, 3);
+			failed++;
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(f->tp->num_rx_queues, 4);
+			ET_OK(f, "-L eth0 rx 1");
+		}
+		traffic_flows(f, id, 40);
+		id += 40;
+	}
 	print_message("reconfiguration with a failing allocation: %u refused with the old "
 		      "state intact, %u applied\n", failed, applied);
 	assert_true(failed > 10 && applied > 0);

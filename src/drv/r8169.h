@@ -185,6 +185,8 @@ struct rtl8169_private {
 	const struct rtl_irq_ops *irq_ops;
 	const struct rtl_rx_desc_ops *rx_ops;
 	bool v2_irq;			/* per-message-id model in use */
+	bool link_irq;			/* link changes have a vector (else the
+					 * service timer polls the link) */
 	unsigned int nvec;		/* vectors allocated */
 	unsigned int max_rx_queues;	/* what the vectors allow */
 	unsigned int num_rx_queues;

@@ -171,12 +171,15 @@ static const struct rtl_irq_ops rtl_irq_ops_legacy = {
 
 /* ---- vector plan ---- */
 
-/* Vectors the V2 model needs for @nrx RX queues: entries up to the
- * largest message id used. */
-static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int nrx)
+/* Vectors the V2 model needs for @nrx RX queues, the TX ring and, with
+ * @link, the link: entries up to the largest message id used. */
+static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int nrx,
+				      bool link)
 {
-	unsigned int need = m->tx[0] > m->link ? m->tx[0] : m->link;
+	unsigned int need = m->tx[0];
 
+	if (link && m->link > need)
+		need = m->link;
 	for (unsigned int q = 0; q < nrx; q++)
 		if (m->rx[q] > need)
 			need = m->rx[q];
@@ -195,10 +198,28 @@ static unsigned int rx_queues_wanted(struct rtl8169_private *tp)
 	return n ? n : 1;
 }
 
+/* The most RX queues (<= @want) @n vectors serve with the V2 map. */
+static unsigned int v2_queues_for(const struct rtl_irq_map *m, unsigned int want,
+				  unsigned int n, bool link)
+{
+	while (want && v2_vectors_needed(m, want, link) > n)
+		want--;
+	return want;
+}
+
 /*
- * MSI-X with the chip's per-vector model if the vectors cover at least
- * one RX queue plus TX and link; otherwise one vector (MSI-X, MSI or
- * INTx) with the legacy model and a single queue, which always works.
+ * The vector ladder, as drivers with per-queue vectors step down when
+ * MSI-X grants fewer than they asked for (ixgbe, ice: as many queue
+ * vectors as were granted, then MSI with one queue):
+ *  1. MSI-X with the per-vector model, as many RX queues as the granted
+ *     vectors reach with the TX and link ids;
+ *  2. the same without the link id, for at least two queues: the link
+ *     is then polled by the service timer;
+ *  3. one vector (MSI-X, MSI or INTx) with the legacy model and one
+ *     queue, which always works.
+ * The message ids are fixed by the chip's map, so a vector count helps
+ * only if it reaches the ids: on the RTL8127A (RX 0-3, TX 8, link 29)
+ * 30 vectors give step 1, 9 to 29 step 2 with 4 queues, fewer step 3.
  */
 int rtl_alloc_vectors(struct rtl8169_private *tp)
 {
@@ -210,15 +231,23 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 		n = pci_alloc_irq_vectors(tp->pdev, 1, tp->chip->caps->msix_max,
 					  PCI_IRQ_MSIX);
 		if (n > 0) {
-			unsigned int k = want;
+			unsigned int k = v2_queues_for(m, want, (unsigned int)n, true);
+			bool link = k > 0;
 
-			while (k && v2_vectors_needed(m, k) > (unsigned int)n)
-				k--;
+			if (!link) {
+				k = v2_queues_for(m, want, (unsigned int)n, false);
+				if (k < 2)
+					k = 0;
+			}
 			if (k) {
 				tp->nvec = (unsigned int)n;
 				tp->v2_irq = true;
+				tp->link_irq = link;
 				tp->irq_ops = &rtl_irq_ops_v2;
 				tp->max_rx_queues = k;
+				if (!link)
+					dev_info(&tp->pdev->dev, "%d MSI-X vectors: %u RX queues, "
+						 "link polled\n", n, k);
 				return 0;
 			}
 			dev_info(&tp->pdev->dev, "%d MSI-X vectors are too few for the "
@@ -233,6 +262,7 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 	}
 	tp->nvec = 1;
 	tp->v2_irq = false;
+	tp->link_irq = true;
 	tp->irq_ops = &rtl_irq_ops_legacy;
 	tp->max_rx_queues = 1;
 	tp->legacy_mask = RTL_INT_ROK | RTL_INT_RER | RTL_INT_TOK | RTL_INT_TER |
@@ -320,7 +350,7 @@ static bool qv_plan(const struct rtl8169_private *tp, unsigned int i, unsigned i
 	}
 	*kind = RTL_VEC_LINK;
 	*id = m->link;
-	return true;
+	return tp->link_irq;
 }
 
 /* The TX ring a ring vector of the map (an RX vector with the TX ring's
@@ -506,6 +536,9 @@ void rtl_watchdog(struct timer_list *t)
 		tp->watchdog_kicks++;
 		tp->irq_ops->kick(qv);
 	}
+	/* no link vector (the vector ladder's second step): poll */
+	if (!tp->link_irq)
+		rtl_link_check(tp);
 	mod_timer(&tp->watchdog, jiffies + R8169_WATCHDOG_PERIOD);
 }
 
