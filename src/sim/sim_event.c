@@ -18,8 +18,9 @@
  *  - the heap: events further ahead, and any event whose bucket would
  *    need a long walk to insert it (more than SIM_WHEEL_WALK entries later
  *    than it: a burst of equal-bucket events, or 10^6 pending ones), so
- *    no operation costs more than O(log n).  Each heap entry's event
- *    knows its slot, so a cancel or a move fixes the heap in place.
+ *    no operation costs more than O(log n).  Lazy deletion, as before:
+ *    a cancelled or moved event's entry goes stale and is dropped when it
+ *    reaches the root, or when stale entries outnumber live ones.
  *
  * The next event is the smaller of the wheel's first and the heap's root.
  * Where an event is kept never changes the order, only the cost.
@@ -46,6 +47,7 @@ void sim_fini(struct sim *s)
 	free(s->heap_base);
 	s->heap = s->heap_base = NULL;
 	s->heap_len = s->heap_cap = s->live = 0;
+	s->heap_live = 0;
 	memset(s->wheel, 0, sizeof(s->wheel));
 	memset(s->wheel_map, 0, sizeof(s->wheel_map));
 	s->wheel_sum = 0;
@@ -72,24 +74,29 @@ static inline bool ent_before(const struct sim_heap_ent *a,
  * node share one or two cache lines. */
 #define ARITY 4
 
-static inline void put(struct sim_heap_ent *h, size_t i,
-		       const struct sim_heap_ent *e)
+/* A heap entry is live while its event is pending with the entry's seq:
+ * a cancel only clears the flag, a move gives the event a new seq, and
+ * the stale entry is dropped when it reaches the root or when the heap
+ * is compacted (lazy deletion: a sift never touches the events, which
+ * matters at 10^6 pending). */
+static inline bool ent_live(const struct sim_heap_ent *e)
 {
-	h[i] = *e;
-	e->ev->idx = (uint32_t)i;
+	return e->ev->pending && e->ev->seq == e->seq;
 }
 
-static void sift_up(struct sim_heap_ent *h, size_t i, struct sim_heap_ent e)
+static void sift_up(struct sim_heap_ent *h, size_t i)
 {
+	struct sim_heap_ent e = h[i];
+
 	while (i > 0) {
 		size_t p = (i - 1) / ARITY;
 
 		if (!ent_before(&e, &h[p]))
 			break;
-		put(h, i, &h[p]);
+		h[i] = h[p];
 		i = p;
 	}
-	put(h, i, &e);
+	h[i] = e;
 }
 
 /* Index of the smallest child of @i (which must have one). */
@@ -108,67 +115,94 @@ static inline size_t min_child(const struct sim_heap_ent *h, size_t n, size_t i)
 	return best;
 }
 
-static void sift_down(struct sim_heap_ent *h, size_t n, size_t i,
-		      struct sim_heap_ent e)
+static void sift_down(struct sim_heap_ent *h, size_t n, size_t i)
 {
+	struct sim_heap_ent e = h[i];
+
 	while (ARITY * i + 1 < n) {
 		size_t c = min_child(h, n, i);
 
 		if (!ent_before(&h[c], &e))
 			break;
-		put(h, i, &h[c]);
+		h[i] = h[c];
 		i = c;
 	}
-	put(h, i, &e);
+	h[i] = e;
 }
 
-/* Remove the heap entry at @i.  The root (Floyd): move the hole down
- * along the smallest children to a leaf and let the last entry rise from
- * there -- it almost always belongs near the bottom. */
-static void heap_remove(struct sim *s, size_t i)
+/* Put @e at the root (Floyd): move the hole down along the smallest
+ * children to a leaf, put @e there and let it rise -- for the last entry
+ * of the heap, which almost always belongs near the bottom. */
+static void replace_root(struct sim_heap_ent *h, size_t n,
+			 struct sim_heap_ent e)
 {
-	struct sim_heap_ent *h = s->heap;
-	size_t n = --s->heap_len;
-	struct sim_heap_ent last = h[n];
+	size_t i = 0;
 
-	if (i == n)
-		return;
-	if (i == 0) {
-		while (ARITY * i + 1 < n) {
-			size_t c = min_child(h, n, i);
+	while (ARITY * i + 1 < n) {
+		size_t c = min_child(h, n, i);
 
-			put(h, i, &h[c]);
-			i = c;
-		}
-		sift_up(h, i, last);
-	} else if (ent_before(&last, &h[(i - 1) / ARITY])) {
-		sift_up(h, i, last);
-	} else {
-		sift_down(h, n, i, last);
+		h[i] = h[c];
+		i = c;
 	}
+	h[i] = e;
+	sift_up(h, i);
 }
 
-static int heap_insert(struct sim *s, struct sim_event *ev)
+static void pop_root(struct sim *s)
+{
+	size_t n = --s->heap_len;
+
+	if (n)
+		replace_root(s->heap, n, s->heap[n]);
+}
+
+/* Drop stale entries and re-heapify (Floyd), O(n).  The running event's
+ * root entry is kept: it is the minimum, so it stays at index 0. */
+static void compact(struct sim *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->heap_len; i++)
+		if (ent_live(&s->heap[i]) || (i == 0 && s->root_running))
+			s->heap[n++] = s->heap[i];
+	s->heap_len = n;
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(s->heap, n, i);
+}
+
+static int heap_push(struct sim *s, struct sim_event *ev)
 {
 	if (s->heap_len == s->heap_cap) {
-		size_t cap = s->heap_cap ? 2 * s->heap_cap : 64;
-		struct sim_heap_ent *base;
+		if (s->heap_len > 64 && s->heap_len - s->heap_live > s->heap_live)
+			compact(s);
+		if (s->heap_len == s->heap_cap) {
+			size_t cap = s->heap_cap ? 2 * s->heap_cap : 64;
+			struct sim_heap_ent *base;
 
-		if (cap > SIM_EV_WHEEL)
-			return -ENOMEM;
-		base = aligned_alloc(128, (cap + 4) * sizeof(*base));
-		if (!base)
-			return -ENOMEM;
-		if (s->heap_len)
-			memcpy(base + 3, s->heap, s->heap_len * sizeof(*base));
-		free(s->heap_base);
-		s->heap_base = base;
-		s->heap = base + 3;
-		s->heap_cap = cap;
+			base = aligned_alloc(128, (cap + 4) * sizeof(*base));
+			if (!base)
+				return -ENOMEM;
+			if (s->heap_len)
+				memcpy(base + 3, s->heap, s->heap_len * sizeof(*base));
+			free(s->heap_base);
+			s->heap_base = base;
+			s->heap = base + 3;
+			s->heap_cap = cap;
+		}
 	}
-	sift_up(s->heap, s->heap_len++,
-		(struct sim_heap_ent){ ev->time, ev->seq, ev, 0 });
+	s->heap[s->heap_len] = (struct sim_heap_ent){ ev->time, ev->seq, ev, 0 };
+	sift_up(s->heap, s->heap_len++);
+	s->heap_live++;
 	return 0;
+}
+
+/* The root entry, after dropping stale ones above it; NULL if none.
+ * (While an event runs its entry stays at the root: not dropped.) */
+static const struct sim_heap_ent *heap_first(struct sim *s)
+{
+	while (s->heap_len && !ent_live(&s->heap[0]) && !s->root_running)
+		pop_root(s);
+	return s->heap_len && ent_live(&s->heap[0]) ? &s->heap[0] : NULL;
 }
 
 /* ----- the wheel ----- */
@@ -272,58 +306,75 @@ static struct sim_event *wheel_first(const struct sim *s)
 
 /* ----- both ----- */
 
-/* The earliest pending event, or NULL. */
-static struct sim_event *first(const struct sim *s)
+/* The earliest pending event (@from_heap: it is the heap's root), or
+ * NULL. */
+static struct sim_event *first(struct sim *s, bool *from_heap)
 {
+	const struct sim_heap_ent *h = heap_first(s);
 	struct sim_event *w;
 
-	if (!s->wheel_n)
-		return s->heap_len ? s->heap[0].ev : NULL;
+	*from_heap = false;
+	if (!s->wheel_n) {
+		*from_heap = h != NULL;
+		return h ? h->ev : NULL;
+	}
 	w = wheel_first(s);
-	if (s->heap_len) {
-		const struct sim_heap_ent *h = &s->heap[0];
-
-		if (h->time < w->time || (h->time == w->time && h->seq < w->seq))
-			return h->ev;
+	if (h && (h->time < w->time || (h->time == w->time && h->seq < w->seq))) {
+		*from_heap = true;
+		return h->ev;
 	}
 	return w;
 }
 
+/* Take pending @ev out: unlinked from the wheel, or its heap entry left
+ * stale. */
 static void detach(struct sim *s, struct sim_event *ev)
 {
-	if (ev->idx == SIM_EV_WHEEL)
+	if (ev->in_wheel)
 		wheel_remove(s, ev);
 	else
-		heap_remove(s, ev->idx);
+		s->heap_live--;
+	ev->in_wheel = false;
+	ev->pending = false;
+	s->live--;
 }
 
 void sim_cancel_pending(struct sim *s, struct sim_event *ev)
 {
 	detach(s, ev);
-	ev->pending = false;
-	s->live--;
 }
 
 void sim_purge(struct sim *s)
 {
-	/* a cancelled event leaves nothing behind */
-	(void)s;
+	compact(s);
 }
 
 int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 {
+	bool running = s->root_running && s->heap[0].ev == ev;
+
 	if (t < s->now)
 		t = s->now;
-	if (ev->pending) {
+	if (ev->pending)
 		detach(s, ev);
-		ev->pending = false;
-		s->live--;
-	}
 	ev->time = t;
 	ev->seq = s->next_seq;
-	if (wheel_insert(s, ev)) {
-		ev->idx = SIM_EV_WHEEL;
-	} else if (heap_insert(s, ev)) {
+	if (running) {
+		/* The running event (from the heap) re-arms itself: its root
+		 * entry is reused -- one pass down instead of a pop plus a
+		 * push -- or dropped if the wheel takes it. */
+		s->root_running = false;
+		if (wheel_insert(s, ev)) {
+			ev->in_wheel = true;
+			pop_root(s);
+		} else {
+			replace_root(s->heap, s->heap_len,
+				     (struct sim_heap_ent){ t, ev->seq, ev, 0 });
+			s->heap_live++;
+		}
+	} else if (wheel_insert(s, ev)) {
+		ev->in_wheel = true;
+	} else if (heap_push(s, ev)) {
 		return -ENOMEM;
 	}
 	s->next_seq++;
@@ -334,7 +385,8 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 
 bool sim_next_time(struct sim *s, sim_time_t *t)
 {
-	const struct sim_event *ev = first(s);
+	bool from_heap;
+	const struct sim_event *ev = first(s, &from_heap);
 
 	if (!ev)
 		return false;
@@ -346,17 +398,24 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until)
 {
 	uint64_t n = 0;
 	struct sim_event *ev;
+	bool from_heap;
 
 	s->stop = false;
-	while ((ev = first(s)) && ev->time <= until) {
+	while ((ev = first(s, &from_heap)) && ev->time <= until) {
+		/* A heap event's entry stays at the root while the callback
+		 * runs (nothing it schedules can sort before it); popped
+		 * afterwards unless the callback re-armed the event. */
 		detach(s, ev);
-		ev->pending = false;
-		s->live--;
 		s->now = s->wheel_base = ev->time;
 		sim_trace_mix(s, ev->time * 0x100000001b3ull + ev->seq);
 		s->executed++;
 		n++;
+		s->root_running = from_heap;
 		ev->fn(s, ev);
+		if (s->root_running) {
+			s->root_running = false;
+			pop_root(s);
+		}
 		if (s->stop)
 			return n;
 	}

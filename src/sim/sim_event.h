@@ -10,9 +10,10 @@
  *
  * Events are intrusive: the owner embeds a struct sim_event and the
  * engine never allocates per event.  A pending event is in a timing-wheel
- * bucket or has a heap slot (sim_event.c); cancelling takes it out and
- * re-scheduling a pending event moves it, in O(1) or O(log n).  An event
- * must not be re-initialised (sim_event_init) while it is pending.
+ * bucket or in a heap (sim_event.c); cancelling takes it out of the
+ * wheel, or leaves its heap entry stale (skipped when it reaches the top:
+ * lazy deletion); re-scheduling a pending event moves it.  An event must
+ * not be re-initialised (sim_event_init) while it is pending.
  *
  * The engine also keeps a running 64-bit trace hash of every event it
  * runs (time, sequence) plus whatever components mix in, so a test can
@@ -46,11 +47,9 @@ struct sim_event {
 	sim_time_t time;        /* when it fires (valid while pending) */
 	uint64_t seq;           /* insertion sequence, the tie-break */
 	struct sim_event *next, *prev;  /* wheel bucket list (while there) */
-	uint32_t idx;           /* heap slot, or SIM_EV_WHEEL (while pending) */
+	bool in_wheel;          /* pending in the wheel (else in the heap) */
 	bool pending;
 };
-
-#define SIM_EV_WHEEL UINT32_MAX
 
 /* The timing wheel: 1024 buckets of 128 ns, ~131 us ahead of now. */
 #define SIM_WHEEL_SHIFT 7
@@ -73,6 +72,7 @@ struct sim {
 	struct sim_heap_ent *heap_base; /* 128-byte aligned allocation */
 	size_t heap_len, heap_cap;
 	size_t live;            /* pending events */
+	size_t heap_live;       /* of them in the heap (heap_len minus stale) */
 	struct sim_event *wheel[SIM_WHEEL_SLOTS];       /* bucket heads */
 	uint64_t wheel_map[SIM_WHEEL_SLOTS / 64];       /* non-empty buckets */
 	uint64_t wheel_sum;     /* non-zero words of wheel_map */
@@ -81,6 +81,7 @@ struct sim {
 	uint64_t executed;      /* events run so far */
 	uint64_t trace;         /* running trace hash */
 	bool stop;              /* set by sim_stop(), cleared by sim_run_*() */
+	bool root_running;      /* heap[0] is the entry of the running event */
 };
 
 /* Initialise an engine at time 0.  Cannot fail. */
@@ -98,7 +99,7 @@ static inline void sim_event_init(struct sim_event *ev, sim_event_fn fn,
 	ev->time = 0;
 	ev->seq = 0;
 	ev->next = ev->prev = NULL;
-	ev->idx = 0;
+	ev->in_wheel = false;
 	ev->pending = false;
 }
 
@@ -131,7 +132,7 @@ static inline int sim_schedule_in(struct sim *s, struct sim_event *ev,
 /* Take pending @ev out of the heap (sim_cancel's slow half). */
 void sim_cancel_pending(struct sim *s, struct sim_event *ev);
 
-/* Cancel @ev if pending (O(1) or O(log n)).  Safe on a non-pending event. */
+/* Cancel @ev if pending (O(1)).  Safe on a non-pending event. */
 static inline void sim_cancel(struct sim *s, struct sim_event *ev)
 {
 	if (ev->pending)
@@ -162,10 +163,9 @@ static inline void sim_stop(struct sim *s)
 	s->stop = true;
 }
 
-/* Call it after cancelling the events of an object that is about to be
- * freed: the queue must never hold an entry that points to freed memory.
- * (Nothing to do: a cancelled event leaves nothing behind; kept so that
- * owners say where that rule matters.) */
+/* Drop the heap entries of cancelled events now (O(n)).  Call it after
+ * cancelling the events of an object that is about to be freed: the heap
+ * must never hold an entry that points to freed memory. */
 void sim_purge(struct sim *s);
 
 /* Number of pending (not cancelled) events. */
