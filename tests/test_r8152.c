@@ -15,7 +15,7 @@
 
 #include "test_util.h"
 #include "drv/r8152.h"
-#include "kern/ethtool_cmd.h"
+#include "ethtool/ethtool_cmd.h"
 #include "kern/kern.h"
 #include "model/rtlu.h"
 #include "plat/plat_usb.h"
