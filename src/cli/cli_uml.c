@@ -30,7 +30,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -28,6 +28,7 @@
 #include "hw/rtl_desc.h"
 #include "model/rtlm_priv.h"
 #include "net/net_build.h"
+#include "net/net_flow.h"
 
 #define ETH_HLEN	14
 #define TCP_FIN		0x01u
@@ -45,19 +46,15 @@ static void put16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-/* Where the IP header starts (after Ethernet and in-band VLAN tags) and
- * which version it is; 0 when the frame is not IP. */
+/* Where the IP header starts (after Ethernet and in-band VLAN tags, as
+ * net_dissect finds it) and which version it is; 0 when not IP. */
 static unsigned ip_start(const uint8_t *f, size_t len, unsigned *ver)
 {
-	unsigned off = 12;
+	struct net_flow fl;
 
-	while (off + 2 <= len &&
-	       (get16(f + off) == 0x8100 || get16(f + off) == 0x88a8))
-		off += 4;
-	if (off + 2 > len)
-		return 0;
-	*ver = get16(f + off) == 0x0800 ? 4 : get16(f + off) == 0x86dd ? 6 : 0;
-	return *ver ? off + 2 : 0;
+	net_dissect(f, len, NET_LINK_ETH, &fl);
+	*ver = fl.l3 == NET_L3_IPV4 ? 4 : fl.l3 == NET_L3_IPV6 ? 6 : 0;
+	return *ver ? fl.l3_off : 0;
 }
 
 /* IPv4 header checksum of the header at @ip. */
