@@ -44,4 +44,14 @@ int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
 int ethtool_cmd_runv(struct net_device *dev, int argc,
 		     const char *const *argv, FILE *out, FILE *err);
 
+/**
+ * ethtool_cmd_check() - parse @args as ethtool_cmd_run() would, without
+ * touching @dev: the syntax check of a command that runs later.
+ * Return: 0 if the arguments parse, else ethtool's exit status with its
+ * message on @err.  Whether the device and the kernel accept the values
+ * (a queue count above the maximum, a device name that is not @dev's)
+ * is only known when the command runs.
+ */
+int ethtool_cmd_check(struct net_device *dev, const char *args, FILE *err);
+
 #endif /* RXSCALE_ETHTOOL_ETHTOOL_CMD_H */

@@ -58,11 +58,11 @@ static const struct option *find_option(const char *arg)
 	return NULL;
 }
 
-int ethtool_cmd_runv(struct net_device *dev, int argc,
-		     const char *const *argv, FILE *out, FILE *err)
+static int runv(struct net_device *dev, int argc, const char *const *argv,
+		FILE *out, FILE *err, bool check)
 {
 	const struct option *opt;
-	struct cmd c = { .dev = dev, .out = out, .err = err };
+	struct cmd c = { .dev = dev, .out = out, .err = err, .check = check };
 
 	if (argc > 0 && !strcmp(argv[0], "ethtool")) {
 		argc--;
@@ -111,8 +111,14 @@ int ethtool_cmd_runv(struct net_device *dev, int argc,
 	return opt->func(&c);
 }
 
-int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
-		    FILE *err)
+int ethtool_cmd_runv(struct net_device *dev, int argc,
+		     const char *const *argv, FILE *out, FILE *err)
+{
+	return runv(dev, argc, argv, out, err, false);
+}
+
+static int run_line(struct net_device *dev, const char *args, FILE *out,
+		    FILE *err, bool check)
 {
 	const char **argv;
 	char *copy, *tok, *save = NULL;
@@ -136,8 +142,19 @@ int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
 		}
 		argv[argc++] = tok;
 	}
-	ret = ethtool_cmd_runv(dev, argc, argv, out, err);
+	ret = runv(dev, argc, argv, out, err, check);
 	free(copy);
 	free(argv);
 	return ret;
+}
+
+int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
+		    FILE *err)
+{
+	return run_line(dev, args, out, err, false);
+}
+
+int ethtool_cmd_check(struct net_device *dev, const char *args, FILE *err)
+{
+	return run_line(dev, args, err, err, true);
 }

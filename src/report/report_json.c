@@ -104,6 +104,9 @@ static void add_accounting(json_object *root, const struct rpt_iperf3 *ip)
 		json_object_object_add(t, "driver_drops", jint64(ip->drv_drops));
 		json_object_object_add(t, "in_flight", jint64(ip->inflight));
 		json_object_object_add(t, "not_for_a_socket", jint64(ip->no_socket));
+		if (ip->unaccounted)
+			json_object_object_add(t, "unaccounted",
+					       json_object_new_int64(ip->unaccounted));
 		json_object_object_add(root, "udp", t);
 		return;
 	}
@@ -120,6 +123,8 @@ static void add_accounting(json_object *root, const struct rpt_iperf3 *ip)
 		json_object_object_add(t, "in_flight", jint64(ip->inflight));
 	}
 	json_object_object_add(t, "retransmits", jint64(ip->retransmits));
+	if (ip->unaccounted)
+		json_object_object_add(t, "unaccounted", json_object_new_int64(ip->unaccounted));
 	json_object_object_add(root, "tcp", t);
 }
 
@@ -225,6 +230,8 @@ void report_json(FILE *out, const struct rpt_run *r)
 		json_object_object_add(root, "sysstat", report_mpstat_json(r));
 	if (r->compare)
 		json_object_object_add(root, "compare", compare_json(r));
+	if (r->tl.n || r->tl.chaos)
+		json_object_object_add(root, "timeline", report_timeline_json(r));
 	put(out, root);
 }
 
