@@ -123,9 +123,18 @@ static void pci_set_link(struct world *w, bool up)
 	rtlm_set_link(w->m, up, 0);
 }
 
+/* Frames in the device's pipeline, and frames it wrote into the rings
+ * that the driver has not taken yet (a stalled queue holds them). */
 static u64 pci_model_inflight(const struct world *w)
 {
-	return rtlm_stats(w->m)->rx_inflight;
+	const struct rtlm_stats *s = rtlm_stats(w->m);
+	u64 ok = 0, took = 0;
+
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
+		ok += s->rx_ok[q];
+		took += w->tp->rx_ring[q].stats.packets + w->tp->rx_ring[q].stats.drops;
+	}
+	return s->rx_inflight + ok - took;
 }
 
 static struct load_wire_nic pci_port(struct world *w)
@@ -286,9 +295,13 @@ static void usb_set_link(struct world *w, bool up)
 	rtlu_set_link(w->u, up, 0);
 }
 
+/* Frames in the adapter, and in transfers the driver has not parsed. */
 static u64 usb_model_inflight(const struct world *w)
 {
-	return rtlu_stats(w->u)->rx_inflight;
+	const struct rtlu_stats *s = rtlu_stats(w->u);
+
+	return s->rx_inflight + s->rx_delivered -
+	       (w->utp->stats.rx_packets + w->utp->stats.rx_drops);
 }
 
 static int rtlu_port_rx(void *dev, const void *frame, size_t len)

@@ -14,9 +14,10 @@
  *
  * Chaos commands are checked too: when one is rejected, what ethtool -l,
  * -g, -c and -x report must be what they reported before.  An observer
- * samples every RX queue each millisecond (it changes nothing): the
- * longest time a queue held completed frames without taking any is the
- * run's longest stall, held against the lost-interrupt recovery bound.
+ * samples every queue each millisecond (it changes nothing): the longest
+ * time an RX queue held completed frames, or the TX ring completed
+ * descriptors, without the driver taking any is the run's longest stall,
+ * held against the lost-interrupt recovery bound.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "ethtool/ethtool_cmd.h"
 
 #define TL_MAX		(SCN_MAX_AT + 4096)
+#define TL_QUEUES	(RTL_MAX_RX_QUEUES + 1)	/* the RX queues, then TX 0 */
 #define OBS_PERIOD_NS	SIM_MS(1)
 
 enum tl_kind {
@@ -74,9 +76,9 @@ struct cli_timeline {
 	/* the stall observer */
 	struct sim_event obs;
 	bool obs_up;
-	bool pending[RTL_MAX_RX_QUEUES];
-	uint64_t progress[RTL_MAX_RX_QUEUES];
-	sim_time_t since[RTL_MAX_RX_QUEUES];
+	bool pending[TL_QUEUES];
+	uint64_t progress[TL_QUEUES];
+	sim_time_t since[TL_QUEUES];
 	sim_time_t max_stall;
 	unsigned max_stall_q;
 	struct rpt_tl_entry *rpt;
@@ -327,8 +329,12 @@ int cli_timeline_check(struct world *w)
 		rc = ethtool_cmd_check(w->dev, e->args, err);
 		fclose(err);
 		if (rc) {
+			/* ethtool's message on one line */
 			while (len && msg[len - 1] == '\n')
 				msg[--len] = 0;
+			for (size_t j = 0; j < len; j++)
+				if (msg[j] == '\n')
+					msg[j] = ';';
 			cli_err("timeline: ethtool %s at %g s: %s", e->args, (double)e->at / 1e9,
 				msg);
 			free(msg);
@@ -479,27 +485,47 @@ static void tl_due(struct sim *s, struct sim_event *ev)
 		sim_schedule_at(s, ev, tl->e[tl->next].at);
 }
 
-/* Every millisecond: which RX queues hold completed frames, and since
- * when none was taken. */
+/* Whether queue @q (RX 0..3, then TX) holds work the device completed
+ * and nobody took yet, and how much was taken so far. */
+static void queue_state(struct world *w, unsigned q, bool *pending, uint64_t *progress)
+{
+	*pending = false;
+	*progress = 0;
+	if (w->tp && q < RTL_MAX_RX_QUEUES) {
+		struct rtl_rx_ring *ring = &w->tp->rx_ring[q];
+
+		*pending = q < w->tp->num_rx_queues && rtl_rx_pending(ring);
+		*progress = ring->stats.packets + ring->stats.drops;
+	} else if (w->tp) {
+		struct rtl_tx_ring *ring = &w->tp->tx_ring[0];
+		unsigned dirty = READ_ONCE(ring->dirty_tx);
+
+		*pending = ring->desc && dirty != READ_ONCE(ring->cur_tx) &&
+			   !(le32_to_cpu(READ_ONCE(ring->desc[dirty % ring->num_desc].opts1)) &
+			     RTL_DESC_OWN);
+		*progress = dirty;
+	} else if (q == 0) {
+		*pending = READ_ONCE(w->utp->rx_done) != NULL;
+		*progress = w->utp->stats.rx_transfers;
+	} else if (q == RTL_MAX_RX_QUEUES) {
+		/* frames waiting while a buffer is free to carry them */
+		*pending = skb_queue_len(&w->utp->tx_queue) && READ_ONCE(w->utp->tx_free);
+		*progress = w->utp->stats.tx_transfers;
+	}
+}
+
+/* Every millisecond: which queues hold completed work, and since when
+ * none was taken. */
 static void tl_observe(struct sim *s, struct sim_event *ev)
 {
 	struct cli_timeline *tl = ev->arg;
-	struct world *w = tl->w;
 	sim_time_t now = sim_now(s);
 
-	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
-		bool pending = false;
-		uint64_t progress = 0;
+	for (unsigned q = 0; q < TL_QUEUES; q++) {
+		bool pending;
+		uint64_t progress;
 
-		if (w->tp) {
-			struct rtl_rx_ring *ring = &w->tp->rx_ring[q];
-
-			pending = q < w->tp->num_rx_queues && rtl_rx_pending(ring);
-			progress = ring->stats.packets + ring->stats.drops;
-		} else if (q == 0) {
-			pending = READ_ONCE(w->utp->rx_done) != NULL;
-			progress = w->utp->stats.rx_transfers;
-		}
+		queue_state(tl->w, q, &pending, &progress);
 		if (!pending || !tl->pending[q] || progress != tl->progress[q])
 			tl->since[q] = now;
 		else if (now - tl->since[q] > tl->max_stall) {

@@ -57,7 +57,8 @@ struct cli_nic_ops {
 		      u64 *bytes, u64 *drops);
 	/* every device and driver drop reason; returns how many */
 	unsigned (*drop_reasons)(const struct world *w, struct drop_reason *d);
-	u64 (*model_inflight)(const struct world *w);   /* frames inside the model */
+	/* frames inside the model, or in host memory the driver did not take */
+	u64 (*model_inflight)(const struct world *w);
 	struct load_wire_nic (*port)(struct world *w);
 	/* interrupts the host took for this NIC so far */
 	u64 (*interrupts)(const struct world *w);

@@ -108,8 +108,9 @@ struct rpt_iperf3 {
 	/* frames to the host: NIC and driver drops, inside the model or wire */
 	uint64_t nic_drops, drv_drops, inflight;
 	uint64_t no_socket;             /* frames for no socket */
-	uint64_t ping_dropped;          /* ping frames from the peer among
-					   the NIC and driver drops */
+	uint64_t ping_dropped;          /* ping frames from the peer the host
+					   did not receive: among the drops
+					   or in flight */
 	/* sent, less everything above that accounts for them: 0 unless a
 	 * frame was lost uncounted (a bug) */
 	int64_t unaccounted;

@@ -191,7 +191,8 @@ static void report_client(FILE *out, const struct rpt_iperf3 *ip)
 
 /* Every frame or datagram sent, where it ended up. */
 /* What closes the line when more than the workload's frames are in it:
- * ping frames among the drops, frames for no socket; and " + N
+ * ping frames not received (among the drops or in flight), frames for no
+ * socket; and " + N
  * UNACCOUNTED (a bug)" when the sides still differ.  Nothing when the
  * line closes as it reads. */
 static const char *unaccounted(const struct rpt_iperf3 *ip)
@@ -207,8 +208,9 @@ static const char *unaccounted(const struct rpt_iperf3 *ip)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " + %lld UNACCOUNTED (a bug)",
 				      (long long)ip->unaccounted);
 	if (ip->ping_dropped)
-		snprintf(buf + n, sizeof(buf) - n, " (the drops include %llu ping frames)",
-			 (unsigned long long)ip->ping_dropped);
+		snprintf(buf + n, sizeof(buf) - n, " (and %llu ping frame%s, among the drops "
+			 "or in flight)", (unsigned long long)ip->ping_dropped,
+			 ip->ping_dropped == 1 ? "" : "s");
 	return buf;
 }
 

@@ -49,10 +49,12 @@ void report_timeline(FILE *out, const struct rpt_run *r)
 	}
 	if (t->chaos)
 		fprintf(out, "chaos: %u reconfigurations (%u applied, %u rejected with the old "
-			"settings kept, %u rejected with them changed), %u faults; longest RX "
-			"stall %.1f ms (queue %u; bound %.1f ms), %llu lost-interrupt kicks\n",
+			"settings kept, %u rejected with them changed), %u faults; longest "
+			"stall %.1f ms (%s %u; bound %.1f ms), %llu lost-interrupt kicks\n",
 			t->applied + t->rejected, t->applied, t->rejected - t->rejected_changed,
-			t->rejected_changed, t->faults, t->max_stall_ms, t->max_stall_q,
+			t->rejected_changed, t->faults, t->max_stall_ms,
+			t->max_stall_q < RTL_MAX_RX_QUEUES ? "RX queue" : "TX queue",
+			t->max_stall_q < RTL_MAX_RX_QUEUES ? t->max_stall_q : 0,
 			t->bound_ms, (unsigned long long)t->kicks);
 	if (t->failed)
 		fprintf(out, "%u timeline command%s rejected: the run went on with the old "
@@ -94,7 +96,9 @@ json_object *report_timeline_json(const struct rpt_run *r)
 		json_object_object_add(c, "rejected_settings_changed",
 				       json_object_new_int((int)t->rejected_changed));
 		json_object_object_add(c, "faults", json_object_new_int((int)t->faults));
-		json_object_object_add(c, "max_rx_stall_ms", json_object_new_double(t->max_stall_ms));
+		json_object_object_add(c, "max_stall_ms", json_object_new_double(t->max_stall_ms));
+		json_object_object_add(c, "max_stall_queue", json_object_new_string(
+			t->max_stall_q < RTL_MAX_RX_QUEUES ? "rx" : "tx"));
 		json_object_object_add(c, "stall_bound_ms", json_object_new_double(t->bound_ms));
 		json_object_object_add(c, "lost_interrupt_kicks",
 				       json_object_new_int64((int64_t)t->kicks));
