@@ -135,6 +135,12 @@ struct rpt_replay {
 	uint64_t q_frames[RTL_MAX_RX_QUEUES], q_bytes[RTL_MAX_RX_QUEUES];
 	uint64_t q_flows[RTL_MAX_RX_QUEUES];
 	uint64_t delivered, hashed, mismatches;
+	/* records not replayed: empty, or of an interface whose link type
+	 * is not Ethernet (pcapng), by link type name; frames the capture cut
+	 * (replayed as captured) */
+	uint64_t empty, cut, other_link;
+	unsigned nlinks;
+	struct { const char *name; uint64_t n; } links[8];
 };
 
 /* One entry of a run's timeline: an ethtool command or a fault. */

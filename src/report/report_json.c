@@ -254,6 +254,17 @@ void report_replay_json(FILE *out, const struct rpt_run *r)
 	json_object_object_add(rep, "delivered", jint64(rp->delivered));
 	json_object_object_add(rep, "dropped", drops_json(r));
 	json_object_object_add(rep, "queue_mismatches", jint64(rp->mismatches));
+	if (rp->empty)
+		json_object_object_add(rep, "zero_length_records", jint64(rp->empty));
+	if (rp->cut)
+		json_object_object_add(rep, "cut_by_snaplen", jint64(rp->cut));
+	if (rp->other_link) {
+		json_object *nr = json_object_new_object();
+
+		for (unsigned i = 0; i < rp->nlinks; i++)
+			json_object_object_add(nr, rp->links[i].name, jint64(rp->links[i].n));
+		json_object_object_add(rep, "not_replayed_link_types", nr);
+	}
 	json_object_object_add(root, "replay", rep);
 	if (r->nsamp > 1)
 		json_object_object_add(root, "sysstat", report_mpstat_json(r));
