@@ -10,23 +10,16 @@ import json
 import re
 import shutil
 import os
-import subprocess
 import sys
 import tempfile
 
 rxscale, pcapdir = sys.argv[1], sys.argv[2]
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
+from rxtest import check
+import rxtest
 
 
 def run(*args):
-    return subprocess.run([rxscale, "run", *args], capture_output=True, text=True)
+    return rxtest.run(rxscale, *args)
 
 
 caps = sorted(glob.glob(os.path.join(pcapdir, "*.pcap*")))
@@ -334,5 +327,4 @@ check(r.returncode == 2 and "no EXPERIMENTS.md row 'E9z'" in r.stderr, f"bad row
 r = run("--set", "iperf3.cc=vegas")
 check(r.returncode == 2 and "not reno or cubic" in r.stderr, f"bad cc: {r.stderr}")
 
-print(f"{failures} failures")
-sys.exit(1 if failures else 0)
+rxtest.finish()

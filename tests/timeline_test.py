@@ -18,18 +18,12 @@ import tempfile
 
 rxscale = sys.argv[1]
 scenarios = sys.argv[2] if len(sys.argv) > 2 else None
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
+from rxtest import check
+import rxtest
 
 
 def run(*args):
-    return subprocess.run([rxscale, "run", *args], capture_output=True, text=True)
+    return rxtest.run(rxscale, *args)
 
 
 def closes(out):
@@ -171,5 +165,5 @@ if scenarios:
                   c["max_stall_ms"] <= c["stall_bound_ms"], f"{name}: {c}")
             print(f"{name}: {c}")
 
-print("timeline: %s" % ("ok" if not failures else "%d failures" % failures))
-sys.exit(1 if failures else 0)
+rxtest.finish("timeline: %s" % ("ok" if not rxtest.failures else
+                                 "%d failures" % rxtest.failures))

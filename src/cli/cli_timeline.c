@@ -178,11 +178,25 @@ static void chaos_command(struct cli_timeline *tl, struct tl_entry *e)
 	}
 }
 
+/* The end of a fault that lasts: @kind at @t, described by @what. */
+static void chaos_end(struct cli_timeline *tl, double t, enum tl_kind kind,
+		      unsigned arg, const char *what)
+{
+	struct tl_entry *end = tl_add(tl, t, kind);
+
+	if (!end)
+		return;
+	end->chaos = true;
+	end->arg = arg;
+	snprintf(end->args, sizeof(end->args), "%s", what);
+}
+
 /* A fault at @t and, for one that lasts, its end. */
 static void chaos_fault(struct cli_timeline *tl, double t)
 {
 	struct world *w = tl->w;
-	struct tl_entry *e, *end;
+	struct tl_entry *e;
+	char what[64];
 	unsigned pick = (unsigned)sim_rng_below(&tl->rng, w->tp ? 6 : 5);
 	enum tl_kind k;
 
@@ -205,11 +219,7 @@ static void chaos_fault(struct cli_timeline *tl, double t)
 		break;
 	case TL_LINK_DOWN:
 		snprintf(e->args, sizeof(e->args), "link down for 10 ms");
-		end = tl_add(tl, t + 0.01, TL_LINK_UP);
-		if (end) {
-			end->chaos = true;
-			snprintf(end->args, sizeof(end->args), "link up");
-		}
+		chaos_end(tl, t + 0.01, TL_LINK_UP, 0, "link up");
 		break;
 	case TL_DMA_FAIL:
 	case TL_SKB_FAIL:
@@ -224,21 +234,12 @@ static void chaos_fault(struct cli_timeline *tl, double t)
 		e->arg = (unsigned)sim_rng_below(&tl->rng, w->tp->max_rx_queues);
 		snprintf(e->args, sizeof(e->args), "RX queue %u finds no descriptor for 2 ms",
 			 e->arg);
-		end = tl_add(tl, t + 0.002, TL_RING_OK);
-		if (end) {
-			end->chaos = true;
-			end->arg = e->arg;
-			snprintf(end->args, sizeof(end->args), "RX queue %u has descriptors again",
-				 e->arg);
-		}
+		snprintf(what, sizeof(what), "RX queue %u has descriptors again", e->arg);
+		chaos_end(tl, t + 0.002, TL_RING_OK, e->arg, what);
 		break;
 	case TL_OWNBIT_ON:
 		snprintf(e->args, sizeof(e->args), "OwnBit erratum for 100 ms");
-		end = tl_add(tl, t + 0.1, TL_OWNBIT_OFF);
-		if (end) {
-			end->chaos = true;
-			snprintf(end->args, sizeof(end->args), "OwnBit erratum over");
-		}
+		chaos_end(tl, t + 0.1, TL_OWNBIT_OFF, 0, "OwnBit erratum over");
 		break;
 	case TL_XFER_ERROR:
 		snprintf(e->args, sizeof(e->args), "the next bulk-in transfer ends in -EPROTO");

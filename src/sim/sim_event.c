@@ -142,6 +142,18 @@ void sim_purge(struct sim *s)
 	compact(s);
 }
 
+/* @ev is pending at @t with a new sequence number. */
+static void mark_pending(struct sim *s, struct sim_event *ev, sim_time_t t)
+{
+	if (!ev->pending) {
+		s->live++;
+		s->live_bg += ev->background;
+	}
+	ev->pending = true;
+	ev->time = t;
+	ev->seq = s->next_seq++;
+}
+
 int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 {
 	if (t < s->now)
@@ -151,13 +163,7 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 		 * periodic or self-clocked timer): reuse its root entry with
 		 * one sift-down instead of a pop plus a push. */
 		s->root_running = false;
-		if (!ev->pending) {
-			s->live++;
-			s->live_bg += ev->background;
-		}
-		ev->pending = true;
-		ev->time = t;
-		ev->seq = s->next_seq++;
+		mark_pending(s, ev, t);
 		replace_root(s->heap, s->heap_len,
 			     (struct sim_heap_ent){ t, ev->seq, ev, 0 });
 		return 0;
@@ -182,13 +188,7 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 			s->heap_cap = cap;
 		}
 	}
-	if (!ev->pending) {
-		s->live++;
-		s->live_bg += ev->background;
-	}
-	ev->pending = true;
-	ev->time = t;
-	ev->seq = s->next_seq++;
+	mark_pending(s, ev, t);
 	s->heap[s->heap_len] = (struct sim_heap_ent){ t, ev->seq, ev, 0 };
 	sift_up(s->heap, s->heap_len++);
 	return 0;
