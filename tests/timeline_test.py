@@ -101,6 +101,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r.returncode == 2 and msg in r.stderr and not r.stdout
               and r.stderr.count("\n") == 1, f"{args}: exit {r.returncode}: {r.stderr!r}")
 
+# Finding: a read-only query that fails (ethtool -n prints the ring count,
+# then fails on the rules it cannot list) stopped the whole run.  A query
+# before the traffic now prints its output and error and the run goes on,
+# exit 3; a change that fails still stops the run before any traffic.
+r = run("--set", "run.duration=0.5", "--ethtool", "-n eth0")
+check(r.returncode == 3 and "4 RX rings available" in r.stdout and
+      "RX classification rule retrieval failed" in r.stderr and closes(r.stdout),
+      f"failing query before the traffic: exit {r.returncode}: {r.stderr}")
+r = run("--set", "run.duration=0.5", "--ethtool", "-L eth0 rx 9")
+check(r.returncode == 2 and "the run stops before any traffic" in r.stderr and not r.stdout,
+      f"failing change before the traffic: exit {r.returncode}: {r.stderr}")
+
 # Every fault knob: accepted on its bus, refused on the other.
 PCI = ["fault.ownbit_erratum=1", "fault.ownbit_every=3", "fault.ownbit_delay_ns=5000",
        "fault.dma_fail_nth=40", "fault.skb_fail_nth=1000", "fault.irq_fail_nth=1",

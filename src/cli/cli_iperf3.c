@@ -540,7 +540,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	else
 		report_text(stdout, r, w->dev);
 	rc = 0;
-	if (failed)
+	if (failed || w->failed_queries)
 		rc = 3;
 	if (r->ip.unaccounted) {
 		cli_err("accounting: %lld frames went unaccounted (a bug)",

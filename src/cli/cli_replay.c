@@ -314,7 +314,7 @@ int cli_run_replay(struct world *w, bool json)
 		report_replay_json(stdout, rp);
 	else
 		report_replay_text(stdout, rp, w->dev);
-	rc = w->mismatches ? 1 : 0;
+	rc = w->mismatches ? 1 : w->failed_queries ? 3 : 0;
 	for (unsigned i = 0; i < rp->ndrops; i++)
 		dropped += rp->drops[i].n;
 	if (r->frames != w->delivered + dropped) {

@@ -180,9 +180,16 @@ int cli_world_ethtool(struct world *w, FILE *out)
 	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
 		rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i],
 				     out ? out : null ? null : stdout, stderr);
-		if (rc)
+		if (rc && ethtool_cmd_is_query(w->scn.ethtool[i])) {
+			/* a query changed nothing: say so, go on, exit 3 */
+			fprintf(stderr, "rxscale: ethtool %s: failed (exit %d); a query, so the "
+				"run goes on\n", w->scn.ethtool[i], rc);
+			w->failed_queries++;
+			rc = 0;
+		} else if (rc) {
 			cli_err("ethtool %s: failed (exit %d); the run stops before any "
 				"traffic", w->scn.ethtool[i], rc);
+		}
 	}
 	if (null)
 		fclose(null);

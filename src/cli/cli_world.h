@@ -114,6 +114,8 @@ struct world {
 	u64 link_flaps;
 	/* the timeline (timeline.at, --at) and chaos, while a workload runs */
 	struct cli_timeline *tl;
+	/* ethtool.cmd/--ethtool queries that failed (the run went on) */
+	unsigned failed_queries;
 };
 
 /* cli_world.c: create the system of @w->scn (0, or -1 with the error

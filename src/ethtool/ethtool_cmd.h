@@ -17,6 +17,7 @@
 #ifndef RXSCALE_ETHTOOL_ETHTOOL_CMD_H
 #define RXSCALE_ETHTOOL_ETHTOOL_CMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct net_device;
@@ -53,5 +54,11 @@ int ethtool_cmd_runv(struct net_device *dev, int argc,
  * is only known when the command runs.
  */
 int ethtool_cmd_check(struct net_device *dev, const char *args, FILE *err);
+
+/**
+ * ethtool_cmd_is_query() - whether @args's option only shows settings
+ * (-l -x -n -u -c -g -S and their long forms), not changes them.
+ */
+bool ethtool_cmd_is_query(const char *args);
 
 #endif /* RXSCALE_ETHTOOL_ETHTOOL_CMD_H */

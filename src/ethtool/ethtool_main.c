@@ -23,20 +23,21 @@ struct option {
 	const char *opts;	/* '|'-separated spellings */
 	const char *name;	/* what netlink error lines call it */
 	int (*func)(struct cmd *c);
+	bool query;		/* shows settings, changes nothing */
 };
 
 static const struct option options[] = {
-	{ "-l|--show-channels", "-l", ecmd_do_gchannels },
-	{ "-L|--set-channels", "-L", ecmd_do_schannels },
-	{ "-x|--show-rxfh-indir|--show-rxfh", "-x", ecmd_do_grxfh },
-	{ "-X|--set-rxfh-indir|--rxfh", "-X", ecmd_do_srxfh },
-	{ "-n|-u|--show-nfc|--show-ntuple", "-n", ecmd_do_grxclass },
-	{ "-N|-U|--config-nfc|--config-ntuple", "-N", ecmd_do_srxclass },
-	{ "-c|--show-coalesce", "-c", ecmd_do_gcoalesce },
-	{ "-C|--coalesce", "-C", ecmd_do_scoalesce },
-	{ "-g|--show-ring", "-g", ecmd_do_gring },
-	{ "-G|--set-ring", "-G", ecmd_do_sring },
-	{ "-S|--statistics", "-S", ecmd_do_gstats },
+	{ "-l|--show-channels", "-l", ecmd_do_gchannels, true },
+	{ "-L|--set-channels", "-L", ecmd_do_schannels, false },
+	{ "-x|--show-rxfh-indir|--show-rxfh", "-x", ecmd_do_grxfh, true },
+	{ "-X|--set-rxfh-indir|--rxfh", "-X", ecmd_do_srxfh, false },
+	{ "-n|-u|--show-nfc|--show-ntuple", "-n", ecmd_do_grxclass, true },
+	{ "-N|-U|--config-nfc|--config-ntuple", "-N", ecmd_do_srxclass, false },
+	{ "-c|--show-coalesce", "-c", ecmd_do_gcoalesce, true },
+	{ "-C|--coalesce", "-C", ecmd_do_scoalesce, false },
+	{ "-g|--show-ring", "-g", ecmd_do_gring, true },
+	{ "-G|--set-ring", "-G", ecmd_do_sring, false },
+	{ "-S|--statistics", "-S", ecmd_do_gstats, true },
 };
 
 static const struct option *find_option(const char *arg)
@@ -157,4 +158,17 @@ int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
 int ethtool_cmd_check(struct net_device *dev, const char *args, FILE *err)
 {
 	return run_line(dev, args, err, err, true);
+}
+
+bool ethtool_cmd_is_query(const char *args)
+{
+	char word[64] = "";
+	const struct option *opt;
+
+	if (!args || sscanf(args, "%63s", word) != 1)
+		return false;
+	if (!strcmp(word, "ethtool") && sscanf(args, "%*s %63s", word) != 1)
+		return false;
+	opt = find_option(word);
+	return opt && opt->query;
 }
