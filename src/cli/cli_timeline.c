@@ -624,8 +624,12 @@ void cli_timeline_free(struct world *w)
 
 	if (!tl)
 		return;
+	/* nothing in the engine may point into it any more */
+	sim_cancel(&w->sim, &tl->ev);
+	sim_cancel(&w->sim, &tl->obs);
 	if (tl->task_up)
 		sim_task_fini(&tl->task);
+	sim_purge(&w->sim);
 	for (unsigned i = 0; i < tl->n; i++) {
 		free(tl->e[i].out);
 		free(tl->e[i].err);
