@@ -142,6 +142,8 @@ struct replay {
 	bool pending;
 	/* records not replayed, and frames the capture cut */
 	uint64_t empty, cut, other_link;
+	/* recorded gaps longer than replay.max_gap, and the time they lost */
+	uint64_t gaps_cut, shift;
 	unsigned nlinks;
 	struct { int linktype; uint64_t n; } links[8];
 };
@@ -200,13 +202,21 @@ static bool replay_fetch(struct replay *r, uint64_t *when)
 
 		*when = r->last + (r->frames ? wire * 8000 / mbps : 0);
 	} else {
-		uint64_t ts = fr.ts_ns;
+		uint64_t ts = fr.ts_ns, max = (uint64_t)(r->w->scn.max_gap_s * 1e9);
 
 		if (!r->frames)
 			r->t0 = ts;
-		*when = ts >= r->t0 ? ts - r->t0 : r->last;
+		*when = ts >= r->t0 + r->shift ? ts - r->t0 - r->shift : r->last;
 		if (*when < r->last)
 			*when = r->last;        /* out-of-order stamps: keep order */
+		/* a clock that jumped (a capture spanning years): idle time costs
+		 * the driver's 1 Hz timer a tick per second and changes nothing,
+		 * so a gap is at most max_gap long (tcpreplay's --maxsleep) */
+		if (*when - r->last > max) {
+			r->shift += *when - r->last - max;
+			*when = r->last + max;
+			r->gaps_cut++;
+		}
 	}
 	return true;
 }
@@ -290,6 +300,7 @@ int cli_run_replay(struct world *w, bool json)
 		.secs = (double)sim_now(&w->sim) / 1e9, .delivered = w->delivered,
 		.hashed = w->hashed, .mismatches = w->mismatches,
 		.empty = r->empty, .cut = r->cut, .other_link = r->other_link,
+		.gaps_cut = r->gaps_cut, .max_gap_s = w->scn.max_gap_s,
 		.nlinks = r->nlinks,
 	};
 	for (unsigned i = 0; i < r->nlinks; i++) {

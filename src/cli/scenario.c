@@ -33,6 +33,7 @@ void scenario_default(struct scenario *s)
 	s->usb_link_mbps = 20000;
 	s->usb_imod_ns = 40000;
 	s->usb_rx_usecs = -1;
+	s->max_gap_s = 3600;
 	s->fault.msix_avail = -1;
 	s->fault.link_down = 0.01;
 }
@@ -265,6 +266,8 @@ static const struct scn_key scn_keys[] = {
 	  .lo = 0, .hi = 1 },
 	STR("replay.pcap", pcap),
 	BOOL("replay.line_rate", line_rate),
+	{ .name = "replay.max_gap", .kind = SK_SECONDS, FIELD(max_gap_s),
+	  .what = "a gap in [0.000001, 3600] s" },
 	UINT("iperf3.streams", iperf_streams, 0, 128),
 	BOOL("iperf3.udp", iperf_udp),
 	FUNC("iperf3.bitrate", set_bitrate),

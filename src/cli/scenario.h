@@ -19,6 +19,8 @@
  *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1
  *   replay.pcap = (none)     replay this capture instead of workloads
  *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
+ *   replay.max_gap = 3600    longest recorded gap replayed, s; longer ones
+ *                            (a capture clock that jumped) are shortened
  *   iperf3.streams = 20      -P: parallel streams from the peer (0: none)
  *   iperf3.udp = 0           -u: UDP instead of TCP
  *   iperf3.cc = cubic        -C: TCP congestion control, reno or cubic
@@ -109,6 +111,7 @@ struct scenario {
 	int ownbit_workaround;
 	char pcap[SCN_STR];
 	bool line_rate;
+	double max_gap_s;
 	bool iperf_reverse;
 	bool iperf_thread_per_stream;
 	unsigned usb_link_mbps;

@@ -139,6 +139,8 @@ struct rpt_replay {
 	 * is not Ethernet (pcapng), by link type name; frames the capture cut
 	 * (replayed as captured) */
 	uint64_t empty, cut, other_link;
+	uint64_t gaps_cut;              /* recorded gaps shortened to max_gap_s */
+	double max_gap_s;
 	unsigned nlinks;
 	struct { const char *name; uint64_t n; } links[8];
 };

@@ -258,6 +258,8 @@ void report_replay_json(FILE *out, const struct rpt_run *r)
 		json_object_object_add(rep, "zero_length_records", jint64(rp->empty));
 	if (rp->cut)
 		json_object_object_add(rep, "cut_by_snaplen", jint64(rp->cut));
+	if (rp->gaps_cut)
+		json_object_object_add(rep, "gaps_shortened", jint64(rp->gaps_cut));
 	if (rp->other_link) {
 		json_object *nr = json_object_new_object();
 

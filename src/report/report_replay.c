@@ -15,6 +15,10 @@ void report_replay(FILE *out, const struct rpt_run *r)
 	fprintf(out, "replay %s: %llu frames over %.6f s (%s)\n", rp->pcap,
 		(unsigned long long)rp->frames, rp->secs,
 		rp->line_rate ? "back to back at line rate" : "recorded gaps");
+	if (rp->gaps_cut)
+		fprintf(out, "gaps shortened: %llu recorded gap%s longer than %g s (replay.max_gap)\n",
+			(unsigned long long)rp->gaps_cut, rp->gaps_cut == 1 ? "" : "s",
+			rp->max_gap_s);
 	if (rp->other_link) {
 		fprintf(out, "not replayed: %llu frames of interfaces whose link type is not "
 			"Ethernet (", (unsigned long long)rp->other_link);
