@@ -3,12 +3,16 @@
  * fuzz_ethtool.c - libFuzzer target for the ethtool command line, the
  * kernel-core checks and the driver's ethtool_ops, on the driver running
  * on the device model.  Each input is one command line (its first byte
- * picks the option, the rest is the argument text after "eth0"); after
- * it, a few frames go through the datapath.  Nothing may crash, the napi
- * contract must hold, and every frame must stay accounted for:
- * model offered = model delivered + model drops, and model delivered =
- * driver packets + driver drops.  The device persists across inputs, so
- * configurations accumulate as they would on a real system.
+ * picks the option, the rest is the argument text after "eth0"; the
+ * second byte, when its top bit is set, makes a DMA allocation during the
+ * command fail).  The command runs while traffic flows: a burst of frames
+ * at 2 Mpps is on its way through the device and the driver when it is
+ * applied, as a user's command meets a loaded interface.  Nothing may
+ * crash, the napi contract must hold, the interface must stay up, and
+ * every frame must stay accounted for: model offered = model delivered +
+ * model drops, and model delivered = driver packets + driver drops.  The
+ * device persists across inputs, so configurations accumulate as they
+ * would on a real system.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +38,35 @@ static struct {
 	struct net_device *dev;
 	FILE *null;
 	u64 offered, hooked;
-	u64 hist_pk, hist_dr;   /* counters of rings torn down by reopens */
 	u8 frame[128];
 	size_t frame_len;
+	/* the burst, and the command applied in its middle */
+	struct sim_event gen_ev, cmd_ev;
+	unsigned burst_left;
+	char cmd[512];
+	unsigned dma_fail_nth;
 } fx;
+
+#define BURST 64
+#define GAP_NS 500		/* 2 Mpps */
+
+static void gen_fn(struct sim *s, struct sim_event *ev)
+{
+	fx.frame[14 + 12] = (u8)fx.burst_left;  /* vary the IPv4 source */
+	fx.offered++;
+	rtlm_eth_rx(fx.m, fx.frame, fx.frame_len);
+	if (--fx.burst_left)
+		sim_schedule_in(s, ev, GAP_NS);
+}
+
+static void cmd_fn(struct sim *s, struct sim_event *ev)
+{
+	(void)s;
+	(void)ev;
+	fx.k.fault.dma_fail_nth = fx.dma_fail_nth;
+	(void)ethtool_cmd_run(fx.dev, fx.cmd, fx.null, fx.null);
+	fx.k.fault.dma_fail_nth = 0;
+}
 
 static void hook(struct sk_buff *skb, struct napi_struct *napi, void *data)
 {
@@ -66,6 +95,8 @@ static void setup(void)
 	dev_set_promiscuity(fx.dev, 1);
 	CHECK(!dev_open(fx.dev, NULL));
 	fx.null = fopen("/dev/null", "w");
+	sim_event_init(&fx.gen_ev, gen_fn, NULL);
+	sim_event_init(&fx.cmd_ev, cmd_fn, NULL);
 	net_build_init(&b);
 	b.ipv = 4;
 	b.proto = 6;
@@ -73,8 +104,7 @@ static void setup(void)
 	fx.frame_len = (size_t)net_build_frame(&b, fx.frame, sizeof(fx.frame));
 }
 
-/* Driver counters live in the rings, which a reopen frees: the ethtool
- * command may reconfigure, so sum them before and after. */
+/* Driver counters: per queue, kept by each queue across reconfigurations. */
 static void ring_totals(u64 *pk, u64 *dr)
 {
 	struct rtl8169_private *tp = netdev_priv(fx.dev);
@@ -92,44 +122,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"-l", "-L", "-x", "-X", "-n", "-N", "-c", "-C", "-g", "-G", "-S",
 		"-u", "-U", "--show-rxfh", "--set-rxfh-indir",
 	};
-	char cmd[512];
 	size_t n;
-	u64 pk0, dr0, pk1, dr1, ok = 0;
+	u64 pk, dr, ok = 0;
 	const struct rtlm_stats *ms;
+	sim_time_t now;
 
 	if (!fx.host)
 		setup();
 	if (!size)
 		return 0;
-	n = (size_t)snprintf(cmd, sizeof(cmd), "%s %s ",
+	n = (size_t)snprintf(fx.cmd, sizeof(fx.cmd), "%s %s ",
 			     opts[data[0] % (sizeof(opts) / sizeof(opts[0]))],
 			     data[0] & 0x80 ? "eth1" : fx.dev->name);
-	for (size_t i = 1; i < size && n < sizeof(cmd) - 1; i++)
-		cmd[n++] = data[i] ? (char)data[i] : ' ';
-	cmd[n] = 0;
-	ring_totals(&pk0, &dr0);
-	(void)ethtool_cmd_run(fx.dev, cmd, fx.null, fx.null);
-	ring_totals(&pk1, &dr1);
-	if (pk1 < pk0 || dr1 < dr0) {
-		/* the rings were rebuilt: keep what they had counted */
-		fx.hist_pk += pk0;
-		fx.hist_dr += dr0;
-	}
-	/* the datapath still works and accounts for every frame */
-	for (unsigned i = 0; i < 8; i++) {
-		fx.frame[14 + 12] = (u8)i;      /* vary the IPv4 source */
-		fx.offered++;
-		rtlm_eth_rx(fx.m, fx.frame, fx.frame_len);
-	}
+	fx.dma_fail_nth = size > 1 && data[1] & 0x80 ? 1 + (data[1] & 0x3f) : 0;
+	for (size_t i = 1; i < size && n < sizeof(fx.cmd) - 1; i++)
+		fx.cmd[n++] = data[i] ? (char)data[i] : ' ';
+	fx.cmd[n] = 0;
+	/* the burst, with the command when about half of it is in */
+	now = sim_now(&fx.sim);
+	fx.burst_left = BURST;
+	sim_schedule_at(&fx.sim, &fx.gen_ev, now);
+	sim_schedule_at(&fx.sim, &fx.cmd_ev, now + GAP_NS * (BURST / 2) + (data[0] & 7) * 61);
 	sim_run(&fx.sim);
+	CHECK(netif_running(fx.dev) && netif_carrier_ok(fx.dev));
 	ms = rtlm_stats(fx.m);
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
 		ok += ms->rx_ok[q];
 	CHECK(ms->rx_offered == fx.offered);
 	CHECK(ms->rx_offered == ok + rtlm_rx_dropped(fx.m) + ms->rx_inflight);
-	ring_totals(&pk1, &dr1);
-	CHECK(ok == fx.hist_pk + fx.hist_dr + pk1 + dr1);
-	CHECK(fx.hooked == fx.hist_pk + pk1);
+	ring_totals(&pk, &dr);
+	CHECK(ok == pk + dr);
+	CHECK(fx.hooked == pk);
 	CHECK(!fx.k.warn.napi_over_budget && !fx.k.warn.napi_not_completed &&
 	      !fx.k.warn.napi_complete_at_budget && !fx.k.warn.napi_budget0_work &&
 	      !fx.k.warn.napi_sched_disabled);

@@ -155,6 +155,37 @@ if [ $rc -eq 0 ] && [ "$h" = "tcp4 0x51ccc178" ] &&
 else
 	bad "multi-interface pcapng: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 fi
+# Replaying them into the NIC: the Ethernet interface's frame is replayed,
+# the other interfaces' frames are counted, not replayed
+"$rx" run --pcap "$tmp/multi.pcapng" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+grep -q "^replay .*: 1 frames over" "$tmp/out" &&
+	grep -q "^not replayed: 3 frames of interfaces whose link type is not Ethernet (RAW: 2, NULL: 1)" "$tmp/out" &&
+	[ $rc -eq 0 ] && ok || bad "replay of a three-interface pcapng: rc=$rc $(cat "$tmp/out" "$tmp/err" | head -20)"
+# a replay that meets a bad record part-way reports what it replayed,
+# then the error; exit status 2
+"$rx" run --pcap "$tmp/trunc.pcap" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^replay .*trunc.pcap: [0-9]* frames over" "$tmp/out" &&
+	tail -n 1 "$tmp/err" | grep -q "^rxscale: .*truncated" && ok ||
+	bad "replay of a truncated capture: rc=$rc $(head -c 300 "$tmp/out") $(cat "$tmp/err")"
+# zero-length records are counted, not skipped unseen
+python3 - "$tmp/a.pcap" "$tmp/zero.pcap" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+hdr, rec = d[:24], d[24:]
+ts, tu, cap, orig = struct.unpack("<IIII", rec[:16])
+first = rec[:16 + cap]
+open(sys.argv[2], "wb").write(hdr + struct.pack("<IIII", ts, tu, 0, 0) + first +
+                              struct.pack("<IIII", ts, tu + 1, 0, 60))
+PY
+"$rx" run --pcap "$tmp/zero.pcap" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q "^replay .*: 1 frames over" "$tmp/out" &&
+	grep -q "^zero-length records: 2 (not replayed)" "$tmp/out" && ok ||
+	bad "zero-length records: $(cat "$tmp/out" "$tmp/err" | head -20)"
+"$rx" hash --pcap "$tmp/zero.pcap" >/dev/null 2>"$tmp/err"
+grep -q "^zero-length records: 2 (rows of type none)" "$tmp/err" && ok ||
+	bad "hash: zero-length records: $(cat "$tmp/err")"
 # a pcapng block whose lengths disagree: refused with one line
 python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(d[:-4]+b"\x00\x01\x00\x00")' "$tmp/multi.pcapng" "$tmp/badlen.pcapng"
 "$rx" hash --pcap "$tmp/badlen.pcapng" >/dev/null 2>"$tmp/err"

@@ -18,14 +18,8 @@ import subprocess
 import sys
 
 rxscale, scen_dir, fidelity = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
+from rxtest import check
+import rxtest
 
 
 # Rows outside their band, each explained in docs/fidelity.md.
@@ -109,5 +103,4 @@ if len(pings) == 2:
     a, b = pings["e3-ping-mit-on"], pings["e3-ping-mit-off"]
     check(abs(a - b) <= 0.05, f"E3e: ping avg differs by {abs(a - b):.3f} ms")
 
-print(f"{failures} failures")
-sys.exit(1 if failures else 0)
+rxtest.finish()

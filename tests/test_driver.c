@@ -1395,18 +1395,20 @@ static void test_reconfig_enomem(void **state)
  * with message loss set by @drop_next/@drop_every; returns the longest
  * wait of a delivered frame (delivery - arrival), ns. */
 static sim_time_t lost_irq_run(unsigned ncpus, unsigned drop_next, unsigned drop_every,
-			       u64 *kicks)
+			       const char *coalesce, u64 *kicks)
 {
 	struct dfx *f = dfx_new(ncpus);
 	struct gen *g = calloc(1, sizeof(*g));
 	sim_time_t worst = 0;
 
+	if (coalesce)
+		ET_OK(f, coalesce);
 	rtlm_faults(f->m)->msix_drop_next = drop_next;
 	rtlm_faults(f->m)->msix_drop_every = drop_every;
 	g->f = f;
 	g->total = 50000;
 	g->nflows = 64;
-	g->gap = 100000;
+	g->gap = coalesce ? 2000 : 100000;
 	for (unsigned i = 0; i < g->nflows; i++) {
 		struct flow fl;
 
@@ -1444,8 +1446,9 @@ static void test_lost_interrupt(void **state)
 	u64 kicks1, kicks2;
 
 	(void)state;
-	one = lost_irq_run(1, 1, 0, &kicks1);
-	every = lost_irq_run(4, 0, 997, &kicks2);
+	one = lost_irq_run(1, 1, 0, NULL, &kicks1);
+	every = lost_irq_run(4, 0, 997, NULL, &kicks2);
+	lost_irq_run(1, 1, 0, "-C eth0 rx-usecs 100", &kicks1);
 	print_message("lost MSI-X: one message lost: longest wait %llu ns (%llu kicks); "
 		      "every 997th lost on 4 queues: longest wait %llu ns (%llu kicks)\n",
 		      (unsigned long long)one, (unsigned long long)kicks1,

@@ -912,6 +912,27 @@ static void test_coalesce_write_fails(void **state)
 	ufx_free(f);
 }
 
+/* USB transfer errors: every 7th bulk-in transfer ends in -EPROTO.  Its
+ * frames are lost and the device counts them; the driver counts the
+ * errored URB and resubmits it, and reception goes on. */
+static void test_xfer_errors(void **state)
+{
+	struct ufx *f = ufx_new("RTL8159");
+	const struct rtlu_stats *ms = rtlu_stats(f->m);
+	struct gen g;
+
+	(void)state;
+	rtlu_faults(f->m)->rx_xfer_error_every = 7;
+	gen_start(&g, f, 0, 5000, 800, 1000);
+	sim_run(&f->sim);
+	assert_true(ms->rx_xfer_error > 0);
+	assert_int_equal(f->tp->stats.rx_urb_errors, (ms->rx_transfers + f->tp->stats.rx_urb_errors) / 7);
+	assert_int_equal(f->nrec + ms->rx_xfer_error, 5000);
+	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
+	check_conservation(f);
+	ufx_free(f);
+}
+
 /* Same inputs, same results, to the nanosecond. */
 static u64 digest_run(void)
 {
@@ -958,6 +979,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_rings_enomem),
 		cmocka_unit_test(test_coalesce_write_fails),
+		cmocka_unit_test(test_xfer_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

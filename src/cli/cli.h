@@ -62,24 +62,12 @@ struct cli_pcap *cli_pcap_open(const char *path);
 int cli_pcap_read(struct cli_pcap *c, struct cli_frame *fr);
 const char *cli_pcap_error(const struct cli_pcap *c);
 
+/** cli_pcap_has_ethernet() - whether an interface (pcap: the file's link
+ * type; pcapng: one described before the first packet) is Ethernet. */
+bool cli_pcap_has_ethernet(const struct cli_pcap *c);
+
 /** cli_linktype_name() - libpcap's name of LINKTYPE @linktype, or "?". */
 const char *cli_linktype_name(int linktype);
-
-/**
- * cli_pcap_next() - the next frame (cli_pcap_read() that prints its
- * error).
- * @data, @caplen: captured bytes (valid until the next call)
- * Return: 1 for a frame, 0 at the end, -1 after printing an error line
- * (a truncated or corrupt file).
- */
-int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen);
-
-/** cli_pcap_ts_ns() - capture time of the last frame returned, ns. */
-uint64_t cli_pcap_ts_ns(const struct cli_pcap *c);
-
-/** cli_pcap_link() - the dissector's link type of the last frame read
- * (before any: of the first interface). */
-enum net_link cli_pcap_link(const struct cli_pcap *c);
 
 void cli_pcap_close(struct cli_pcap *c);
 

@@ -346,6 +346,8 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 	iv->len_ns = dur < SIM_S(1) ? dur : SIM_S(1);
 	sim_event_init(&iv->ev, interval_fn, iv);
 	sim_schedule_in(&w->sim, &iv->ev, iv->len_ns);
+	cli_faults_arm(w);
+	cli_timeline_start(w);
 	if (w->ip_up)
 		iperf3_start(&w->ip);
 	sim_run_until(&w->sim, dur);
@@ -412,6 +414,20 @@ static void account(struct world *w, const struct iperf3_cfg *cfg, struct rpt_ru
 	}
 	ip->inflight = w->nic->model_inflight(w) + w->wire.to_dut.n;
 	ip->no_socket = w->lh.no_socket;
+	/* the drops count every frame; ping's go beside the workload's */
+	if (w->pg_up) {
+		uint64_t out = w->pg.peer_frames, in = w->lh.icmp_in;
+
+		ip->ping_dropped = out > in ? out - in : 0;
+	}
+	if (w->ip_up && !cfg->udp && !cfg->reverse)
+		ip->unaccounted = (int64_t)(ip->tcp_sent + ip->ping_dropped) -
+				  (int64_t)(ip->tcp_got + ip->nic_drops + ip->drv_drops +
+					    ip->inflight + ip->no_socket);
+	else if (w->ip_up && cfg->udp)
+		ip->unaccounted = (int64_t)(ip->sent + ip->ping_dropped) -
+				  (int64_t)(ip->got + ip->rcvbuf + ip->nic_drops + ip->drv_drops +
+					    ip->inflight + ip->queued + ip->no_socket);
 	ip->retransmits = w->ip_up ? iperf3_retransmits(&w->ip) : 0;
 	if (w->pg_up) {
 		unsigned tx = w->pg.sent;
@@ -447,6 +463,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	struct rpt_stream *st = NULL;
 	struct intervals *iv;
 	struct rpt_run *r;
+	unsigned failed;
 	int rc = -1;
 
 	if (iperf3_config(w, &cfg))
@@ -515,6 +532,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 			(unsigned long long)us->tx_transfers, (unsigned long long)us->rx_transfers,
 			us->rx_fifo_max);
 	}
+	failed = cli_timeline_report(w, r);
 	if (pt)
 		sweep_point(w, r, pt);
 	else if (json)
@@ -522,6 +540,19 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	else
 		report_text(stdout, r, w->dev);
 	rc = 0;
+	if (failed || w->failed_queries)
+		rc = 3;
+	if (r->ip.unaccounted) {
+		cli_err("accounting: %lld frames went unaccounted (a bug)",
+			(long long)r->ip.unaccounted);
+		rc = 1;
+	}
+	if (r->tl.chaos && (r->tl.max_stall_ms > r->tl.bound_ms || r->tl.rejected_changed)) {
+		cli_err("chaos: %s", r->tl.rejected_changed ?
+			"a rejected command changed the settings (a bug)" :
+			"an RX queue stalled longer than the recovery bound");
+		rc = 1;
+	}
 out:
 	if (iv) {
 		free(iv->samp);

@@ -20,6 +20,9 @@ static int pci_up(struct world *w)
 
 	rtlm_params_default(&mp);
 	mp.faults.ownbit_erratum = w->scn.ownbit_erratum;
+	mp.faults.ownbit_every = w->scn.fault.ownbit_every;
+	if (w->scn.fault.ownbit_delay_ns)
+		mp.faults.ownbit_delay_ns = w->scn.fault.ownbit_delay_ns;
 	/* the driver never reads the FCS: skip computing it (docs/run.md) */
 	mp.rx_fcs = false;
 	/* the peer's frames carry correct checksums by construction; a
@@ -86,7 +89,7 @@ static void pci_queue(const struct world *w, unsigned q, u64 *packets,
 static unsigned pci_drop_reasons(const struct world *w, struct drop_reason *d)
 {
 	const struct rtlm_stats *s = rtlm_stats(w->m);
-	u64 missed = 0, dma = 0, small = 0, err = 0, alloc = 0, len = 0;
+	u64 missed = 0, dma = 0, small = 0, err = 0, alloc = 0, len = 0, flushed = 0;
 	unsigned n = 0;
 
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
@@ -96,6 +99,7 @@ static unsigned pci_drop_reasons(const struct world *w, struct drop_reason *d)
 		err += w->tp->rx_ring[q].stats.errors;
 		alloc += w->tp->rx_ring[q].stats.alloc_fail;
 		len += w->tp->rx_ring[q].stats.length;
+		flushed += w->tp->rx_ring[q].stats.flushed;
 	}
 	d[n++] = (struct drop_reason){ "rx_missed", missed };
 	d[n++] = (struct drop_reason){ "rx_dma_error", dma };
@@ -109,13 +113,28 @@ static unsigned pci_drop_reasons(const struct world *w, struct drop_reason *d)
 	d[n++] = (struct drop_reason){ "driver_rx_errors", err };
 	d[n++] = (struct drop_reason){ "driver_skb_alloc", alloc };
 	d[n++] = (struct drop_reason){ "driver_length", len };
+	d[n++] = (struct drop_reason){ "driver_flushed", flushed };
 	d[n++] = (struct drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
 	return n;
 }
 
+static void pci_set_link(struct world *w, bool up)
+{
+	rtlm_set_link(w->m, up, 0);
+}
+
+/* Frames in the device's pipeline, and frames it wrote into the rings
+ * that the driver has not taken yet (a stalled queue holds them). */
 static u64 pci_model_inflight(const struct world *w)
 {
-	return rtlm_stats(w->m)->rx_inflight;
+	const struct rtlm_stats *s = rtlm_stats(w->m);
+	u64 ok = 0, took = 0;
+
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
+		ok += s->rx_ok[q];
+		took += w->tp->rx_ring[q].stats.packets + w->tp->rx_ring[q].stats.drops;
+	}
+	return s->rx_inflight + ok - took;
 }
 
 static struct load_wire_nic pci_port(struct world *w)
@@ -150,6 +169,7 @@ static const struct cli_nic_ops pci_nic = {
 	.model_inflight = pci_model_inflight,
 	.port = pci_port,
 	.interrupts = pci_interrupts,
+	.set_link = pci_set_link,
 };
 
 /* ----- USB: RTL8157/8159 on the r8152-style driver, behind xHCI ----- */
@@ -261,6 +281,7 @@ static unsigned usb_drop_reasons(const struct world *w, struct drop_reason *d)
 	d[n++] = (struct drop_reason){ "rx_cancelled", s->rx_cancelled };
 	d[n++] = (struct drop_reason){ "rx_dma_error", s->rx_dma_err };
 	d[n++] = (struct drop_reason){ "rx_reset", s->rx_reset };
+	d[n++] = (struct drop_reason){ "rx_usb_xfer_error", s->rx_xfer_error };
 	d[n++] = (struct drop_reason){ "driver_skb_alloc", t->rx_alloc_fail };
 	d[n++] = (struct drop_reason){ "driver_length", t->rx_length };
 	d[n++] = (struct drop_reason){ "driver_runt", t->rx_runt };
@@ -269,9 +290,18 @@ static unsigned usb_drop_reasons(const struct world *w, struct drop_reason *d)
 	return n;
 }
 
+static void usb_set_link(struct world *w, bool up)
+{
+	rtlu_set_link(w->u, up, 0);
+}
+
+/* Frames in the adapter, and in transfers the driver has not parsed. */
 static u64 usb_model_inflight(const struct world *w)
 {
-	return rtlu_stats(w->u)->rx_inflight;
+	const struct rtlu_stats *s = rtlu_stats(w->u);
+
+	return s->rx_inflight + s->rx_delivered -
+	       (w->utp->stats.rx_packets + w->utp->stats.rx_drops);
 }
 
 static int rtlu_port_rx(void *dev, const void *frame, size_t len)
@@ -307,6 +337,7 @@ static const struct cli_nic_ops usb_nic = {
 	.model_inflight = usb_model_inflight,
 	.port = usb_port,
 	.interrupts = usb_interrupts,
+	.set_link = usb_set_link,
 };
 
 const struct cli_nic_ops *cli_nic_for_chip(const char *name)

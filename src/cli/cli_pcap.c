@@ -61,6 +61,8 @@ struct cli_pcap {
 	unsigned nifs, ifs_cap;
 	struct cli_frame last;
 	bool any_supported;		/* some interface so far is readable */
+	bool any_eth;			/* some interface before the first
+					 * packet is Ethernet */
 	char err[320];			/* why the last read failed */
 };
 
@@ -341,6 +343,8 @@ static int ng_open(struct cli_pcap *c)
 		unsupported(c->path, c->ifs[0].linktype);
 		return -1;
 	}
+	for (unsigned i = 0; i < c->nifs; i++)
+		c->any_eth |= c->ifs[i].link_ok && c->ifs[i].link == NET_LINK_ETH;
 	c->nifs = 0;
 	c->any_supported = false;
 	if (start < 0 || fseek(c->f, start, SEEK_SET))
@@ -401,7 +405,13 @@ struct cli_pcap *cli_pcap_open(const char *path)
 		return NULL;
 	}
 	c->ifs[0].link_ok = true;
+	c->any_eth = c->ifs[0].link == NET_LINK_ETH;
 	return c;
+}
+
+bool cli_pcap_has_ethernet(const struct cli_pcap *c)
+{
+	return c->any_eth;
 }
 
 int cli_pcap_read(struct cli_pcap *c, struct cli_frame *fr)
@@ -440,32 +450,6 @@ int cli_pcap_read(struct cli_pcap *c, struct cli_frame *fr)
 const char *cli_pcap_error(const struct cli_pcap *c)
 {
 	return c->err;
-}
-
-int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen)
-{
-	struct cli_frame fr;
-	int rc = cli_pcap_read(c, &fr);
-
-	if (rc == 1) {
-		*data = fr.data;
-		*caplen = fr.caplen;
-	} else if (rc < 0) {
-		cli_err("%s", c->err);
-	}
-	return rc;
-}
-
-enum net_link cli_pcap_link(const struct cli_pcap *c)
-{
-	if (c->last.data)
-		return c->last.link;
-	return c->nifs ? c->ifs[0].link : NET_LINK_ETH;
-}
-
-uint64_t cli_pcap_ts_ns(const struct cli_pcap *c)
-{
-	return c->last.ts_ns;
 }
 
 void cli_pcap_close(struct cli_pcap *c)

@@ -140,26 +140,58 @@ struct replay {
 	u8 buf[16384];
 	size_t len;
 	bool pending;
+	/* records not replayed, and frames the capture cut */
+	uint64_t empty, cut, other_link;
+	/* recorded gaps longer than replay.max_gap, and the time they lost */
+	uint64_t gaps_cut, shift;
+	unsigned nlinks;
+	struct { int linktype; uint64_t n; } links[8];
 };
+
+/* A record of an interface whose link type is not Ethernet. */
+static void count_other_link(struct replay *r, int linktype)
+{
+	unsigned i;
+
+	r->other_link++;
+	for (i = 0; i < r->nlinks; i++)
+		if (r->links[i].linktype == linktype)
+			break;
+	if (i == r->nlinks) {
+		if (r->nlinks == sizeof(r->links) / sizeof(r->links[0]))
+			i--;    /* the last slot collects the rest */
+		else
+			r->links[r->nlinks++].linktype = linktype;
+	}
+	r->links[i].n++;
+}
 
 /* Fetch the next frame into r->buf; false at the end (or on error). */
 static bool replay_fetch(struct replay *r, uint64_t *when)
 {
-	const uint8_t *d;
+	struct cli_frame fr;
 	size_t n;
 	int rc;
 
 	for (;;) {
-		rc = cli_pcap_next(r->pc, &d, &n);
+		rc = cli_pcap_read(r->pc, &fr);
 		if (rc <= 0) {
 			r->err = rc < 0;
 			return false;
 		}
-		if (!n)
+		if (!fr.link_ok || fr.link != NET_LINK_ETH) {
+			count_other_link(r, fr.linktype);
 			continue;
+		}
+		n = fr.caplen;
+		if (!n) {
+			r->empty++;
+			continue;
+		}
+		r->cut += fr.origlen > n;
 		if (n > sizeof(r->buf))
 			n = sizeof(r->buf);     /* the MAC counts it too long */
-		memcpy(r->buf, d, n);
+		memcpy(r->buf, fr.data, n);
 		r->len = n;
 		break;
 	}
@@ -170,13 +202,21 @@ static bool replay_fetch(struct replay *r, uint64_t *when)
 
 		*when = r->last + (r->frames ? wire * 8000 / mbps : 0);
 	} else {
-		uint64_t ts = cli_pcap_ts_ns(r->pc);
+		uint64_t ts = fr.ts_ns, max = (uint64_t)(r->w->scn.max_gap_s * 1e9);
 
 		if (!r->frames)
 			r->t0 = ts;
-		*when = ts >= r->t0 ? ts - r->t0 : r->last;
+		*when = ts >= r->t0 + r->shift ? ts - r->t0 - r->shift : r->last;
 		if (*when < r->last)
 			*when = r->last;        /* out-of-order stamps: keep order */
+		/* a clock that jumped (a capture spanning years): idle time costs
+		 * the driver's 1 Hz timer a tick per second and changes nothing,
+		 * so a gap is at most max_gap long (tcpreplay's --maxsleep) */
+		if (*when - r->last > max) {
+			r->shift += *when - r->last - max;
+			*when = r->last + max;
+			r->gaps_cut++;
+		}
 	}
 	return true;
 }
@@ -231,7 +271,7 @@ int cli_run_replay(struct world *w, bool json)
 	r->pc = cli_pcap_open(w->scn.pcap);
 	if (!r->pc)
 		goto out;
-	if (cli_pcap_link(r->pc) != NET_LINK_ETH) {
+	if (!cli_pcap_has_ethernet(r->pc)) {
 		cli_err("%s: only Ethernet captures can be replayed into a NIC", w->scn.pcap);
 		goto out;
 	}
@@ -250,8 +290,7 @@ int cli_run_replay(struct world *w, bool json)
 	if (replay_fetch(r, &when))
 		sim_schedule_at(&w->sim, &r->ev, when);
 	sim_run(&w->sim);
-	if (r->err)
-		goto out;
+	/* a bad record part-way: report what was replayed, then the error */
 	sim_host_sync(w->host);
 	cli_world_report(w, rp);
 	rp->head.rss = w->rss_on;
@@ -260,7 +299,14 @@ int cli_run_replay(struct world *w, bool json)
 		.frames = r->frames, .bytes = r->bytes,
 		.secs = (double)sim_now(&w->sim) / 1e9, .delivered = w->delivered,
 		.hashed = w->hashed, .mismatches = w->mismatches,
+		.empty = r->empty, .cut = r->cut, .other_link = r->other_link,
+		.gaps_cut = r->gaps_cut, .max_gap_s = w->scn.max_gap_s,
+		.nlinks = r->nlinks,
 	};
+	for (unsigned i = 0; i < r->nlinks; i++) {
+		rp->replay.links[i].name = cli_linktype_name(r->links[i].linktype);
+		rp->replay.links[i].n = r->links[i].n;
+	}
 	for (unsigned q = 0; q < rp->nqueues && q < RTL_MAX_RX_QUEUES; q++) {
 		rp->replay.q_frames[q] = w->q_frames[q];
 		rp->replay.q_bytes[q] = w->q_bytes[q];
@@ -279,7 +325,7 @@ int cli_run_replay(struct world *w, bool json)
 		report_replay_json(stdout, rp);
 	else
 		report_replay_text(stdout, rp, w->dev);
-	rc = w->mismatches ? 1 : 0;
+	rc = w->mismatches ? 1 : w->failed_queries ? 3 : 0;
 	for (unsigned i = 0; i < rp->ndrops; i++)
 		dropped += rp->drops[i].n;
 	if (r->frames != w->delivered + dropped) {
@@ -287,6 +333,10 @@ int cli_run_replay(struct world *w, bool json)
 			"a frame was lost uncounted (a bug)", (unsigned long long)r->frames,
 			(unsigned long long)w->delivered, (unsigned long long)dropped);
 		rc = 1;
+	}
+	if (r->err) {
+		cli_err("%s", cli_pcap_error(r->pc));
+		rc = CLI_EXIT_USAGE;
 	}
 out:
 	if (r && r->pc)

@@ -22,8 +22,9 @@
 static void usage(FILE *out)
 {
 	fputs("usage: rxscale run [SCENARIO.ini] [--pcap FILE] [--set section.key=value]...\n"
-	      "                   [--ethtool \"ARGS\"]... [--preset NAME] [--seed N] [--json]\n"
-	      "                   [--compare] [--sweep section.key=V1,V2,... [--plot FILE]]\n"
+	      "                   [--ethtool \"ARGS\"]... [--at T \"ARGS\"]... [--preset NAME]\n"
+	      "                   [--seed N] [--json] [--compare]\n"
+	      "                   [--sweep section.key=V1,V2,... [--plot FILE]]\n"
 	      "\n"
 	      "Simulate a host with a Realtek NIC model and its driver: a PCIe RTL8125/8126/\n"
 	      "8127 on the r8169-style driver, or a USB RTL8157/8159 (nic.chip) on the\n"
@@ -36,7 +37,9 @@ static void usage(FILE *out)
 	      "Without a capture it runs iperf3 (TCP by default, UDP with iperf3.udp=1,\n"
 	      "the host sending with iperf3.reverse=1) and ping (ping.count) between the\n"
 	      "peer and the host.  With no scenario: RTL8127A, 4 RX queues, RSS on,\n"
-	      "iperf3 -P 20 for 10 s.\n", out);
+	      "iperf3 -P 20 for 10 s.  --at T \"ARGS\" runs ethtool ARGS T seconds into\n"
+	      "the run, as a process on a host CPU; a rejected command leaves the old\n"
+	      "settings and makes the exit status 3.\n", out);
 }
 
 int cli_run(int argc, char **argv)
@@ -50,6 +53,7 @@ int cli_run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "compare", no_argument, NULL, 'c' },
 		{ "sweep", required_argument, NULL, 'W' },
+		{ "at", required_argument, NULL, 'a' },
 		{ "plot", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -112,6 +116,18 @@ int cli_run(int argc, char **argv)
 			seed_given = true;
 			break;
 		}
+		case 'a':
+			/* --at T "ARGS": the command is the next word, even when
+			 * it starts with '-' as ethtool's options do */
+			if (optind >= argc) {
+				cli_err("--at %.32s: no ethtool command after the time", optarg);
+				goto out;
+			}
+			if (scenario_add_at(&w->scn, optarg, argv[optind++], err, sizeof(err))) {
+				cli_err("--at: %s", err);
+				goto out;
+			}
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -156,6 +172,16 @@ int cli_run(int argc, char **argv)
 		}
 		for (unsigned i = 0; i < w->scn.n_ethtool; i++)
 			snprintf(file.ethtool[file.n_ethtool++], SCN_STR, "%s", w->scn.ethtool[i]);
+		/* --at after the file's timeline.at */
+		for (unsigned i = 0; i < w->scn.n_at; i++) {
+			char t[32];
+
+			snprintf(t, sizeof(t), "%.17g", w->scn.at_s[i]);
+			if (scenario_add_at(&file, t, w->scn.at_cmd[i], err, sizeof(err))) {
+				cli_err("--at: %s", err);
+				goto out;
+			}
+		}
 		if (preset_given)
 			snprintf(file.preset, sizeof(file.preset), "%s", w->scn.preset);
 		if (seed_given)
@@ -188,7 +214,9 @@ int cli_run(int argc, char **argv)
 	if (!w->scn.pcap[0]) {
 		if (cli_world_up(w) || cli_world_ethtool(w, json ? stderr : stdout))
 			goto out;
-		rc = cli_run_iperf3(w, json, NULL) ? 1 : 0;
+		rc = cli_run_iperf3(w, json, NULL);
+		if (rc < 0)
+			rc = 1;
 		goto out;
 	}
 	rc = cli_run_replay(w, json);

@@ -40,7 +40,7 @@ static int sweep_one(const struct scenario *base, const char *set, bool idle_pin
 		w->scn.ping_count = 20;
 		w->scn.duration_s = 2.5;
 	}
-	rc = cli_world_up(w) || cli_world_ethtool(w, NULL) || cli_run_iperf3(w, false, pt);
+	rc = cli_world_up(w) || cli_world_ethtool(w, NULL) || cli_run_iperf3(w, false, pt) < 0;
 	cli_world_down(w);
 	free(w);
 	return rc ? -1 : 0;

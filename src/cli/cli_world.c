@@ -100,7 +100,7 @@ int cli_world_up(struct world *w)
 			"the %s has one RX queue", w->uchip->name);
 		return -1;
 	}
-	if (load_preset(w))
+	if (cli_faults_check(w) || load_preset(w))
 		return -1;
 	sim_init(&w->sim);
 	sim_host_params_default(&p, w->scn.cpus);
@@ -132,6 +132,7 @@ int cli_world_up(struct world *w)
 			return -1;
 		}
 	}
+	cli_faults_probe(w);
 	if (w->nic->up(w))
 		return -1;
 	if (w->scn.rx_queues && w->nic->nqueues(w) != w->scn.rx_queues)
@@ -148,6 +149,7 @@ int cli_world_up(struct world *w)
 
 void cli_world_down(struct world *w)
 {
+	cli_timeline_free(w);
 	if (w->ip_up)
 		iperf3_fini(&w->ip);
 	if (w->pg_up)
@@ -168,7 +170,8 @@ void cli_world_down(struct world *w)
 
 /* Run the scenario's ethtool commands in order; query output to @out
  * (stderr with --json, so stdout stays one JSON document), or discarded
- * when @out is NULL (a sweep's check pass). */
+ * when @out is NULL (a sweep's check pass).  Then check the timeline's
+ * commands (cli_timeline.c). */
 int cli_world_ethtool(struct world *w, FILE *out)
 {
 	FILE *null = out ? NULL : fopen("/dev/null", "w");
@@ -177,13 +180,21 @@ int cli_world_ethtool(struct world *w, FILE *out)
 	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
 		rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i],
 				     out ? out : null ? null : stdout, stderr);
-		if (rc)
+		if (rc && ethtool_cmd_is_query(w->scn.ethtool[i])) {
+			/* a query changed nothing: say so, go on, exit 3 */
+			fprintf(stderr, "rxscale: ethtool %s: failed (exit %d); a query, so the "
+				"run goes on\n", w->scn.ethtool[i], rc);
+			w->failed_queries++;
+			rc = 0;
+		} else if (rc) {
 			cli_err("ethtool %s: failed (exit %d); the run stops before any "
 				"traffic", w->scn.ethtool[i], rc);
+		}
 	}
 	if (null)
 		fclose(null);
-	return rc ? -1 : 0;
+	/* then the timeline's syntax, before any traffic */
+	return rc || cli_timeline_check(w) ? -1 : 0;
 }
 
 /* What every report shows of the system: the header, the drop reasons

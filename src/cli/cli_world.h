@@ -40,6 +40,7 @@ struct flowset {
 };
 
 struct world;
+struct cli_timeline;
 
 /* What `rxscale run` needs of a NIC, PCIe or USB. */
 struct cli_nic_ops {
@@ -56,10 +57,13 @@ struct cli_nic_ops {
 		      u64 *bytes, u64 *drops);
 	/* every device and driver drop reason; returns how many */
 	unsigned (*drop_reasons)(const struct world *w, struct drop_reason *d);
-	u64 (*model_inflight)(const struct world *w);   /* frames inside the model */
+	/* frames inside the model, or in host memory the driver did not take */
+	u64 (*model_inflight)(const struct world *w);
 	struct load_wire_nic (*port)(struct world *w);
 	/* interrupts the host took for this NIC so far */
 	u64 (*interrupts)(const struct world *w);
+	/* the PHY reports link up or down (fault.link_flap_every) */
+	void (*set_link)(struct world *w, bool up);
 };
 
 /* The NIC kind for chip row @name ("RTL8127A", "RTL8159"), or NULL. */
@@ -104,6 +108,14 @@ struct world {
 	bool pg_up;
 	struct load_host lh;
 	bool compare;
+	/* fault.link_flap_every: the next change of the link */
+	struct sim_event flap_ev;
+	bool flap_down;
+	u64 link_flaps;
+	/* the timeline (timeline.at, --at) and chaos, while a workload runs */
+	struct cli_timeline *tl;
+	/* ethtool.cmd/--ethtool queries that failed (the run went on) */
+	unsigned failed_queries;
 };
 
 /* cli_world.c: create the system of @w->scn (0, or -1 with the error
@@ -117,13 +129,32 @@ void cli_world_report(struct world *w, struct rpt_run *r);
 /*
  * cli_iperf3.c: run the iperf3/ping workload on @w and print its report
  * (text, or JSON); with @pt, fill the sweep point and print nothing.
- * 0, or -1 with the error printed.
+ * The exit status: 0; 1 when a frame went unaccounted, or chaos found a
+ * stall beyond its bound or a rejected command that changed settings; 3
+ * when a timeline command was rejected (the run went on); or -1 with the
+ * error printed.
  */
 int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt);
 
 /* cli_replay.c: replay @w->scn.pcap into the NIC and report; the exit
  * status (1: a queue mismatch, a frame uncounted, or a bad capture). */
 int cli_run_replay(struct world *w, bool json);
+
+/* cli_faults.c: the fault.* keys.  Check that the NIC has them (0, or -1
+ * with the error printed); set those that act at probe; arm the rest when
+ * the workload starts (the Nth-call knobs count from there). */
+int cli_faults_check(const struct world *w);
+void cli_faults_probe(struct world *w);
+void cli_faults_arm(struct world *w);
+
+/* cli_timeline.c: the timeline and chaos of a run.  Check the commands'
+ * syntax up front (0, or -1 with ethtool's message and the entry named);
+ * start it when the workload starts; after the run, fill the report's
+ * timeline block.  Returns from _report how many commands failed. */
+int cli_timeline_check(struct world *w);
+int cli_timeline_start(struct world *w);
+unsigned cli_timeline_report(struct world *w, struct rpt_run *r);
+void cli_timeline_free(struct world *w);
 
 /* cli_sweep.c: --sweep @spec over @base, with an optional --plot; the
  * exit status. */

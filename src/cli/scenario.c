@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/compare.h"
 #include "cli/scenario.h"
+#include "hw/rtl_chips.h"
 
 void scenario_default(struct scenario *s)
 {
@@ -32,6 +33,9 @@ void scenario_default(struct scenario *s)
 	s->usb_link_mbps = 20000;
 	s->usb_imod_ns = 40000;
 	s->usb_rx_usecs = -1;
+	s->max_gap_s = 3600;
+	s->fault.msix_avail = -1;
+	s->fault.link_down = 0.01;
 }
 
 /* "1G", "9.5G", "800M", "64K", "1000000": bits per second */
@@ -171,12 +175,55 @@ static int set_ethtool(struct scenario *s, const char *v, char *msg, size_t ml,
 	return set_str(s->ethtool[s->n_ethtool++], SCN_STR, v, msg, ml, key);
 }
 
+int scenario_add_at(struct scenario *s, const char *t, const char *args, char *msg,
+		    size_t ml)
+{
+	char *end;
+	double d = strtod(t, &end);
+
+	if (end == t || *end || !(d >= 0 && d <= 3600)) {
+		snprintf(msg, ml, "timeline: '%.32s' is not a time in [0, 3600] s", t);
+		return -1;
+	}
+	while (*args == ' ' || *args == '\t')
+		args++;
+	if (!*args) {
+		snprintf(msg, ml, "timeline: no ethtool command at %.32s s", t);
+		return -1;
+	}
+	if (s->n_at == SCN_MAX_AT) {
+		snprintf(msg, ml, "timeline: more than %d commands", SCN_MAX_AT);
+		return -1;
+	}
+	if (set_str(s->at_cmd[s->n_at], SCN_STR, args, msg, ml, "timeline"))
+		return -1;
+	s->at_s[s->n_at++] = d;
+	return 0;
+}
+
+/* timeline.at = T ARGS */
+static int set_at(struct scenario *s, const char *v, char *msg, size_t ml,
+		  const char *key)
+{
+	char t[64];
+	size_t n = strcspn(v, " \t");
+
+	if (n >= sizeof(t) || !v[n]) {
+		snprintf(msg, ml, "%s: want 'T ARGS' (seconds, then an ethtool command), "
+			 "got '%.64s'", key, v);
+		return -1;
+	}
+	snprintf(t, sizeof(t), "%.*s", (int)n, v);
+	return scenario_add_at(s, t, v + n, msg, ml);
+}
+
 enum scn_kind {
 	SK_UINT,        /* a whole number in lo..hi (unsigned or uint64_t) */
 	SK_AUTO_UINT,   /* -1 (the default's choice), or a whole number (int) */
 	SK_BOOL,        /* 0/1, yes/no, true/false, on/off */
 	SK_STR,         /* a string that fits the field */
 	SK_SECONDS,     /* seconds in [1e-6, 3600] */
+	SK_SECONDS0,    /* seconds in [0, 3600] (0: off) */
 	SK_CHOICE,      /* one of two words: choice[1] sets the bool */
 	SK_FUNC,        /* parsed by set() */
 };
@@ -219,6 +266,8 @@ static const struct scn_key scn_keys[] = {
 	  .lo = 0, .hi = 1 },
 	STR("replay.pcap", pcap),
 	BOOL("replay.line_rate", line_rate),
+	{ .name = "replay.max_gap", .kind = SK_SECONDS, FIELD(max_gap_s),
+	  .what = "a gap in [0.000001, 3600] s" },
 	UINT("iperf3.streams", iperf_streams, 0, 128),
 	BOOL("iperf3.udp", iperf_udp),
 	FUNC("iperf3.bitrate", set_bitrate),
@@ -246,6 +295,31 @@ static const struct scn_key scn_keys[] = {
 	UINT("link.prop_ns", prop_ns, 0, 1000000000),
 	FUNC("compare.rows", set_compare_rows),
 	FUNC("ethtool.cmd", set_ethtool),
+	FUNC("timeline.at", set_at),
+	BOOL("fault.ownbit_erratum", ownbit_erratum),
+	UINT("fault.ownbit_every", fault.ownbit_every, 0, 1000000),
+	UINT("fault.ownbit_delay_ns", fault.ownbit_delay_ns, 0, 1000000000),
+	UINT("fault.dma_fail_nth", fault.dma_fail_nth, 0, 4000000000u),
+	UINT("fault.skb_fail_nth", fault.skb_fail_nth, 0, 4000000000u),
+	UINT("fault.urb_fail_nth", fault.urb_fail_nth, 0, 4000000000u),
+	UINT("fault.irq_fail_nth", fault.irq_fail_nth, 0, 1000000),
+	{ .name = "fault.msix_avail", .kind = SK_AUTO_UINT, FIELD(fault.msix_avail),
+	  .lo = 0, .hi = 2048 },
+	BOOL("fault.msi_fail", fault.msi_fail),
+	UINT("fault.msix_drop_next", fault.msix_drop_next, 0, 4000000000u),
+	UINT("fault.msix_drop_every", fault.msix_drop_every, 0, 4000000000u),
+	UINT("fault.rx_ring_full", fault.rx_ring_full, 0, (1u << RTL_MAX_RX_QUEUES) - 1),
+	{ .name = "fault.link_flap_every", .kind = SK_SECONDS0, FIELD(fault.link_flap_every),
+	  .what = "a period in [0, 3600] s (0: no flaps)" },
+	{ .name = "fault.link_down", .kind = SK_SECONDS, FIELD(fault.link_down),
+	  .what = "a time in [0.000001, 3600] s" },
+	UINT("fault.usb_ctrl_stall_next", fault.usb_ctrl_stall_next, 0, 1000000),
+	UINT("fault.usb_xfer_error_every", fault.usb_xfer_error_every, 0, 4000000000u),
+	BOOL("fault.usb_intr_silent", fault.usb_intr_silent),
+	{ .name = "chaos.reconfig_every", .kind = SK_SECONDS0, FIELD(chaos.reconfig_every),
+	  .what = "a mean interval in [0, 3600] s (0: none)" },
+	{ .name = "chaos.fault_every", .kind = SK_SECONDS0, FIELD(chaos.fault_every),
+	  .what = "a mean interval in [0, 3600] s (0: none)" },
 };
 
 /* One key; returns 0 or -1 with @msg set. */
@@ -292,11 +366,12 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 		return set_bool((bool *)(void *)field, v, msg, ml, full);
 	case SK_STR:
 		return set_str(field, k->size, v, msg, ml, full);
-	case SK_SECONDS: {
+	case SK_SECONDS:
+	case SK_SECONDS0: {
 		char *end;
 		double d = strtod(v, &end);
 
-		if (end == v || *end || !(d >= 1e-6 && d <= 3600)) {
+		if (end == v || *end || !(d >= (k->kind == SK_SECONDS ? 1e-6 : 0) && d <= 3600)) {
 			snprintf(msg, ml, "%s: '%.64s' is not %s", full, v, k->what);
 			return -1;
 		}

@@ -19,6 +19,8 @@
  *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1
  *   replay.pcap = (none)     replay this capture instead of workloads
  *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
+ *   replay.max_gap = 3600    longest recorded gap replayed, s; longer ones
+ *                            (a capture clock that jumped) are shortened
  *   iperf3.streams = 20      -P: parallel streams from the peer (0: none)
  *   iperf3.udp = 0           -u: UDP instead of TCP
  *   iperf3.cc = cubic        -C: TCP congestion control, reno or cubic
@@ -46,6 +48,15 @@
  *   ping.size = 56           ping -s, payload bytes
  *   link.prop_ns = 1000      cable + PHY latency each way, ns
  *   ethtool.cmd = ...        an ethtool command line; repeatable, in order
+ *   timeline.at = T ARGS     ethtool ARGS at T simulated seconds into the
+ *                            run, as a process on a host CPU; repeatable
+ *                            (also --at T "ARGS")
+ *   fault.*                  fault knobs (docs/run.md, Faults): OwnBit
+ *                            erratum, allocation failures at the Nth call,
+ *                            MSI-X vector limits and lost messages, ring
+ *                            exhaustion, link flaps, USB transfer errors
+ *   chaos.*                  seeded random faults and reconfigurations
+ *                            (docs/run.md, Chaos)
  *   compare.rows = E1c,E1d   EXPERIMENTS.md rows this scenario reproduces
  *                            (printed with --compare)
  * Every key of a file or --set must be one of these; errors name the file,
@@ -59,7 +70,33 @@
 #include <stdint.h>
 
 #define SCN_MAX_ETHTOOL 32
+#define SCN_MAX_AT 64
 #define SCN_STR 256
+
+/* Fault knobs (fault.*): 0 / false / -1 = off. */
+struct scn_faults {
+	/* PCIe: the model's OwnBit erratum detail (nic.ownbit_erratum on) */
+	unsigned ownbit_every, ownbit_delay_ns;
+	/* the kernel: the Nth call from the workload's start fails */
+	unsigned dma_fail_nth, skb_fail_nth, urb_fail_nth, irq_fail_nth;
+	/* the kernel at probe: MSI-X vectors granted (-1 all), MSI fails */
+	int msix_avail;
+	bool msi_fail;
+	/* PCIe: lost MSI-X messages; RX queues without descriptors (mask) */
+	unsigned msix_drop_next, msix_drop_every, rx_ring_full;
+	/* the link goes down every link_flap_every s for link_down s */
+	double link_flap_every, link_down;
+	/* USB: STALLed control requests, bulk-in transfers ending in a
+	 * transaction error (every Nth), a silent interrupt endpoint */
+	unsigned usb_ctrl_stall_next, usb_xfer_error_every;
+	bool usb_intr_silent;
+};
+
+/* Chaos (chaos.*): faults and reconfigurations at seeded random times. */
+struct scn_chaos {
+	double reconfig_every;          /* mean s between ethtool changes (0: none) */
+	double fault_every;             /* mean s between faults (0: none) */
+};
 
 struct scenario {
 	double duration_s;
@@ -74,6 +111,7 @@ struct scenario {
 	int ownbit_workaround;
 	char pcap[SCN_STR];
 	bool line_rate;
+	double max_gap_s;
 	bool iperf_reverse;
 	bool iperf_thread_per_stream;
 	unsigned usb_link_mbps;
@@ -95,7 +133,16 @@ struct scenario {
 	char compare_rows[128];
 	unsigned n_ethtool;
 	char ethtool[SCN_MAX_ETHTOOL][SCN_STR];
+	unsigned n_at;                  /* timeline.at / --at, in order given */
+	double at_s[SCN_MAX_AT];
+	char at_cmd[SCN_MAX_AT][SCN_STR];
+	struct scn_faults fault;
+	struct scn_chaos chaos;
 };
+
+/* Add "ethtool ARGS at T s" to the timeline; 0 or -1 with @msg. */
+int scenario_add_at(struct scenario *s, const char *t, const char *args, char *msg,
+		    size_t ml);
 
 /* The built-in defaults (RTL8127A, 8 CPUs, auto queues, 10 s). */
 void scenario_default(struct scenario *s);

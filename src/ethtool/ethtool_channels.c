@@ -23,6 +23,8 @@ int ecmd_do_gchannels(struct cmd *c)
 	 * same "unexpected parameter" check as -c/-g: guessed) */
 	if (ecmd_no_params(c))
 		return 1;
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_nl_no_device(c);
 		return 1;
@@ -63,6 +65,8 @@ int ecmd_do_schannels(struct cmd *c)
 
 	if (ecmd_nl_parse(c, schannels_params, ARRAY_SIZE(schannels_params), &r))
 		return 1;
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_nl_no_device(c);
 		return 1;

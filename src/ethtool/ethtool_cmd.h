@@ -17,6 +17,7 @@
 #ifndef RXSCALE_ETHTOOL_ETHTOOL_CMD_H
 #define RXSCALE_ETHTOOL_ETHTOOL_CMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct net_device;
@@ -43,5 +44,21 @@ int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
  */
 int ethtool_cmd_runv(struct net_device *dev, int argc,
 		     const char *const *argv, FILE *out, FILE *err);
+
+/**
+ * ethtool_cmd_check() - parse @args as ethtool_cmd_run() would, without
+ * touching @dev: the syntax check of a command that runs later.
+ * Return: 0 if the arguments parse, else ethtool's exit status with its
+ * message on @err.  Whether the device and the kernel accept the values
+ * (a queue count above the maximum, a device name that is not @dev's)
+ * is only known when the command runs.
+ */
+int ethtool_cmd_check(struct net_device *dev, const char *args, FILE *err);
+
+/**
+ * ethtool_cmd_is_query() - whether @args's option only shows settings
+ * (-l -x -n -u -c -g -S and their long forms), not changes them.
+ */
+bool ethtool_cmd_is_query(const char *args);
 
 #endif /* RXSCALE_ETHTOOL_ETHTOOL_CMD_H */

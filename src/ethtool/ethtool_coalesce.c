@@ -199,6 +199,8 @@ int ecmd_do_gcoalesce(struct cmd *c)
 
 	if (ecmd_no_params(c))
 		return 1;
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_nl_no_device(c);
 		return 1;
@@ -273,6 +275,8 @@ int ecmd_do_scoalesce(struct cmd *c)
 
 	if (ecmd_nl_parse(c, scoalesce_params, ARRAY_SIZE(scoalesce_params), &r))
 		return 1;
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_nl_no_device(c);
 		return 1;

@@ -23,20 +23,21 @@ struct option {
 	const char *opts;	/* '|'-separated spellings */
 	const char *name;	/* what netlink error lines call it */
 	int (*func)(struct cmd *c);
+	bool query;		/* shows settings, changes nothing */
 };
 
 static const struct option options[] = {
-	{ "-l|--show-channels", "-l", ecmd_do_gchannels },
-	{ "-L|--set-channels", "-L", ecmd_do_schannels },
-	{ "-x|--show-rxfh-indir|--show-rxfh", "-x", ecmd_do_grxfh },
-	{ "-X|--set-rxfh-indir|--rxfh", "-X", ecmd_do_srxfh },
-	{ "-n|-u|--show-nfc|--show-ntuple", "-n", ecmd_do_grxclass },
-	{ "-N|-U|--config-nfc|--config-ntuple", "-N", ecmd_do_srxclass },
-	{ "-c|--show-coalesce", "-c", ecmd_do_gcoalesce },
-	{ "-C|--coalesce", "-C", ecmd_do_scoalesce },
-	{ "-g|--show-ring", "-g", ecmd_do_gring },
-	{ "-G|--set-ring", "-G", ecmd_do_sring },
-	{ "-S|--statistics", "-S", ecmd_do_gstats },
+	{ "-l|--show-channels", "-l", ecmd_do_gchannels, true },
+	{ "-L|--set-channels", "-L", ecmd_do_schannels, false },
+	{ "-x|--show-rxfh-indir|--show-rxfh", "-x", ecmd_do_grxfh, true },
+	{ "-X|--set-rxfh-indir|--rxfh", "-X", ecmd_do_srxfh, false },
+	{ "-n|-u|--show-nfc|--show-ntuple", "-n", ecmd_do_grxclass, true },
+	{ "-N|-U|--config-nfc|--config-ntuple", "-N", ecmd_do_srxclass, false },
+	{ "-c|--show-coalesce", "-c", ecmd_do_gcoalesce, true },
+	{ "-C|--coalesce", "-C", ecmd_do_scoalesce, false },
+	{ "-g|--show-ring", "-g", ecmd_do_gring, true },
+	{ "-G|--set-ring", "-G", ecmd_do_sring, false },
+	{ "-S|--statistics", "-S", ecmd_do_gstats, true },
 };
 
 static const struct option *find_option(const char *arg)
@@ -58,11 +59,11 @@ static const struct option *find_option(const char *arg)
 	return NULL;
 }
 
-int ethtool_cmd_runv(struct net_device *dev, int argc,
-		     const char *const *argv, FILE *out, FILE *err)
+static int runv(struct net_device *dev, int argc, const char *const *argv,
+		FILE *out, FILE *err, bool check)
 {
 	const struct option *opt;
-	struct cmd c = { .dev = dev, .out = out, .err = err };
+	struct cmd c = { .dev = dev, .out = out, .err = err, .check = check };
 
 	if (argc > 0 && !strcmp(argv[0], "ethtool")) {
 		argc--;
@@ -111,8 +112,14 @@ int ethtool_cmd_runv(struct net_device *dev, int argc,
 	return opt->func(&c);
 }
 
-int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
-		    FILE *err)
+int ethtool_cmd_runv(struct net_device *dev, int argc,
+		     const char *const *argv, FILE *out, FILE *err)
+{
+	return runv(dev, argc, argv, out, err, false);
+}
+
+static int run_line(struct net_device *dev, const char *args, FILE *out,
+		    FILE *err, bool check)
 {
 	const char **argv;
 	char *copy, *tok, *save = NULL;
@@ -136,8 +143,32 @@ int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
 		}
 		argv[argc++] = tok;
 	}
-	ret = ethtool_cmd_runv(dev, argc, argv, out, err);
+	ret = runv(dev, argc, argv, out, err, check);
 	free(copy);
 	free(argv);
 	return ret;
+}
+
+int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
+		    FILE *err)
+{
+	return run_line(dev, args, out, err, false);
+}
+
+int ethtool_cmd_check(struct net_device *dev, const char *args, FILE *err)
+{
+	return run_line(dev, args, err, err, true);
+}
+
+bool ethtool_cmd_is_query(const char *args)
+{
+	char word[64] = "";
+	const struct option *opt;
+
+	if (!args || sscanf(args, "%63s", word) != 1)
+		return false;
+	if (!strcmp(word, "ethtool") && sscanf(args, "%*s %63s", word) != 1)
+		return false;
+	opt = find_option(word);
+	return opt && opt->query;
 }

@@ -25,6 +25,8 @@ struct cmd {
 	const char *devname;
 	int argc;		/* words after the device name */
 	const char *const *argv;
+	bool check;		/* parse only: return 0 before the device
+				 * (ethtool_cmd_check) */
 };
 
 enum nl_ptype { NLP_U32, NLP_BOOL };

@@ -23,6 +23,8 @@ int ecmd_do_gring(struct cmd *c)
 
 	if (ecmd_no_params(c))
 		return 1;
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_nl_no_device(c);
 		return 1;
@@ -96,6 +98,8 @@ int ecmd_do_sring(struct cmd *c)
 	if (ecmd_nl_parse(c, sring_params, ARRAY_SIZE(sring_params), &r))
 		return 1;
 	/* nl_sring exits 81 when the kernel refuses the request */
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_nl_no_device(c);
 		return 81;

@@ -143,6 +143,8 @@ int ecmd_do_grxclass(struct cmd *c)
 		f.flow_type = rxflow_type(c->argv[1]);
 		if (!f.flow_type)
 			return ecmd_bad_args(c);
+		if (c->check)
+			return 0;	/* parsed: ethtool_cmd_check() */
 		if (!ecmd_dev_matches(c)) {
 			ecmd_pr_errno(c, "Cannot get RX network flow hashing options",
 				      -ENODEV);
@@ -170,6 +172,8 @@ int ecmd_do_grxclass(struct cmd *c)
 		return 1;
 	}
 	if (c->argc == 0) {
+		if (c->check)
+			return 0;	/* parsed: ethtool_cmd_check() */
 		if (!ecmd_dev_matches(c)) {
 			ecmd_pr_errno(c, "Cannot get RX rings", -ENODEV);
 			return 1;
@@ -212,6 +216,8 @@ int ecmd_do_srxclass(struct cmd *c)
 			return ecmd_bad_args(c);
 		if (parse_rxfh_letters(c->argv[2], &f.data))
 			return ecmd_bad_args(c);
+		if (c->check)
+			return 0;	/* parsed: ethtool_cmd_check() */
 		if (!ecmd_dev_matches(c)) {
 			ecmd_pr_errno(c, "Cannot change RX network flow hashing options",
 				      -ENODEV);

@@ -56,6 +56,8 @@ int ecmd_do_grxfh(struct cmd *c)
 				c->argv[2]);
 			return 1;
 		}
+		if (c->check)
+			return 0;	/* parsed: ethtool_cmd_check() */
 		if (ecmd_dev_matches(c) && ctx) {
 			/* no extra RSS contexts on this device (guessed
 			 * kernel answer: -EOPNOTSUPP) */
@@ -63,6 +65,8 @@ int ecmd_do_grxfh(struct cmd *c)
 			return 1;
 		}
 	}
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_nl_no_device(c);
 		return 1;
@@ -378,6 +382,8 @@ int ecmd_do_srxfh(struct cmd *c)
 		return ret;
 	if (srxfh_check(c, &a))
 		return 1;
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_pr_errno(c, "Cannot get RX ring count", -ENODEV);
 		return 1;

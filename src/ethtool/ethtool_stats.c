@@ -22,6 +22,8 @@ int ecmd_do_gstats(struct cmd *c)
 
 	if (c->argc != 0)
 		return ecmd_bad_args(c);
+	if (c->check)
+		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
 		ecmd_pr_errno(c, "Cannot get stats strings information", -ENODEV);
 		return 96;

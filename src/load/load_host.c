@@ -9,10 +9,10 @@ static void host_rx(struct sk_buff *skb, struct napi_struct *napi, void *data)
 	if (h->ip && iperf3_host_rx(h->ip, skb, napi))
 		return;
 	kern_charge(SIM_COST_ip_rcv);
-	if (h->ping && ping_host_reply_rx(h->ping, skb))
+	if ((h->ping && ping_host_reply_rx(h->ping, skb)) || ping_host_rx(h->dev, skb)) {
+		h->icmp_in++;
 		return;
-	if (ping_host_rx(h->dev, skb))
-		return;
+	}
 	h->no_socket++;
 	kfree_skb(skb);
 }
@@ -31,7 +31,7 @@ void load_host_init(struct load_host *h, struct net_device *dev,
 	h->dev = dev;
 	h->ip = ip;
 	h->ping = ping;
-	h->no_socket = h->peer_other = 0;
+	h->no_socket = h->peer_other = h->icmp_in = 0;
 	kern_netdev_set_rx_handler(dev, host_rx, host_flush, h);
 }
 

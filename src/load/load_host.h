@@ -19,6 +19,8 @@ struct load_host {
 	struct iperf3 *ip;              /* or NULL */
 	struct ping *ping;              /* or NULL */
 	uint64_t no_socket;             /* host frames no workload took */
+	uint64_t icmp_in;               /* echo requests or replies the
+					 * host's stack took */
 	uint64_t peer_other;            /* peer frames no workload took */
 };
 

@@ -81,6 +81,7 @@ static void send_fn(struct sim *s, struct sim_event *ev)
 	n = net_build_frame(&b, p->frame, sizeof(p->frame));
 	if (n > 0) {
 		p->t_sent[p->sent] = sim_now(s);
+		p->peer_frames++;
 		load_wire_peer_send(p->wire, p->frame, (size_t)n);
 	}
 	if (++p->sent < p->cfg.count)
@@ -93,6 +94,7 @@ static void reply_fn(struct sim *s, struct sim_event *ev)
 	struct ping_reply *r = ev->arg;
 
 	(void)s;
+	r->p->peer_frames++;
 	load_wire_peer_send(r->p->wire, r->frame, r->len);
 }
 

@@ -69,6 +69,8 @@ struct ping {
 	} reply[PING_PEER_PENDING];     /* the peer's pending replies */
 	unsigned reply_next;
 	uint64_t peer_busy;             /* requests dropped: all slots busy */
+	uint64_t peer_frames;           /* frames the peer put on the wire
+					 * (requests, or replies) */
 	uint64_t tx_fail;               /* requests the host could not send */
 };
 

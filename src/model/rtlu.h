@@ -74,6 +74,11 @@ struct rtlu_faults {
 	bool intr_silent;               /* never complete interrupt TDs */
 	bool rx_stuck;                  /* never end a bulk-in transfer by
 	                                 * timer (only size/full) */
+	/* every Nth bulk-in transfer ends in a transaction error (-EPROTO,
+	 * what xHCI reports when a transaction failed its retries): its
+	 * frames are lost, counted in rx_xfer_error (0 = off) */
+	unsigned rx_xfer_error_every;
+	unsigned rx_xfer_error_next;    /* the same for the next N transfers */
 };
 
 /* Device parameters; start from rtlu_params_default(). */
@@ -124,6 +129,8 @@ struct rtlu_stats {
 	uint64_t rx_runt;               /* shorter than ETH_ZLEN (60 bytes) */
 	uint64_t rx_fifo_over;          /* RX FIFO full */
 	uint64_t rx_cancelled;          /* in a transfer the host cancelled */
+	uint64_t rx_xfer_error;         /* in a transfer that ended in error
+					 * (faults.rx_xfer_error_every) */
 	uint64_t rx_dma_err;            /* TD buffer not DMA-visible */
 	uint64_t rx_reset;              /* in flight at a PLA_CR reset */
 	/* bulk-in transfers */

@@ -205,7 +205,7 @@ uint64_t rtlu_rx_dropped(const struct rtlu_dev *dev)
 
 	return s->rx_link_down + s->rx_disabled + s->rx_filtered +
 	       s->rx_too_long + s->rx_runt + s->rx_fifo_over + s->rx_cancelled +
-	       s->rx_dma_err + s->rx_reset;
+	       s->rx_dma_err + s->rx_reset + s->rx_xfer_error;
 }
 
 const char *rtlu_last_error(const struct rtlu_dev *dev)

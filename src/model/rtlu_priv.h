@@ -61,6 +61,7 @@ struct rtlu_dev {
 	uint32_t open_off;		/* next descriptor offset (aligned) */
 	uint32_t open_end;		/* end of the last frame's FCS */
 	uint64_t open_frames;
+	uint64_t xfers_ended;           /* for faults.rx_xfer_error_every */
 	uint64_t open_bytes;
 	sim_time_t open_first_ns;
 	struct sim_event aggr_ev;	/* (b) USB_RX_EXTRA_AGGR_TMR */

@@ -52,14 +52,24 @@ static void close_open(struct rtlu_dev *dev)
 /* End the open transfer for @why: the frames in it are delivered. */
 static void end_xfer(struct rtlu_dev *dev, enum rtlu_rx_end why)
 {
+	struct rtlu_faults *f = &dev->p.faults;
+	bool err;
 	int64_t r;
 
 	if (!dev->open)
 		return;
-	r = plat_usb_in_complete(&dev->usb, EP_IN, dev->open_end, 0);
+	err = f->rx_xfer_error_every && ++dev->xfers_ended % f->rx_xfer_error_every == 0;
+	if (f->rx_xfer_error_next) {
+		f->rx_xfer_error_next--;
+		err = true;
+	}
+	r = plat_usb_in_complete(&dev->usb, EP_IN, err ? 0 : dev->open_end,
+				 err ? -EPROTO : 0);
 	if (r < 0) {
 		/* the TD vanished under us (cannot happen: cancel tells us) */
 		dev->st.rx_cancelled += dev->open_frames;
+	} else if (err) {
+		dev->st.rx_xfer_error += dev->open_frames;
 	} else {
 		dev->st.rx_transfers++;
 		dev->st.rx_end[why]++;

@@ -108,6 +108,12 @@ struct rpt_iperf3 {
 	/* frames to the host: NIC and driver drops, inside the model or wire */
 	uint64_t nic_drops, drv_drops, inflight;
 	uint64_t no_socket;             /* frames for no socket */
+	uint64_t ping_dropped;          /* ping frames from the peer the host
+					   did not receive: among the drops
+					   or in flight */
+	/* sent, less everything above that accounts for them: 0 unless a
+	 * frame was lost uncounted (a bug) */
+	int64_t unaccounted;
 };
 
 /* ping's summary. */
@@ -129,6 +135,40 @@ struct rpt_replay {
 	uint64_t q_frames[RTL_MAX_RX_QUEUES], q_bytes[RTL_MAX_RX_QUEUES];
 	uint64_t q_flows[RTL_MAX_RX_QUEUES];
 	uint64_t delivered, hashed, mismatches;
+	/* records not replayed: empty, or of an interface whose link type
+	 * is not Ethernet (pcapng), by link type name; frames the capture cut
+	 * (replayed as captured) */
+	uint64_t empty, cut, other_link;
+	uint64_t gaps_cut;              /* recorded gaps shortened to max_gap_s */
+	double max_gap_s;
+	unsigned nlinks;
+	struct { const char *name; uint64_t n; } links[8];
+};
+
+/* One entry of a run's timeline: an ethtool command or a fault. */
+struct rpt_tl_entry {
+	double at_s;                    /* when it was due */
+	const char *what;               /* "ethtool" or "fault" */
+	const char *args;               /* ethtool's arguments, or the fault */
+	bool chaos;                     /* chaos.* made it */
+	bool ethtool;
+	int rc;                         /* ethtool's exit status */
+	int cpu;                        /* where the ethtool process ran */
+	double start_s, took_us;        /* when it ran, its CPU time */
+	const char *out, *err;          /* what ethtool printed */
+	bool state_changed;             /* rejected, yet -l/-g/-c/-x moved */
+};
+
+/* The timeline of a run (timeline.at, --at) and its chaos (chaos.*). */
+struct rpt_timeline {
+	unsigned n;
+	const struct rpt_tl_entry *e;
+	unsigned failed;                /* timeline.at commands rejected */
+	bool chaos;
+	unsigned applied, rejected, rejected_changed, faults;
+	double max_stall_ms, bound_ms;  /* longest RX stall, its bound */
+	unsigned max_stall_q;
+	uint64_t kicks;                 /* the driver's lost-interrupt kicks */
 };
 
 /* The driver's counters of one RX queue. */
@@ -164,6 +204,7 @@ struct rpt_run {
 	struct drop_reason drops[RPT_DROP_REASONS];
 	unsigned nqueues;
 	struct rpt_queue q[RTL_MAX_RX_QUEUES];
+	struct rpt_timeline tl;
 	bool compare;                   /* --compare: rows below */
 	unsigned ncmp;
 	struct rpt_compare cmp[RPT_COMPARE_ROWS];
@@ -175,6 +216,10 @@ void report_head(FILE *out, const struct rpt_run *r);
 /* The iperf3 workload as text: the USB line, the command line, the
  * intervals and the summary line, then the accounting lines. */
 void report_iperf3(FILE *out, const struct rpt_run *r);
+
+/* The timeline's commands and faults, each command's output and errors,
+ * and the chaos summary. */
+void report_timeline(FILE *out, const struct rpt_run *r);
 
 /* ping's statistics block. */
 void report_ping(FILE *out, const struct rpt_run *r);

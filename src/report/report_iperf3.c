@@ -190,6 +190,30 @@ static void report_client(FILE *out, const struct rpt_iperf3 *ip)
 }
 
 /* Every frame or datagram sent, where it ended up. */
+/* What closes the line when more than the workload's frames are in it:
+ * ping frames not received (among the drops or in flight), frames for no
+ * socket; and " + N
+ * UNACCOUNTED (a bug)" when the sides still differ.  Nothing when the
+ * line closes as it reads. */
+static const char *unaccounted(const struct rpt_iperf3 *ip)
+{
+	static char buf[160];
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (ip->no_socket)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " + %llu for no socket",
+				      (unsigned long long)ip->no_socket);
+	if (ip->unaccounted)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " + %lld UNACCOUNTED (a bug)",
+				      (long long)ip->unaccounted);
+	if (ip->ping_dropped)
+		snprintf(buf + n, sizeof(buf) - n, " (and %llu ping frame%s, among the drops "
+			 "or in flight)", (unsigned long long)ip->ping_dropped,
+			 ip->ping_dropped == 1 ? "" : "s");
+	return buf;
+}
+
 static void report_accounting(FILE *out, const struct rpt_run *r)
 {
 	const struct rpt_iperf3 *ip = &r->ip;
@@ -197,10 +221,10 @@ static void report_accounting(FILE *out, const struct rpt_run *r)
 	if (ip->up && !ip->udp && !ip->reverse)
 		fprintf(out, "\naccounting: %llu TCP frames sent by the peer (%llu retransmitted) = "
 			"%llu received by the host's sockets + %llu NIC drops + %llu driver "
-			"drops + %llu in flight\n", (unsigned long long)ip->tcp_sent,
+			"drops + %llu in flight%s\n", (unsigned long long)ip->tcp_sent,
 			(unsigned long long)ip->retransmits, (unsigned long long)ip->tcp_got,
 			(unsigned long long)ip->nic_drops, (unsigned long long)ip->drv_drops,
-			(unsigned long long)ip->inflight);
+			(unsigned long long)ip->inflight, unaccounted(ip));
 	if (ip->nic_drops + ip->drv_drops) {
 		/* ethtool -S shows the driver's counters; the device's drop
 		 * reasons (its tally) are here */
@@ -221,10 +245,10 @@ static void report_accounting(FILE *out, const struct rpt_run *r)
 	if (ip->up && ip->udp)
 		fprintf(out, "\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu "
 			"receive buffer errors + %llu NIC drops + %llu driver drops + %llu in "
-			"flight\n", (unsigned long long)ip->sent, (unsigned long long)ip->got,
+			"flight%s\n", (unsigned long long)ip->sent, (unsigned long long)ip->got,
 			(unsigned long long)ip->rcvbuf, (unsigned long long)ip->nic_drops,
 			(unsigned long long)ip->drv_drops,
-			(unsigned long long)(ip->inflight + ip->queued));
+			(unsigned long long)(ip->inflight + ip->queued), unaccounted(ip));
 }
 
 void report_iperf3(FILE *out, const struct rpt_run *r)

@@ -104,6 +104,9 @@ static void add_accounting(json_object *root, const struct rpt_iperf3 *ip)
 		json_object_object_add(t, "driver_drops", jint64(ip->drv_drops));
 		json_object_object_add(t, "in_flight", jint64(ip->inflight));
 		json_object_object_add(t, "not_for_a_socket", jint64(ip->no_socket));
+		if (ip->unaccounted)
+			json_object_object_add(t, "unaccounted",
+					       json_object_new_int64(ip->unaccounted));
 		json_object_object_add(root, "udp", t);
 		return;
 	}
@@ -120,6 +123,8 @@ static void add_accounting(json_object *root, const struct rpt_iperf3 *ip)
 		json_object_object_add(t, "in_flight", jint64(ip->inflight));
 	}
 	json_object_object_add(t, "retransmits", jint64(ip->retransmits));
+	if (ip->unaccounted)
+		json_object_object_add(t, "unaccounted", json_object_new_int64(ip->unaccounted));
 	json_object_object_add(root, "tcp", t);
 }
 
@@ -225,6 +230,8 @@ void report_json(FILE *out, const struct rpt_run *r)
 		json_object_object_add(root, "sysstat", report_mpstat_json(r));
 	if (r->compare)
 		json_object_object_add(root, "compare", compare_json(r));
+	if (r->tl.n || r->tl.chaos)
+		json_object_object_add(root, "timeline", report_timeline_json(r));
 	put(out, root);
 }
 
@@ -247,6 +254,19 @@ void report_replay_json(FILE *out, const struct rpt_run *r)
 	json_object_object_add(rep, "delivered", jint64(rp->delivered));
 	json_object_object_add(rep, "dropped", drops_json(r));
 	json_object_object_add(rep, "queue_mismatches", jint64(rp->mismatches));
+	if (rp->empty)
+		json_object_object_add(rep, "zero_length_records", jint64(rp->empty));
+	if (rp->cut)
+		json_object_object_add(rep, "cut_by_snaplen", jint64(rp->cut));
+	if (rp->gaps_cut)
+		json_object_object_add(rep, "gaps_shortened", jint64(rp->gaps_cut));
+	if (rp->other_link) {
+		json_object *nr = json_object_new_object();
+
+		for (unsigned i = 0; i < rp->nlinks; i++)
+			json_object_object_add(nr, rp->links[i].name, jint64(rp->links[i].n));
+		json_object_object_add(rep, "not_replayed_link_types", nr);
+	}
 	json_object_object_add(root, "replay", rep);
 	if (r->nsamp > 1)
 		json_object_object_add(root, "sysstat", report_mpstat_json(r));

@@ -15,6 +15,24 @@ void report_replay(FILE *out, const struct rpt_run *r)
 	fprintf(out, "replay %s: %llu frames over %.6f s (%s)\n", rp->pcap,
 		(unsigned long long)rp->frames, rp->secs,
 		rp->line_rate ? "back to back at line rate" : "recorded gaps");
+	if (rp->gaps_cut)
+		fprintf(out, "gaps shortened: %llu recorded gap%s longer than %g s (replay.max_gap)\n",
+			(unsigned long long)rp->gaps_cut, rp->gaps_cut == 1 ? "" : "s",
+			rp->max_gap_s);
+	if (rp->other_link) {
+		fprintf(out, "not replayed: %llu frames of interfaces whose link type is not "
+			"Ethernet (", (unsigned long long)rp->other_link);
+		for (unsigned i = 0; i < rp->nlinks; i++)
+			fprintf(out, "%s%s: %llu", i ? ", " : "", rp->links[i].name,
+				(unsigned long long)rp->links[i].n);
+		fprintf(out, ")\n");
+	}
+	if (rp->empty)
+		fprintf(out, "zero-length records: %llu (not replayed)\n",
+			(unsigned long long)rp->empty);
+	if (rp->cut)
+		fprintf(out, "frames the capture cut: %llu (replayed as captured: the NIC sees "
+			"the shorter frame)\n", (unsigned long long)rp->cut);
 	fprintf(out, "\nqueue  frames      bytes  flows  share\n");
 	for (unsigned q = 0; q < r->nqueues; q++)
 		fprintf(out, "%-5u %7llu %10llu %6llu %5.1f%%\n", q,

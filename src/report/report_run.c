@@ -31,6 +31,7 @@ void report_text(FILE *out, const struct rpt_run *r, struct net_device *dev)
 	report_head(out, r);
 	report_iperf3(out, r);
 	report_ping(out, r);
+	report_timeline(out, r);
 	report_mpstat(out, r);
 	report_top(out, r);
 	fputc('\n', out);
