@@ -36,7 +36,10 @@ static void usage(FILE *out)
 	      "Without a capture it runs iperf3 (TCP by default, UDP with iperf3.udp=1,\n"
 	      "the host sending with iperf3.reverse=1) and ping (ping.count) between the\n"
 	      "peer and the host.  With no scenario: RTL8127A, 4 RX queues, RSS on,\n"
-	      "iperf3 -P 20 for 10 s.\n", out);
+	      "iperf3 -P 20 for 10 s.\n"
+	      "Reports follow iperf3 3.12 (what iperf3 -c prints), sysstat 12.6 (mpstat\n"
+	      "-P ALL 1) and ethtool 6.1 (--ethtool \"-h\" lists its commands), the\n"
+	      "versions Debian 12 ships; see docs/run.md.\n", out);
 }
 
 int cli_run(int argc, char **argv)

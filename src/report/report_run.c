@@ -23,6 +23,7 @@ void report_ethtool_stats(FILE *out, struct net_device *dev)
 	char cmd[8 + IFNAMSIZ];
 
 	snprintf(cmd, sizeof(cmd), "-S %s", dev->name);
+	fprintf(out, "# ethtool %s\n", cmd);
 	ethtool_cmd_run(dev, cmd, out, stderr);
 }
 
