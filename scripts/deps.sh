@@ -5,11 +5,11 @@
 #        scripts/deps.sh uml                (the tools make uml-test runs in its guests)
 set -eu
 level=${1:-build}
-pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev zlib1g-dev python3"
+pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev zlib1g-dev python3 scdoc"
 case "$level" in
   build) ;;
-  test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox" ;;
-  ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox clang libclang-rt-14-dev linux-headers-amd64 kmod" ;;
+  test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox man-db" ;;
+  ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox man-db clang libclang-rt-14-dev linux-headers-amd64 kmod" ;;
   kmod)  pkgs="make gcc linux-headers-amd64 kmod" ;;
   uml)   pkgs="iputils-ping ethtool iperf3 iproute2 util-linux kmod python3-yaml python3-jsonschema" ;;
   *) echo "deps.sh: unknown level '$level' (build|test|ci|kmod|uml)" >&2; exit 2 ;;

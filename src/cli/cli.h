@@ -3,6 +3,7 @@
 #ifndef RXSCALE_CLI_H
 #define RXSCALE_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,15 @@ int cli_uml(int argc, char **argv);
 
 /** cli_err() - print "rxscale: " + message + newline on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Progress on stderr while it is a terminal: cli_progress() shows "LABEL:
+ * D of T simulated seconds" on one line, cli_progress_done() clears it
+ * (cli_err() does too); cli_progress_label() names what runs.
+ */
+void cli_progress_label(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress(double done_s, double total_s);
+void cli_progress_done(void);
 
 /**
  * cli_parse_uint() - a whole decimal number in [lo, hi].
@@ -90,12 +100,14 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n);
 
 /*
  * cli_plot_sweep() - draw @n points of a sweep of @key over @vals with
- * gnuplot into @tmp (from cli_plot_prepare), then rename it to @plot: SVG
- * for a .svg name, else PNG.  No file name enters gnuplot's script; key
- * and values are reduced to safe label characters.  0, or -1 with the
- * error (and gnuplot's first message) printed and @tmp removed.
+ * gnuplot into @tmp (from cli_plot_prepare), titled @title, then rename it
+ * to @plot with the mode the umask gives new files: SVG for a .svg name,
+ * else PNG.  No file name enters gnuplot's script; title, key and values
+ * are reduced to safe label characters.  A point without a ping reply is
+ * a gap in the ping panel.  0, or -1 with the error (and gnuplot's first
+ * message) printed and @tmp removed.
  */
-int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
+int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
 		   char vals[][64], const struct cli_sweep_point *pt, unsigned n);
 
 #endif /* RXSCALE_CLI_H */

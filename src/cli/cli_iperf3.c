@@ -98,6 +98,7 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 		iv->app_ns2 = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
 		iv->have2 = true;
 	}
+	cli_progress((double)sim_now(s) / 1e9, w->scn.duration_s);
 	if (sim_now(s) + iv->len_ns <= (sim_time_t)(w->scn.duration_s * 1e9) + 1)
 		sim_schedule_in(s, ev, iv->len_ns);
 }
@@ -481,15 +482,30 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	st = calloc(cfg.streams ? cfg.streams : 1, sizeof(*st));
 	if (!iv->samp || !iv->acct || !st || workload_up(w, &cfg, dur))
 		goto out;
-	simulate(w, &cfg, iv, dur);
+	/* what runs, printed before the simulation */
 	cli_world_report(w, r);
 	r->ip = (struct rpt_iperf3){
 		.up = w->ip_up, .udp = cfg.udp, .reverse = cfg.reverse,
 		.streams = cfg.streams, .len = cfg.len, .bitrate = cfg.bitrate,
-		.cc = tcp_cc_name(cfg.cc), .n = iv->n, .end = iv->end,
-		.bytes = iv->app_bytes, .secs = (double)dur / 1e9,
-		.total_bytes = iv->app_at_end,
+		.cc = tcp_cc_name(cfg.cc), .secs = (double)dur / 1e9,
 	};
+	if (w->utp)
+		r->usb = (struct rpt_usb){
+			.present = true, .link_mbps = w->scn.usb_link_mbps,
+			.imod_ns = w->scn.usb_imod_ns,
+			.rx_usecs = (unsigned)(w->utp->coalesce / 1000),
+			.mitigation_off = w->utp->mitigation_off,
+		};
+	if (!pt && !json)
+		report_text_head(stdout, r);
+	simulate(w, &cfg, iv, dur);
+	cli_progress_done();
+	/* what it measured */
+	cli_world_report(w, r);
+	r->ip.n = iv->n;
+	r->ip.end = iv->end;
+	r->ip.bytes = iv->app_bytes;
+	r->ip.total_bytes = iv->app_at_end;
 	r->ip.app_cpu = app_cpu_pct(w, iv);
 	if (iv->t_end) {
 		r->ip.cpu_usr = 100.0 * (double)iv->app_usr_end / (double)iv->t_end;
@@ -511,13 +527,6 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	for (unsigned c = 0; c < w->scn.cpus; c++)
 		window_pct(w, iv, c, &r->cpu[c]);
 	account(w, &cfg, r);
-	if (w->utp)
-		r->usb = (struct rpt_usb){
-			.present = true, .link_mbps = w->scn.usb_link_mbps,
-			.imod_ns = w->scn.usb_imod_ns,
-			.rx_usecs = (unsigned)(w->utp->coalesce / 1000),
-			.mitigation_off = w->utp->mitigation_off,
-		};
 	r->compare = w->compare;
 	if (w->compare)
 		evaluate_rows(w, r);

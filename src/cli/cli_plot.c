@@ -70,9 +70,11 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n)
  * extension: .svg, else PNG.  0, or -1 with the error printed and @tmp
  * removed.
  */
-int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
+int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
 		   char vals[][64], const struct cli_sweep_point *pt, unsigned n)
 {
+	bool any_ping = false;
+	mode_t mask;
 	const char *ext = strrchr(plot, '.');
 	bool svg = ext && !strcasecmp(ext, ".svg");
 	char logname[] = "/tmp/rxscale-gnuplot-XXXXXX", label[96], msg[256] = "";
@@ -112,25 +114,36 @@ int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
 		goto done;
 	}
 	pfd[1] = -1;
-	plot_label(label, sizeof(label), key);
+	plot_label(label, sizeof(label), title);
 	fprintf(g, "set terminal %s size 1000,700 noenhanced\n", svg ? "svg" : "pngcairo");
 	fprintf(g, "set output\n");     /* stdout */
-	fprintf(g, "set multiplot layout 2,2 title 'rxscale sweep of %s'\n", label);
+	fprintf(g, "set multiplot layout 2,2 title '%s'\n", label);
+	plot_label(label, sizeof(label), key);
 	fprintf(g, "set grid\nset key off\nset xlabel '%s'\nset xtics (", label);
 	for (unsigned i = 0; i < n; i++) {
 		plot_label(label, sizeof(label), vals[i]);
 		fprintf(g, "%s'%s' %u", i ? ", " : "", label, i);
 	}
 	fprintf(g, ")\nset xrange [-0.3:%u.3]\nset yrange [0:*]\n", n ? n - 1 : 0);
-	fprintf(g, "$d << EOD\n");
-	for (unsigned i = 0; i < n; i++)
-		fprintf(g, "%u %.4f %.4f %.1f %.4f\n", i, pt[i].gbps, pt[i].ksoftirqd,
-			pt[i].irqs_per_s, pt[i].ping_avg_ms < 0 ? 0 : pt[i].ping_avg_ms);
+	/* a value whose idle ping got no reply is missing, a gap in its
+	 * line, not a 0 ms ping */
+	fprintf(g, "set datafile missing 'NaN'\n$d << EOD\n");
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(g, "%u %.4f %.4f %.1f ", i, pt[i].gbps, pt[i].ksoftirqd, pt[i].irqs_per_s);
+		if (pt[i].ping_avg_ms < 0)
+			fprintf(g, "NaN\n");
+		else
+			fprintf(g, "%.4f\n", pt[i].ping_avg_ms);
+		any_ping |= pt[i].ping_avg_ms >= 0;
+	}
 	fprintf(g, "EOD\n");
 	fprintf(g, "set title 'throughput (Gbit/s)'\nplot $d using 1:2 with linespoints pt 7\n");
 	fprintf(g, "set title 'busiest ksoftirqd (%%CPU)'\nplot $d using 1:3 with linespoints pt 7\n");
 	fprintf(g, "set title 'NIC interrupts per second'\nplot $d using 1:4 with linespoints pt 7\n");
-	fprintf(g, "set title 'ping avg, idle (ms)'\nplot $d using 1:5 with linespoints pt 7\n");
+	if (!any_ping)          /* nothing to scale the axis by */
+		fprintf(g, "set yrange [0:1]\n");
+	fprintf(g, "set title 'ping avg, idle (ms)%s'\nplot $d using 1:5 with linespoints pt 7\n",
+		any_ping ? "" : ": no reply");
 	fprintf(g, "unset multiplot\nset output\n");
 	fclose(g);
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
@@ -145,6 +158,13 @@ int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
 	}
 	if (fsync(out) || fstat(out, &ost) || ost.st_size == 0) {
 		cli_err("--plot: gnuplot wrote nothing");
+		goto done;
+	}
+	/* mkstemp made it 0600: give it the mode any new file gets */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(out, 0666 & ~mask)) {
+		cli_err("--plot: %s: %s", tmp, strerror(errno));
 		goto done;
 	}
 	if (rename(tmp, plot)) {

@@ -39,7 +39,10 @@ static void usage(FILE *out)
 	      "peer and the host.  With no scenario: RTL8127A, 4 RX queues, RSS on,\n"
 	      "iperf3 -P 20 for 10 s.  --at T \"ARGS\" runs ethtool ARGS T seconds into\n"
 	      "the run, as a process on a host CPU; a rejected command leaves the old\n"
-	      "settings and makes the exit status 3.\n", out);
+	      "settings and makes the exit status 3.\n"
+	      "Reports follow iperf3 3.12 (what iperf3 -c prints), sysstat 12.6 (mpstat\n"
+	      "-P ALL 1) and ethtool 6.1 (--ethtool \"-h\" lists its commands), the\n"
+	      "versions Debian 12 ships; see docs/run.md.\n", out);
 }
 
 int cli_run(int argc, char **argv)

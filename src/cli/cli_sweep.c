@@ -54,6 +54,7 @@ static int sweep_one(const struct scenario *base, const char *set, bool idle_pin
 int cli_run_sweep(const struct scenario *base, const char *spec, const char *plot)
 {
 	char key[64], vals[SWEEP_MAX][64], buf[2100], err[600], plot_tmp[PATH_MAX];
+	char title[600], dur[40];
 	const char *eq = strchr(spec, '=');
 	struct cli_sweep_point pt[SWEEP_MAX];
 	unsigned n = 0;
@@ -141,15 +142,24 @@ int cli_run_sweep(const struct scenario *base, const char *spec, const char *plo
 		char set[200];
 
 		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
-		if (sweep_one(base, set, false, &pt[i]) || sweep_one(base, set, true, &idle))
+		cli_progress_label("sweep %u/%u, %.40s", i + 1, n, set);
+		if (sweep_one(base, set, false, &pt[i]))
 			goto fail;
+		cli_progress_label("sweep %u/%u, %.40s, idle ping", i + 1, n, set);
+		if (sweep_one(base, set, true, &idle))
+			goto fail;
+		cli_progress_done();
 		pt[i].ping_avg_ms = idle.ping_avg_ms;
 		printf("%-12s %10.2f %11.1f %13.0f %13.3f %8llu\n", vals[i], pt[i].gbps,
 		       pt[i].ksoftirqd, pt[i].irqs_per_s, pt[i].ping_avg_ms,
 		       (unsigned long long)pt[i].retransmits);
 		fflush(stdout);
 	}
-	if (plot && cli_plot_sweep(plot, plot_tmp, key, vals, pt, n))
+	snprintf(dur, sizeof(dur), "%g s each", base->duration_s);
+	snprintf(title, sizeof(title), "rxscale sweep of %s: %s, preset %s, %s, seed %llu",
+		 key, base->chip, base->preset, strcmp(key, "run.duration") ? dur : "as swept",
+		 (unsigned long long)base->seed);
+	if (plot && cli_plot_sweep(plot, plot_tmp, title, key, vals, pt, n))
 		return 1;       /* it removed the temporary file */
 	if (plot)
 		printf("plot: %s\n", plot);

@@ -1,16 +1,54 @@
 /* SPDX-License-Identifier: MIT */
-/* cli_util.c - error printing and number parsing for the CLI. */
+/* cli_util.c - error printing, number parsing and progress for the CLI. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+
+/* The progress line: shown while stderr is a terminal, never otherwise
+ * (so what a script captures is the same either way). */
+static struct {
+	int tty;                /* -1: not asked yet */
+	bool shown;
+	char label[96];
+} progress = { .tty = -1 };
+
+void cli_progress_label(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(progress.label, sizeof(progress.label), fmt, ap);
+	va_end(ap);
+}
+
+void cli_progress(double done_s, double total_s)
+{
+	if (progress.tty < 0)
+		progress.tty = isatty(STDERR_FILENO);
+	if (!progress.tty)
+		return;
+	fprintf(stderr, "\rrxscale: %s%s%.0f of %g simulated seconds\033[K", progress.label,
+		progress.label[0] ? ": " : "", done_s, total_s);
+	fflush(stderr);
+	progress.shown = true;
+}
+
+void cli_progress_done(void)
+{
+	if (progress.shown)
+		fputs("\r\033[K", stderr);
+	progress.shown = false;
+}
 
 void cli_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_done();
 	fflush(stdout);         /* what was printed before stays before */
 	fputs("rxscale: ", stderr);
 	va_start(ap, fmt);

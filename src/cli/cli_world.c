@@ -168,18 +168,31 @@ void cli_world_down(struct world *w)
 	rss_thash_fini(&w->key);
 }
 
-/* Run the scenario's ethtool commands in order; query output to @out
- * (stderr with --json, so stdout stays one JSON document), or discarded
+/* Run the scenario's ethtool commands in order.  What a command prints
+ * goes to @out under a "# ethtool ARGS" line, as a shell transcript shows
+ * it (stderr with --json, so stdout stays one JSON document), or nowhere
  * when @out is NULL (a sweep's check pass).  Then check the timeline's
  * commands (cli_timeline.c). */
 int cli_world_ethtool(struct world *w, FILE *out)
 {
-	FILE *null = out ? NULL : fopen("/dev/null", "w");
 	int rc = 0;
 
 	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
-		rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i],
-				     out ? out : null ? null : stdout, stderr);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+
+		if (!mem) {
+			cli_err("out of memory");
+			return -1;
+		}
+		rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i], mem, stderr);
+		fclose(mem);
+		if (out && len) {
+			fprintf(out, "# ethtool %s\n", w->scn.ethtool[i]);
+			fwrite(text, 1, len, out);
+		}
+		free(text);
 		if (rc && ethtool_cmd_is_query(w->scn.ethtool[i])) {
 			/* a query changed nothing: say so, go on, exit 3 */
 			fprintf(stderr, "rxscale: ethtool %s: failed (exit %d); a query, so the "
@@ -191,8 +204,6 @@ int cli_world_ethtool(struct world *w, FILE *out)
 				"traffic", w->scn.ethtool[i], rc);
 		}
 	}
-	if (null)
-		fclose(null);
 	/* then the timeline's syntax, before any traffic */
 	return rc || cli_timeline_check(w) ? -1 : 0;
 }

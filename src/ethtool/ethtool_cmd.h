@@ -3,16 +3,18 @@
  * ethtool_cmd.h - ethtool's command line, run against a simulated
  * net_device through the ethtool core (ethtool.h).
  *
- * Supported: -l/-L (channels), -x/-X (RSS table, key, hash function,
- * input transform), -n/-N and their aliases -u/-U (rx-flow-hash only),
- * -c/-C (coalescing), -g/-G (rx, rx-mini, rx-jumbo, tx ring sizes), -S
- * (NIC statistics).  Output, error text and exit status follow ethtool
- * 6.1x as read in its source (ethtool.c, common.c, netlink/{channels,
- * rss,coalesce,rings,parser,nlsock}.c): the commands ethtool runs over
- * netlink (-l -L -x -c -C -g -G) print netlink's formats and
- * "netlink error: ..." lines; -X, -n, -N and -S use ethtool's ioctl
- * paths and print "Cannot ...: <strerror>".  Where the text had to be
- * guessed, ethtool_cmd.c says so next to it.
+ * Supported: -l/-L (channels), -x/-X (RSS table, key, hash function),
+ * -n/-N and their aliases -u/-U (rx-flow-hash only), -c/-C (coalescing),
+ * -g/-G (rx, rx-mini, rx-jumbo, tx ring sizes), -S (NIC statistics), -i
+ * (driver information) and -h.  The version imitated is ethtool 6.1, the
+ * one Debian 12 ships: output, error text and exit status as read in its
+ * source (ethtool.c, common.c, netlink/{channels,coalesce,rings,parser,
+ * nlsock}.c) and compared byte for byte with its saved output
+ * (tests/data/real/ethtool, test_ethtool.c): the commands 6.1 runs over
+ * netlink (-l -L -c -C -g -G) print netlink's formats and "netlink
+ * error: ..." lines; -x, -X, -n, -N, -S and -i use ethtool's ioctl paths
+ * and print "Cannot ...: <strerror>".  Where the text had to be guessed,
+ * the file says so next to it.
  */
 #ifndef RXSCALE_ETHTOOL_ETHTOOL_CMD_H
 #define RXSCALE_ETHTOOL_ETHTOOL_CMD_H

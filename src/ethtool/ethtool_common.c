@@ -194,7 +194,7 @@ void ecmd_nl_no_device(struct cmd *c)
 	fprintf(c->err, "netlink error: %s\n", strerror(ENODEV));
 }
 
-/* netlink ecmd_show_u32(): "<label><value>" or "<label>n/a". */
+/* netlink show_u32(): "<label><value>" or "<label>n/a". */
 void ecmd_show_u32(FILE *f, const char *label, bool present, u32 v)
 {
 	if (present)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * ethtool_rings.c - ethtool -g / -G: ring sizes.
+ * ethtool_rings.c - ethtool -g / -G: ring sizes, as ethtool 6.1 prints
+ * them (netlink/rings.c rings_reply_cb; later versions add RX Push, the
+ * push buffer length and the HDS threshold, and widen the labels).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,32 +39,22 @@ int ecmd_do_gring(struct cmd *c)
 	/*
 	 * What the kernel sends (rings_fill_reply): each max/current pair
 	 * when the max is non-zero; rx-buf-len, cqe-size, tcp-data-split
-	 * when non-zero; tx-push and rx-push always; push-buffer length and
-	 * HDS threshold only for drivers declaring them, which this
-	 * project's do not.
+	 * when non-zero; tx-push always.  What 6.1 prints of it:
 	 */
 	fprintf(c->out, "Ring parameters for %s:\n", c->devname);
 	fputs("Pre-set maximums:\n", c->out);
-	ecmd_show_u32(c->out, "RX:\t\t\t", r.rx_max_pending, r.rx_max_pending);
-	ecmd_show_u32(c->out, "RX Mini:\t\t", r.rx_mini_max_pending,
-		      r.rx_mini_max_pending);
-	ecmd_show_u32(c->out, "RX Jumbo:\t\t", r.rx_jumbo_max_pending,
-		      r.rx_jumbo_max_pending);
-	ecmd_show_u32(c->out, "TX:\t\t\t", r.tx_max_pending, r.tx_max_pending);
-	ecmd_show_u32(c->out, "TX push buff len:\t", false, 0);
-	ecmd_show_u32(c->out, "HDS thresh:\t\t", false, 0);
+	ecmd_show_u32(c->out, "RX:\t\t", r.rx_max_pending, r.rx_max_pending);
+	ecmd_show_u32(c->out, "RX Mini:\t", r.rx_mini_max_pending, r.rx_mini_max_pending);
+	ecmd_show_u32(c->out, "RX Jumbo:\t", r.rx_jumbo_max_pending, r.rx_jumbo_max_pending);
+	ecmd_show_u32(c->out, "TX:\t\t", r.tx_max_pending, r.tx_max_pending);
 	fputs("Current hardware settings:\n", c->out);
-	ecmd_show_u32(c->out, "RX:\t\t\t", r.rx_max_pending, r.rx_pending);
-	ecmd_show_u32(c->out, "RX Mini:\t\t", r.rx_mini_max_pending,
-		      r.rx_mini_pending);
-	ecmd_show_u32(c->out, "RX Jumbo:\t\t", r.rx_jumbo_max_pending,
-		      r.rx_jumbo_pending);
-	ecmd_show_u32(c->out, "TX:\t\t\t", r.tx_max_pending, r.tx_pending);
+	ecmd_show_u32(c->out, "RX:\t\t", r.rx_max_pending, r.rx_pending);
+	ecmd_show_u32(c->out, "RX Mini:\t", r.rx_mini_max_pending, r.rx_mini_pending);
+	ecmd_show_u32(c->out, "RX Jumbo:\t", r.rx_jumbo_max_pending, r.rx_jumbo_pending);
+	ecmd_show_u32(c->out, "TX:\t\t", r.tx_max_pending, r.tx_pending);
 	ecmd_show_u32(c->out, "RX Buf Len:\t\t", k.rx_buf_len, k.rx_buf_len);
 	ecmd_show_u32(c->out, "CQE Size:\t\t", k.cqe_size, k.cqe_size);
-	fprintf(c->out, "TX Push:\t\t%s\n", k.tx_push ? "on" : "off");
-	fprintf(c->out, "RX Push:\t\t%s\n", k.rx_push ? "on" : "off");
-	ecmd_show_u32(c->out, "TX push buff len:\t", false, 0);
+	fprintf(c->out, "TX Push:\t%s\n", k.tx_push ? "on" : "off");
 	switch (k.tcp_data_split) {
 	case 0: hds = "n/a"; break;
 	case 1: hds = "off"; break;
@@ -70,17 +62,15 @@ int ecmd_do_gring(struct cmd *c)
 	default: hds = NULL; break;
 	}
 	if (hds)
-		fprintf(c->out, "TCP data split:\t\t%s\n", hds);
+		fprintf(c->out, "TCP data split:\t%s\n", hds);
 	else
-		fprintf(c->out, "TCP data split:\t\tunknown(%d)\n\n",
-			k.tcp_data_split);
-	ecmd_show_u32(c->out, "HDS thresh:\t\t", false, 0);
+		fprintf(c->out, "TCP data split:\tunknown(%d)\n", k.tcp_data_split);
 	return 0;
 }
 
-/* netlink/rings.c sring_params, the ring sizes (rxscale subset: the
- * buffer-length, push, CQE and header-split knobs are not modelled and
- * are refused as unknown parameters). */
+/* netlink/rings.c sring_params, the ring sizes (rxscale subset: 6.1's
+ * rx-buf-len, cqe-size and tx-push are not modelled and are refused as
+ * unknown parameters). */
 static const struct nl_param sring_params[] = {
 	{ "rx", ETHTOOL_A_RINGS_RX, NLP_U32 },
 	{ "rx-mini", ETHTOOL_A_RINGS_RX_MINI, NLP_U32 },

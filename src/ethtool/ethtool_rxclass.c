@@ -13,7 +13,7 @@
 #include "rss/rss_fields.h"
 
 /* ---------------------------------------------------------------- */
-/* -n / -N rx-flow-hash (ethtool.c ecmd_do_grxclass, ecmd_do_srxclass,         */
+/* -n / -N rx-flow-hash (ethtool.c do_grxclass, do_srxclass,         */
 /* rxflow_str_to_type, parse_rxfhashopts, dump_rxfhash)              */
 /* ---------------------------------------------------------------- */
 
@@ -167,7 +167,7 @@ int ecmd_do_grxclass(struct cmd *c)
 		if (!ecmd_parse_int_range(c->argv[1], 0, INT_MAX, &loc))
 			return ecmd_bad_args(c);
 		/* no classification rules are modelled (message from
-		 * ecmd_do_grxclass; rxclass.c's own line before it is omitted) */
+		 * do_grxclass; rxclass.c's own line before it is omitted) */
 		fputs("Cannot get RX classification rule\n", c->err);
 		return 1;
 	}
@@ -232,7 +232,7 @@ int ecmd_do_srxclass(struct cmd *c)
 		return 0;
 	}
 	if (!strcmp(c->argv[0], "flow-type")) {
-		/* no ntuple filters are modelled (ecmd_do_srxclass's final
+		/* no ntuple filters are modelled (do_srxclass's final
 		 * message; rxclass.c's lines before it are omitted) */
 		fputs("Cannot insert classification rule\n", c->err);
 		return 1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * ethtool_rxfh.c - ethtool -x / -X: the RSS indirection table, hash key,
- * hash function and input transformation.
+ * ethtool_rxfh.c - ethtool -x / -X: the RSS indirection table, hash key
+ * and hash function, as ethtool 6.1 shows and sets them (its ioctl
+ * paths; no input transformation, which later versions added).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,59 +17,64 @@
 #include "rss/rss_key.h"
 
 /* ---------------------------------------------------------------- */
-/* -x (netlink/rss.c rss_reply_cb, common.c print_indir_table and    */
-/* print_rss_hkey)                                                   */
+/* -x (ethtool 6.1: ethtool.c do_grxfh over the ioctl interface and  */
+/* print_indir_table; netlink's rss.c and the input transformation   */
+/* came later)                                                       */
 /* ---------------------------------------------------------------- */
+
+/* uapi: "context new" */
+#define ETH_RXFH_CONTEXT_ALLOC	0xffffffffLL
 
 /* Kernel ETH_SS_RSS_HASH_FUNCS strings, bit i = string i. */
 static const char *const hfunc_names[ETH_RSS_HASH_FUNCS_COUNT] = {
 	"toeplitz", "xor", "crc32",
 };
 
+/* print_indir_table() */
+static void print_indir(struct cmd *c, int rings, const u32 *indir, u32 size)
+{
+	fprintf(c->out, "RX flow hash indirection table for %s with %d RX ring(s):\n",
+		c->devname, rings);
+	if (!size || !indir)
+		fputs("Operation not supported\n", c->out);
+	for (u32 i = 0; indir && i < size; i++) {
+		if (i % 8 == 0)
+			fprintf(c->out, "%5u: ", i);
+		fprintf(c->out, " %5u", indir[i]);
+		if (i % 8 == 7 || i == size - 1)
+			fputc('\n', c->out);
+	}
+}
+
 int ecmd_do_grxfh(struct cmd *c)
 {
 	struct ethtool_rxfh_param p = { 0 };
 	const struct ethtool_ops *ops = c->dev->ethtool_ops;
-	u32 isz = 0, ksz = 0, i, hfunc, xfrm;
+	u32 isz = 0, ksz = 0, i;
+	long long ctx = 0;
 	int ret, rings, rc = 0;
 
-	if (c->argc > 0) {
-		u32 ctx;
-
-		if (strcmp(c->argv[0], "context")) {
-			fprintf(c->err, "ethtool (-x): unknown parameter '%s'\n",
-				c->argv[0]);
-			return 1;
-		}
-		if (c->argc < 2) {
-			fputs("ethtool (-x): no value for parameter 'context'\n",
-			      c->err);
-			return 1;
-		}
-		if (!ecmd_parse_nl_u32(c->argv[1], &ctx)) {
-			fprintf(c->err,
-				"ethtool (-x): invalid value '%s' for parameter 'context'\n",
-				c->argv[1]);
-			return 1;
-		}
-		if (c->argc > 2) {
-			fprintf(c->err, "ethtool (-x): unknown parameter '%s'\n",
-				c->argv[2]);
-			return 1;
-		}
-		if (c->check)
-			return 0;	/* parsed: ethtool_cmd_check() */
-		if (ecmd_dev_matches(c) && ctx) {
-			/* no extra RSS contexts on this device (guessed
-			 * kernel answer: -EOPNOTSUPP) */
-			ecmd_nl_report(c, -EOPNOTSUPP, NULL, NULL);
-			return 1;
-		}
-	}
+	/* "context N" (get_int_range: bad args otherwise) */
+	for (int a = 0; a < c->argc; a += 2)
+		if (strcmp(c->argv[a], "context") || a + 1 >= c->argc ||
+		    !ecmd_parse_int_range(c->argv[a + 1], 0, ETH_RXFH_CONTEXT_ALLOC - 1, &ctx))
+			return ecmd_bad_args(c);
 	if (c->check)
 		return 0;	/* parsed: ethtool_cmd_check() */
 	if (!ecmd_dev_matches(c)) {
-		ecmd_nl_no_device(c);
+		ecmd_pr_errno(c, "Cannot get RX ring count", -ENODEV);
+		return 1;
+	}
+	rings = ethtool_core_get_rx_ring_count(c->dev);
+	if (rings < 0) {
+		ecmd_pr_errno(c, "Cannot get RX ring count", rings);
+		return 1;
+	}
+	if (ctx) {
+		/* no extra RSS contexts on these devices: the kernel refuses
+		 * one it does not have */
+		ecmd_pr_errno(c, "Cannot get RX flow hash indir size and/or key size",
+			      -EOPNOTSUPP);
 		return 1;
 	}
 	if (ops && ops->get_rxfh_indir_size)
@@ -82,31 +88,18 @@ int ecmd_do_grxfh(struct cmd *c)
 		goto out;
 	}
 	ret = ethtool_core_get_rxfh(c->dev, &p);
+	if (ret == -EOPNOTSUPP) {
+		/* do_grxfhindir(): ETHTOOL_GRXFHINDIR needs get_rxfh too */
+		ecmd_pr_errno(c, "Cannot get RX flow hash indirection table size", ret);
+		rc = 1;
+		goto out;
+	}
 	if (ret) {
-		ecmd_nl_report(c, ret, NULL, NULL);
+		ecmd_pr_errno(c, "Cannot get RX flow hash configuration", ret);
 		rc = 1;
 		goto out;
 	}
-
-	fputc('\n', c->out);	/* rss_reply_cb starts with show_cr() */
-	rings = ethtool_core_get_rx_ring_count(c->dev);
-	if (rings < 0) {
-		ecmd_pr_errno(c, "Cannot get RX ring count", rings);
-		rc = 1;
-		goto out;
-	}
-	fprintf(c->out,
-		"RX flow hash indirection table for %s with %d RX ring(s):\n",
-		c->devname, rings);
-	if (!p.indir_size || !p.indir)
-		fputs("Operation not supported\n", c->out);
-	for (i = 0; p.indir && i < p.indir_size; i++) {
-		if (i % 8 == 0)
-			fprintf(c->out, "%5u: ", i);
-		fprintf(c->out, " %5u", p.indir[i]);
-		if (i % 8 == 7 || i == p.indir_size - 1)
-			fputc('\n', c->out);
-	}
+	print_indir(c, rings, p.indir, p.indir_size);
 	fputs("RSS hash key:\n", c->out);
 	if (!p.key_size || !p.key) {
 		fputs("Operation not supported\n", c->out);
@@ -121,29 +114,13 @@ int ecmd_do_grxfh(struct cmd *c)
 		free(buf);
 	}
 	fputs("RSS hash function:\n", c->out);
-	hfunc = p.hfunc;
-	if (!hfunc) {
+	if (!p.hfunc) {
 		fputs("    Operation not supported\n", c->out);
 		goto out;
 	}
-	for (i = 0; i < ETH_RSS_HASH_FUNCS_COUNT; i++) {
+	for (i = 0; i < ETH_RSS_HASH_FUNCS_COUNT; i++)
 		fprintf(c->out, "    %s: %s\n", hfunc_names[i],
-			hfunc & (1u << i) ? "on" : "off");
-		hfunc &= ~(1u << i);
-	}
-	if (hfunc)
-		fprintf(c->out, "    Unknown hash function: 0x%x\n", hfunc);
-	xfrm = p.input_xfrm;
-	fputs("RSS input transformation:\n", c->out);
-	fprintf(c->out, "    symmetric-xor: %s\n",
-		xfrm & RXH_XFRM_SYM_XOR ? "on" : "off");
-	fprintf(c->out, "    symmetric-or-xor: %s\n",
-		xfrm & RXH_XFRM_SYM_OR_XOR ? "on" : "off");
-	xfrm &= ~(u32)(RXH_XFRM_SYM_XOR | RXH_XFRM_SYM_OR_XOR);
-	if (xfrm)
-		fprintf(c->out,
-			"    Unknown bits in RSS input transformation: 0x%x\n",
-			xfrm);
+			p.hfunc & (1u << i) ? "on" : "off");
 out:
 	free(p.indir);
 	free(p.key);
@@ -151,7 +128,7 @@ out:
 }
 
 /* ---------------------------------------------------------------- */
-/* -X (ethtool.c ecmd_do_srxfh, fill_indir_table, parse_hkey; ioctl)      */
+/* -X (ethtool.c do_srxfh, fill_indir_table, parse_hkey; ioctl)      */
 /* ---------------------------------------------------------------- */
 
 /* ethtool.c convert_string_to_hashkey(): exit 2 on a malformed key. */
@@ -244,18 +221,6 @@ static int srxfh_parse(struct cmd *c, struct srxfh_args *a)
 				return ecmd_bad_args(c);
 			a->hfunc = v;
 			i++;
-		} else if (!strcmp(w, "xfrm")) {
-			if (!v)
-				return ecmd_bad_args(c);
-			if (!strcmp(v, "symmetric-xor"))
-				a->input_xfrm = RXH_XFRM_SYM_XOR;
-			else if (!strcmp(v, "symmetric-or-xor"))
-				a->input_xfrm = RXH_XFRM_SYM_OR_XOR;
-			else if (!strcmp(v, "none"))
-				a->input_xfrm = 0;
-			else
-				return ecmd_bad_args(c);
-			i++;
 		} else if (!strcmp(w, "context")) {
 			long long ctx;
 
@@ -264,7 +229,7 @@ static int srxfh_parse(struct cmd *c, struct srxfh_args *a)
 			if (!strcmp(v, "new")) {
 				a->context = 0xffffffffu;
 			} else {
-				if (!ecmd_parse_int_range(v, 1, 0xfffffffeLL, &ctx))
+				if (!ecmd_parse_int_range(v, 1, ETH_RXFH_CONTEXT_ALLOC - 1, &ctx))
 					return ecmd_bad_args(c);
 				a->context = (u32)ctx;
 			}
@@ -279,7 +244,7 @@ static int srxfh_parse(struct cmd *c, struct srxfh_args *a)
 	return 0;
 }
 
-/* ecmd_do_srxfh's mutual-exclusion messages, in ethtool's order. */
+/* do_srxfh's mutual-exclusion messages, in ethtool's order. */
 static int srxfh_check(struct cmd *c, const struct srxfh_args *a)
 {
 	const char *msg = NULL;

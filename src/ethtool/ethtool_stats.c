@@ -11,7 +11,7 @@
 #include "kern/netdevice.h"
 
 /* ---------------------------------------------------------------- */
-/* -S (ethtool.c ecmd_do_gstats; ioctl)                                   */
+/* -S (ethtool.c do_gstats; ioctl)                                   */
 /* ---------------------------------------------------------------- */
 
 int ecmd_do_gstats(struct cmd *c)

@@ -81,6 +81,9 @@ struct netlink_ext_ack {
 /* String sets (enum ethtool_stringset, subset). */
 #define ETH_SS_TEST		0
 #define ETH_SS_STATS		1
+#define ETH_SS_PRIV_FLAGS	2
+
+#define ETHTOOL_GDRVINFO	0x00000003	/* the ioctl command of -i */
 
 /* Flow types for rx-flow-hash (ethtool_rxnfc.flow_type). */
 #define TCP_V4_FLOW		0x01
@@ -644,6 +647,19 @@ int ethtool_core_get_ringparam(struct net_device *dev,
 int ethtool_core_set_ringparam(struct net_device *dev,
 			       const struct ethtool_ringparam *req, u64 attrs,
 			       struct netlink_ext_ack *extack);
+
+/* The simulated kernel's release, as uname -r would print it. */
+#define KERN_UTS_RELEASE "rxscale"
+
+/**
+ * ethtool_core_get_drvinfo() - ethtool -i (ETHTOOL_GDRVINFO; net/ethtool/
+ * ioctl.c ethtool_get_drvinfo): the version defaults to the kernel's
+ * release, then the driver fills what it knows; the counts come from the
+ * string sets (statistics, self-tests, private flags) and from the EEPROM
+ * and register-dump lengths, which no modelled driver has.
+ * Return: 0, or -EOPNOTSUPP without get_drvinfo.
+ */
+int ethtool_core_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info);
 
 /**
  * ethtool_core_get_stats() - ethtool -S: names and values of ETH_SS_STATS.

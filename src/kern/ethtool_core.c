@@ -604,6 +604,28 @@ int ethtool_core_set_ringparam(struct net_device *dev,
 /* statistics                                                        */
 /* ---------------------------------------------------------------- */
 
+int ethtool_core_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
+{
+	const struct ethtool_ops *ops = dev->ethtool_ops;
+	int n;
+
+	memset(info, 0, sizeof(*info));
+	info->cmd = ETHTOOL_GDRVINFO;
+	snprintf(info->version, sizeof(info->version), "%s", KERN_UTS_RELEASE);
+	if (!ops || !ops->get_drvinfo)
+		return -EOPNOTSUPP;
+	ops->get_drvinfo(dev, info);
+	if (ops->get_sset_count) {
+		n = ops->get_sset_count(dev, ETH_SS_STATS);
+		info->n_stats = n > 0 ? (u32)n : 0;
+		n = ops->get_sset_count(dev, ETH_SS_TEST);
+		info->testinfo_len = n > 0 ? (u32)n : 0;
+		n = ops->get_sset_count(dev, ETH_SS_PRIV_FLAGS);
+		info->n_priv_flags = n > 0 ? (u32)n : 0;
+	}
+	return 0;
+}
+
 int ethtool_core_get_stats(struct net_device *dev, char **names,
 			   u64 **values)
 {

@@ -213,8 +213,12 @@ struct rpt_run {
 /* "rxscale run: CHIP, N RX queues, RSS on, N CPUs, preset P, seed S" */
 void report_head(FILE *out, const struct rpt_run *r);
 
-/* The iperf3 workload as text: the USB line, the command line, the
- * intervals and the summary line, then the accounting lines. */
+/* The USB adapter's line and what iperf3 each side runs (known before
+ * the run). */
+void report_iperf3_cmdline(FILE *out, const struct rpt_run *r);
+
+/* The iperf3 workload as text: what iperf3 -c prints, then the
+ * accounting lines. */
 void report_iperf3(FILE *out, const struct rpt_run *r);
 
 /* The timeline's commands and faults, each command's output and errors,
@@ -239,7 +243,9 @@ void report_compare(FILE *out, const struct rpt_run *r);
 /* A capture replay's per-queue table, accounting and queue check. */
 void report_replay(FILE *out, const struct rpt_run *r);
 
-/* The whole text report of an iperf3/ping run, or of a replay. */
+/* The text report of an iperf3/ping run: report_text_head() before the
+ * simulation, report_text() after it; or of a replay. */
+void report_text_head(FILE *out, const struct rpt_run *r);
 void report_text(FILE *out, const struct rpt_run *r, struct net_device *dev);
 void report_replay_text(FILE *out, const struct rpt_run *r, struct net_device *dev);
 

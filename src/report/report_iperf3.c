@@ -41,8 +41,7 @@ void rpt_iperf3_units(char *buf, size_t n, double v, bool bits)
 		 bits ? bit_label[k] : byte_label[k]);
 }
 
-/* What each side ran. */
-static void report_cmdline(FILE *out, const struct rpt_run *r)
+void report_iperf3_cmdline(FILE *out, const struct rpt_run *r)
 {
 	const struct rpt_iperf3 *ip = &r->ip;
 
@@ -253,7 +252,6 @@ static void report_accounting(FILE *out, const struct rpt_run *r)
 
 void report_iperf3(FILE *out, const struct rpt_run *r)
 {
-	report_cmdline(out, r);
 	if (r->ip.up && r->ip.nstreams)
 		report_client(out, &r->ip);
 	report_accounting(out, r);

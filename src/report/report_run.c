@@ -23,12 +23,19 @@ void report_ethtool_stats(FILE *out, struct net_device *dev)
 	char cmd[8 + IFNAMSIZ];
 
 	snprintf(cmd, sizeof(cmd), "-S %s", dev->name);
+	fprintf(out, "# ethtool %s\n", cmd);
 	ethtool_cmd_run(dev, cmd, out, stderr);
+}
+
+void report_text_head(FILE *out, const struct rpt_run *r)
+{
+	report_head(out, r);
+	report_iperf3_cmdline(out, r);
+	fflush(out);
 }
 
 void report_text(FILE *out, const struct rpt_run *r, struct net_device *dev)
 {
-	report_head(out, r);
 	report_iperf3(out, r);
 	report_ping(out, r);
 	report_timeline(out, r);
