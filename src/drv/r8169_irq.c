@@ -236,8 +236,11 @@ static int rtl_poll_rx(struct napi_struct *napi, int budget)
 		rtl_tx_clean(qv->tx, budget);
 	work = rtl_rx(qv->rx, napi, budget);
 
-	if (work < budget && napi_complete_done(napi, work))
+	if (work < budget && napi_complete_done(napi, work)) {
+		if (READ_ONCE(qv->tp->adaptive_rx))
+			rtl_dim_sample(qv);
 		qv->tp->irq_ops->unmask(qv);
+	}
 	return work;
 }
 
@@ -293,6 +296,7 @@ static void qv_add(struct rtl8169_private *tp, enum rtl_vec_kind kind,
 	switch (kind) {
 	case RTL_VEC_RX:
 		qv->rx = &tp->rx_ring[q];
+		rtl_dim_init(qv);
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_rx);
 		break;
 	case RTL_VEC_TX:
@@ -342,6 +346,8 @@ int rtl_setup_q_vectors(struct rtl8169_private *tp)
 void rtl_teardown_q_vectors(struct rtl8169_private *tp)
 {
 	for (unsigned int i = 0; i < tp->nqv; i++) {
+		if (tp->qv[i].kind == RTL_VEC_RX)
+			rtl_dim_stop(&tp->qv[i]);
 		if (tp->qv[i].napi_added)
 			netif_napi_del(&tp->qv[i].napi);
 		tp->qv[i].napi_added = false;
