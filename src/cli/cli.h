@@ -58,6 +58,7 @@ struct cli_sweep_point {
 	double gbps;                    /* iperf3 throughput, Gbit/s */
 	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
 					   mean window */
+	double soft_max;                /* busiest CPU's %soft, mean window */
 	double irqs_per_s;              /* the NIC's host interrupts */
 	double ping_avg_ms;             /* idle ping average; -1: no reply */
 	uint64_t retransmits;
@@ -79,5 +80,14 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n);
  */
 int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
 		   char vals[][64], const struct cli_sweep_point *pt, unsigned n);
+
+/*
+ * cli_plot_regimes() - the same for a sweep in @nreg regimes: one curve
+ * per regime (named @names[r], points @pt[r * n .. r * n + n - 1]) in each
+ * panel: throughput, the busiest CPU's %soft, interrupts/s, ping avg.
+ */
+int cli_plot_regimes(const char *plot, const char *tmp, const char *key,
+		     char vals[][64], const char *const *names,
+		     const struct cli_sweep_point *pt, unsigned nreg, unsigned n);
 
 #endif /* RXSCALE_CLI_H */

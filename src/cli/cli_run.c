@@ -89,6 +89,7 @@ struct intervals {
 	struct sim_acct_sample acct_end[SIM_CPUS_MAX];  /* at the run's end */
 	bool have_end;
 	uint64_t app_ns2, app_ns_end;   /* iperf3 process CPU ns at 2 s, end */
+	uint64_t busy_ns2, busy_ns_end; /* the busy tasks' CPU ns, the same */
 	sim_time_t t_end;               /* when acct_end was taken */
 };
 
@@ -301,11 +302,26 @@ static int world_up(struct world *w)
 		cli_err("cannot bring %s up: %s", w->dev->name, strerror(-rc));
 		return -1;
 	}
+	if (w->scn.rx_usecs != SCN_RX_USECS_DEFAULT) {
+		/* nic.rx_usecs, as a user sets it */
+		char cmd[64];
+
+		if (w->scn.rx_usecs == SCN_RX_USECS_ADAPTIVE)
+			snprintf(cmd, sizeof(cmd), "-C %s adaptive-rx on", w->dev->name);
+		else
+			snprintf(cmd, sizeof(cmd), "-C %s rx-usecs %d", w->dev->name,
+				 w->scn.rx_usecs);
+		if (ethtool_cmd_run(w->dev, cmd, stdout, stderr)) {
+			cli_err("nic.rx_usecs: ethtool %s failed", cmd);
+			return -1;
+		}
+	}
 	return 0;
 }
 
 static void world_down(struct world *w)
 {
+	load_busy_stop(&w->busy);
 	if (w->ip_up)
 		iperf3_fini(&w->ip);
 	if (w->pg_up)
@@ -585,6 +601,7 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 		for (unsigned c = 0; c < w->scn.cpus; c++)
 			sim_host_acct(w->host, c, &iv->acct2[c]);
 		iv->app_ns2 = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
+		iv->busy_ns2 = load_busy_cpu_ns(&w->busy);
 		iv->have2 = true;
 	}
 	if (sim_now(s) + iv->len_ns <= (sim_time_t)(w->scn.duration_s * 1e9) + 1)
@@ -672,6 +689,17 @@ static double app_cpu_pct(struct world *w, const struct intervals *iv)
 
 	return span > 0 ? 100.0 * (double)(iv->app_ns_end -
 					   (win ? iv->app_ns2 : 0)) / span : 0;
+}
+
+/* The busy tasks (host.busy_tasks), all of them, as top's %CPU over the
+ * mean window. */
+static double busy_cpu_pct(struct world *w, const struct intervals *iv)
+{
+	bool win = iv->have2 && w->scn.duration_s > 3;
+	double span = (double)(iv->t_end - (win ? SIM_S(2) : 0));
+
+	return span > 0 ? 100.0 * (double)(iv->busy_ns_end -
+					   (win ? iv->busy_ns2 : 0)) / span : 0;
 }
 
 /* The scenario's compare rows, evaluated on this run. */
@@ -836,6 +864,7 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	sim_schedule_in(&w->sim, &iv->ev, iv->len_ns);
 	if (w->ip_up)
 		iperf3_start(&w->ip);
+	load_busy_start(&w->busy, w->host, w->scn.busy_tasks);     /* validated */
 	sim_run_until(&w->sim, dur);
 	if (w->ip_up)
 		iperf3_stop(&w->ip);
@@ -862,6 +891,7 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		for (unsigned c = 0; c < w->scn.cpus; c++)
 			sim_host_acct(w->host, c, &keep[c]);
 		iv->app_ns_end = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
+		iv->busy_ns_end = load_busy_cpu_ns(&w->busy);
 		iv->t_end = sim_now(&w->sim);
 		sim_run_until(&w->sim, dur + SIM_MS(50));
 		sim_host_sync(w->host);
@@ -905,12 +935,15 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 
 		pt->gbps = (double)app_at_end * 8 / secs / 1e9;
 		pt->ksoftirqd = 0;
+		pt->soft_max = 0;
 		for (unsigned c = 0; c < w->scn.cpus; c++) {
 			struct cpu_pct p;
 
 			window_pct(w, iv, c, &p);
 			if (p.ksoftirqd > pt->ksoftirqd)
 				pt->ksoftirqd = p.ksoftirqd;
+			if (p.v[SIM_ACCT_SOFT] > pt->soft_max)
+				pt->soft_max = p.v[SIM_ACCT_SOFT];
 		}
 		pt->irqs_per_s = (double)w->nic->interrupts(w) / ((double)sim_now(&w->sim) / 1e9);
 		pt->ping_avg_ms = -1;
@@ -1072,10 +1105,17 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	       w->nic->rss_on(w) ? "on" : "off", w->scn.cpus, w->scn.cpus == 1 ? "" : "s",
 	       w->cost.name,
 	       (unsigned long long)w->scn.seed);
-	if (w->utp)
+	if (w->utp && w->utp->adaptive_rx)
+		printf("USB %u Gbit/s link, xHCI IMOD %u ns, rx-usecs adaptive, mitigation %s\n",
+		       w->scn.usb_link_mbps / 1000, w->scn.usb_imod_ns,
+		       w->utp->mitigation_off ? "off" : "on");
+	else if (w->utp)
 		printf("USB %u Gbit/s link, xHCI IMOD %u ns, rx-usecs %u, mitigation %s\n",
 		       w->scn.usb_link_mbps / 1000, w->scn.usb_imod_ns,
 		       (unsigned)(w->utp->coalesce / 1000), w->utp->mitigation_off ? "off" : "on");
+	if (w->busy.n)
+		printf("host load: stress-ng --cpu %u (%u CPU-bound tasks)\n", w->busy.n,
+		       w->busy.n);
 	if (w->ip_up && cfg.udp)
 		printf("iperf3 -s on the host; peer: iperf3 -c -u -b %llu -l %u -P %u -t %g\n",
 		       (unsigned long long)cfg.bitrate, cfg.len, cfg.streams, w->scn.duration_s);
@@ -1171,6 +1211,8 @@ static int run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 			if (p.ksoftirqd >= 0.05)
 				printf(", ksoftirqd/%u %.1f", c, p.ksoftirqd);
 		}
+		if (w->busy.n)
+			printf(", stress-ng-cpu (%u) %.1f", w->busy.n, busy_cpu_pct(w, iv));
 		printf("\n");
 	}
 	printf("\n");
@@ -1241,18 +1283,17 @@ static int sweep_one(const struct scenario *base, const char *set, bool idle_pin
 }
 
 /*
- * Run the scenario once per value of @spec ("usb.rx_usecs=0,5,15"), each
- * in a fresh world, and print one line per value; the ping column comes
- * from a second, idle run per value (sweep_one).
+ * Split @spec ("usb.rx_usecs=0,5,15") into @key and its values (at most
+ * SWEEP_MAX); 0, or CLI_EXIT_USAGE with the error printed.
  */
-static int run_sweep(const struct scenario *base, const char *spec, const char *plot)
+static int sweep_parse(const char *spec, char key[64], char vals[SWEEP_MAX][64],
+		       unsigned *nvals)
 {
-	char key[64], vals[SWEEP_MAX][64], buf[2100], err[600], plot_tmp[PATH_MAX];
 	const char *eq = strchr(spec, '=');
-	struct cli_sweep_point pt[SWEEP_MAX];
+	char buf[2100];
 	unsigned n = 0;
 
-	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(key) || !eq[1]) {
+	if (!eq || eq == spec || (size_t)(eq - spec) >= 64 || !eq[1]) {
 		cli_err("--sweep: expected section.key=V1,V2,... (e.g. usb.rx_usecs=0,5,15)");
 		return CLI_EXIT_USAGE;
 	}
@@ -1265,9 +1306,6 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 	snprintf(buf, sizeof(buf), "%s", eq + 1);
 	/* split by hand: strtok would skip empty values silently */
 	for (char *v = buf, *next; v; v = next) {
-		struct scenario t = *base;
-		char set[200];
-
 		next = strchr(v, ',');
 		if (next)
 			*next++ = 0;
@@ -1275,7 +1313,7 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 			cli_err("--sweep: an empty value in '%.64s'", eq + 1);
 			return CLI_EXIT_USAGE;
 		}
-		if (strlen(v) >= sizeof(vals[0])) {
+		if (strlen(v) >= 64) {
 			cli_err("--sweep: value '%.20s...' is longer than 63 characters", v);
 			return CLI_EXIT_USAGE;
 		}
@@ -1283,19 +1321,72 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 			cli_err("--sweep: at most %d values", SWEEP_MAX);
 			return CLI_EXIT_USAGE;
 		}
-		snprintf(vals[n], sizeof(vals[n]), "%s", v);
-		snprintf(set, sizeof(set), "%.63s=%s", key, v);
-		if (scenario_set(&t, set, err, sizeof(err))) {   /* validate all first */
-			cli_err("--sweep: %s", err);
-			return CLI_EXIT_USAGE;
-		}
-		if (t.pcap[0] || !t.iperf_streams) {
-			cli_err("--sweep: %s leaves no iperf3 workload (a sweep needs one; "
-				"not a capture replay)", set);
-			return CLI_EXIT_USAGE;
-		}
-		n++;
+		snprintf(vals[n++], 64, "%s", v);
 	}
+	*nvals = n;
+	return 0;
+}
+
+/* @base with @key=@val applied: 0, or CLI_EXIT_USAGE with the error
+ * printed, also when it leaves no workload (@idle_ok: ping alone will do,
+ * else iperf3 is needed). */
+static int sweep_check(const struct scenario *base, const char *key, const char *val,
+		       bool idle_ok)
+{
+	struct scenario t = *base;
+	char set[200], err[600];
+
+	snprintf(set, sizeof(set), "%.63s=%.63s", key, val);
+	if (scenario_set(&t, set, err, sizeof(err))) {
+		cli_err("--sweep: %s", err);
+		return CLI_EXIT_USAGE;
+	}
+	if (t.pcap[0] || (!t.iperf_streams && !(idle_ok && t.ping_count))) {
+		cli_err("--sweep: %s leaves no %s workload (a sweep needs one; "
+			"not a capture replay)", set, idle_ok ? "iperf3 or ping" : "iperf3");
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Bring @base with @key=@val up once, with its ethtool commands, and down:
+ * a value the NIC refuses fails here, before anything is printed. */
+static int sweep_try(const struct scenario *base, const char *key, const char *val)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	char set[200], err[600];
+	int bad;
+
+	if (!w) {
+		cli_err("out of memory");
+		return -1;
+	}
+	snprintf(set, sizeof(set), "%.63s=%.63s", key, val);
+	w->scn = *base;
+	scenario_set(&w->scn, set, err, sizeof(err));
+	bad = world_up(w) || run_ethtool_quiet(w);
+	world_down(w);
+	free(w);
+	return bad ? -1 : 0;
+}
+
+/*
+ * Run the scenario once per value of @spec ("usb.rx_usecs=0,5,15"), each
+ * in a fresh world, and print one line per value; the ping column comes
+ * from a second, idle run per value (sweep_one).
+ */
+static int run_sweep(const struct scenario *base, const char *spec, const char *plot)
+{
+	char key[64], vals[SWEEP_MAX][64], plot_tmp[PATH_MAX];
+	struct cli_sweep_point pt[SWEEP_MAX];
+	unsigned n = 0;
+	int rc = sweep_parse(spec, key, vals, &n);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < n; i++)        /* validate all first */
+		if (sweep_check(base, key, vals[i], false))
+			return CLI_EXIT_USAGE;
 	if (base->pcap[0] || !base->iperf_streams) {
 		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return CLI_EXIT_USAGE;
@@ -1304,24 +1395,9 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 		return 1;
 	/* bring every point's world up once before printing anything: a value
 	 * the NIC refuses fails here, with nothing half-written */
-	for (unsigned i = 0; i < n; i++) {
-		struct world *w = calloc(1, sizeof(*w));
-		char set[200];
-		int bad;
-
-		if (!w) {
-			cli_err("out of memory");
+	for (unsigned i = 0; i < n; i++)
+		if (sweep_try(base, key, vals[i]))
 			goto fail;
-		}
-		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
-		w->scn = *base;
-		scenario_set(&w->scn, set, err, sizeof(err));
-		bad = world_up(w) || run_ethtool_quiet(w);
-		world_down(w);
-		free(w);
-		if (bad)
-			goto fail;
-	}
 	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, ", key, base->chip,
 	       base->cpus, base->preset, (unsigned long long)base->seed);
 	if (strcmp(key, "run.duration"))
@@ -1354,11 +1430,143 @@ fail:
 	return 1;
 }
 
+/* One figure of a sweep point, and whether more of it is better. */
+static double figure_of(const struct cli_sweep_point *p, enum scn_figure f, bool *higher)
+{
+	*higher = f == SCN_FIG_GBPS;
+	switch (f) {
+	case SCN_FIG_GBPS: return p->gbps;
+	case SCN_FIG_SOFT: return p->soft_max;
+	case SCN_FIG_IRQS: return p->irqs_per_s;
+	case SCN_FIG_PING: return p->ping_avg_ms;
+	}
+	return 0;
+}
+
+static const char *const figure_label[] = {
+	[SCN_FIG_GBPS] = "Gbit/s", [SCN_FIG_SOFT] = "busiest CPU %soft",
+	[SCN_FIG_IRQS] = "interrupts/s", [SCN_FIG_PING] = "ping avg ms",
+};
+
+/*
+ * A regime's verdict line: the best value by its main figure, and, when a
+ * value is "adaptive", how far adaptive is from the best of the others
+ * (positive: worse).
+ */
+static void print_verdict(const struct scn_regime *r, char vals[][64],
+			  const struct cli_sweep_point *pt, unsigned n)
+{
+	int best = -1, adaptive = -1;
+	bool higher;
+
+	for (unsigned i = 0; i < n; i++) {
+		double v = figure_of(&pt[i], r->main, &higher);
+
+		if (!strcmp(vals[i], "adaptive")) {
+			adaptive = (int)i;
+			continue;
+		}
+		if (r->main == SCN_FIG_PING && v < 0)
+			continue;       /* no reply */
+		if (best < 0 || (higher ? v > figure_of(&pt[best], r->main, &higher) :
+				 v < figure_of(&pt[best], r->main, &higher)))
+			best = (int)i;
+	}
+	if (best < 0)
+		return;
+	printf("main figure %s: best %s %.3f", figure_label[r->main], vals[best],
+	       figure_of(&pt[best], r->main, &higher));
+	if (adaptive >= 0) {
+		double b = figure_of(&pt[best], r->main, &higher);
+		double a = figure_of(&pt[adaptive], r->main, &higher);
+		double worse = b ? (higher ? b - a : a - b) / b * 100 : 0;
+
+		printf("; adaptive %.3f, %.1f %% %s", a, worse < 0 ? -worse : worse,
+		       worse <= 0 ? "better" : "worse");
+	}
+	printf("\n");
+}
+
+/*
+ * A sweep in the scenario's regimes: for each regime, the scenario
+ * @pre (file and options) with the regime's overrides, then the --set
+ * overrides @sets, then each value; one table per regime, its verdict,
+ * and one plot with a curve per regime.  Ping comes from the run itself.
+ */
+static int run_regime_sweep(const struct scenario *pre, const char *const *sets,
+			    unsigned nsets, const char *spec, const char *plot)
+{
+	char key[64], vals[SWEEP_MAX][64], plot_tmp[PATH_MAX], err[600];
+	static struct cli_sweep_point pt[SCN_MAX_REGIMES * SWEEP_MAX];
+	static struct scenario base[SCN_MAX_REGIMES];
+	const char *names[SCN_MAX_REGIMES];
+	unsigned n = 0, nreg = pre->n_regimes;
+	int rc = sweep_parse(spec, key, vals, &n);
+
+	if (rc)
+		return rc;
+	for (unsigned r = 0; r < nreg; r++) {
+		base[r] = *pre;
+		scenario_apply_regime(&base[r], &pre->regime[r]);
+		for (unsigned i = 0; i < nsets; i++)
+			if (scenario_set(&base[r], sets[i], err, sizeof(err))) {
+				cli_err("%s", err);
+				return CLI_EXIT_USAGE;
+			}
+		names[r] = pre->regime[r].name;
+		for (unsigned i = 0; i < n; i++)
+			if (sweep_check(&base[r], key, vals[i], true))
+				return CLI_EXIT_USAGE;
+	}
+	if (plot && cli_plot_prepare(plot, plot_tmp, sizeof(plot_tmp)))
+		return 1;
+	for (unsigned r = 0; r < nreg; r++)
+		for (unsigned i = 0; i < n; i++)
+			if (sweep_try(&base[r], key, vals[i]))
+				goto fail;
+	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %u regimes\n", key,
+	       base[0].chip, base[0].cpus, base[0].preset, (unsigned long long)base[0].seed,
+	       nreg);
+	for (unsigned r = 0; r < nreg; r++) {
+		const struct scn_regime *rg = &pre->regime[r];
+
+		printf("\nregime %s (%g s each, main figure: %s):", rg->name,
+		       base[r].duration_s, scenario_figure_name(rg->main));
+		for (unsigned i = 0; i < rg->n_set; i++)
+			printf(" %s", rg->set[i]);
+		printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", key, "Gbit/s", "%soft max",
+		       "ksoftirqd%", "interrupts/s", "ping avg ms", "retrans");
+		for (unsigned i = 0; i < n; i++) {
+			struct cli_sweep_point *p = &pt[r * n + i];
+			char set[200];
+
+			snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
+			if (sweep_one(&base[r], set, false, p))
+				goto fail;
+			printf("%-12s %10.2f %10.1f %11.1f %13.0f %13.3f %8llu\n", vals[i],
+			       p->gbps, p->soft_max, p->ksoftirqd, p->irqs_per_s,
+			       p->ping_avg_ms, (unsigned long long)p->retransmits);
+			fflush(stdout);
+		}
+		print_verdict(rg, vals, &pt[r * n], n);
+	}
+	if (plot && cli_plot_regimes(plot, plot_tmp, key, vals, names, pt, nreg, n))
+		return 1;
+	if (plot)
+		printf("plot: %s\n", plot);
+	return 0;
+fail:
+	if (plot)
+		unlink(plot_tmp);
+	return 1;
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: rxscale run [SCENARIO.ini] [--pcap FILE] [--set section.key=value]...\n"
 	      "                   [--ethtool \"ARGS\"]... [--preset NAME] [--seed N] [--json]\n"
 	      "                   [--compare] [--sweep section.key=V1,V2,... [--plot FILE]]\n"
+	      "                   [--regime NAME]\n"
 	      "\n"
 	      "Simulate a host with a Realtek NIC model and its driver: a PCIe RTL8125/8126/\n"
 	      "8127 on the r8169-style driver, or a USB RTL8157/8159 (nic.chip) on the\n"
@@ -1386,6 +1594,7 @@ int cli_run(int argc, char **argv)
 		{ "compare", no_argument, NULL, 'c' },
 		{ "sweep", required_argument, NULL, 'W' },
 		{ "plot", required_argument, NULL, 'G' },
+		{ "regime", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1394,7 +1603,8 @@ int cli_run(int argc, char **argv)
 	char err[600];
 	const char *sets[64];
 	unsigned nsets = 0;
-	const char *sweep = NULL, *plot = NULL;
+	const char *sweep = NULL, *plot = NULL, *regime = NULL;
+	struct scenario pre;
 	bool seed_given = false, preset_given = false;
 	bool json = false;
 	int c, rc = CLI_EXIT_USAGE;
@@ -1461,6 +1671,9 @@ int cli_run(int argc, char **argv)
 		case 'G':
 			plot = optarg;
 			break;
+		case 'R':
+			regime = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = 0;
@@ -1499,6 +1712,16 @@ int cli_run(int argc, char **argv)
 			file.seed = w->scn.seed;
 		w->scn = file;
 	}
+	if (regime) {
+		const struct scn_regime *rg = scenario_regime(&w->scn, regime);
+
+		if (!rg) {
+			cli_err("--regime: the scenario has no regime '%.32s'", regime);
+			goto out;
+		}
+		scenario_apply_regime(&w->scn, rg);
+	}
+	pre = w->scn;
 	for (unsigned i = 0; i < nsets; i++) {
 		if (scenario_set(&w->scn, sets[i], err, sizeof(err))) {
 			cli_err("%s", err);
@@ -1519,9 +1742,15 @@ int cli_run(int argc, char **argv)
 			cli_err("--sweep: prints its own table (no --json or --compare)");
 			goto out;
 		}
-		rc = run_sweep(&w->scn, sweep, plot);
+		if (pre.n_regimes)
+			rc = run_regime_sweep(&pre, sets, nsets, sweep, plot);
+		else
+			rc = run_sweep(&w->scn, sweep, plot);
 		goto out;
 	}
+	if (pre.n_regimes)
+		fprintf(stderr, "rxscale: note: the scenario's %u regimes are not run "
+			"(--sweep runs them all, --regime NAME one of them)\n", pre.n_regimes);
 	if (!w->scn.pcap[0]) {
 		if (world_up(w) || run_ethtool(w, json ? stderr : stdout))
 			goto out;

@@ -18,6 +18,7 @@
 #include "kern/kern.h"
 #include "kern/pci.h"
 #include "kern/usb.h"
+#include "load/load_busy.h"
 #include "load/load_host.h"
 #include "load/load_iperf3.h"
 #include "load/load_ping.h"
@@ -108,6 +109,7 @@ struct world {
 	bool ip_up;
 	struct ping pg;
 	bool pg_up;
+	struct load_busy busy;          /* host.busy_tasks */
 	struct load_host lh;
 	bool compare;
 };
