@@ -1198,6 +1198,29 @@ static void test_tx(void **state)
 	dfx_free(f);
 }
 
+/* __netdev_tx_sent_queue: with more frames behind (xmit_more) the bytes
+ * are counted for BQL and the doorbell waits, unless the queue is stopped;
+ * without, it rings (include/linux/netdevice.h's rule). */
+static void test_tx_sent_queue_more(void **state)
+{
+	struct dfx *f = dfx_new(2);
+	struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
+
+	(void)state;
+	assert_false(netdev_xmit_more());
+	assert_false(__netdev_tx_sent_queue(txq, 100, true));
+	assert_int_equal(txq->bql_queued, 100);
+	assert_true(__netdev_tx_sent_queue(txq, 50, false));
+	assert_int_equal(txq->bql_queued, 150);
+	netif_tx_stop_queue(txq);
+	assert_true(__netdev_tx_sent_queue(txq, 10, true));
+	assert_int_equal(txq->bql_queued, 160);
+	netif_tx_wake_queue(txq);
+	/* nothing was handed to the device: forget it before the checks */
+	netdev_tx_reset_queue(txq);
+	dfx_free(f);
+}
+
 /* Bug 3: the TX stop/wake race.  ndo_start_xmit sees the ring nearly
  * full and stops the queue while the TX completion, on another CPU,
  * frees every descriptor: if the completion looks at the queue state
@@ -1396,6 +1419,7 @@ int main(void)
 		cmocka_unit_test(test_adaptive_rx_close),
 		cmocka_unit_test(test_rings_stats),
 		cmocka_unit_test(test_tx),
+		cmocka_unit_test(test_tx_sent_queue_more),
 		cmocka_unit_test(test_pcaps),
 	};
 

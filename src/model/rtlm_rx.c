@@ -476,3 +476,18 @@ void rtlm_rx_fini(struct rtlm_dev *dev)
 	}
 	dev->fr_pool_n = 0;
 }
+
+/* MCU (0xD3): the driver's bits as stored, the FIFO and link-list status
+ * from the model's state (rtl_regs.def). */
+uint32_t rtlm_mcu_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		       uint32_t stored)
+{
+	(void)ri;
+	(void)elem;
+	stored &= ~(uint32_t)(RTL_MCU_TX_EMPTY | RTL_MCU_RX_EMPTY);
+	if (!dev->tx_pending)
+		stored |= RTL_MCU_TX_EMPTY;
+	if (!dev->st.rx_inflight)
+		stored |= RTL_MCU_RX_EMPTY;
+	return stored | RTL_MCU_LINK_LIST_RDY;
+}
