@@ -589,6 +589,23 @@ static void gen_fn(struct sim *s, struct sim_event *ev)
 				g->burst_gap : g->gap);
 }
 
+/* @g: @total frames @gap ns apart over @nflows TCP flows, from t = 0 */
+static void gen_start(struct gen *g, struct dfx *f, u32 total, u32 nflows, sim_time_t gap)
+{
+	g->f = f;
+	g->total = total;
+	g->nflows = nflows;
+	g->gap = gap;
+	for (unsigned i = 0; i < g->nflows; i++) {
+		struct flow fl;
+
+		flow_make(&fl, i, 6);
+		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
+	}
+	sim_event_init(&g->ev, gen_fn, g);
+	sim_schedule_at(&f->sim, &g->ev, 0);
+}
+
 static void test_million_frames_wrap(void **state)
 {
 	struct dfx *f = dfx_new(4);
@@ -598,18 +615,7 @@ static void test_million_frames_wrap(void **state)
 
 	(void)state;
 	ET_OK(f, "-G eth0 rx 256 tx 256");
-	g->f = f;
-	g->total = 1000000;
-	g->nflows = 64;
-	g->gap = 300;           /* ~3.3 Mpps offered */
-	for (unsigned i = 0; i < g->nflows; i++) {
-		struct flow fl;
-
-		flow_make(&fl, i, 6);
-		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
-	}
-	sim_event_init(&g->ev, gen_fn, g);
-	sim_schedule_at(&f->sim, &g->ev, 0);
+	gen_start(g, f, 1000000, 64, 300);      /* ~3.3 Mpps offered */
 	sim_run(&f->sim);
 	check_conservation(f);
 	assert_int_equal(f->nrec, g->total);    /* nothing dropped at this rate */
@@ -1047,20 +1053,9 @@ static void test_adaptive_rx(void **state)
 	/* the default profile, 8 us = 2 units, on every queue */
 	for (unsigned q = 0; q < 2; q++)
 		assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(q)) & 0xff, 2);
-	g->f = f;
-	g->total = 320000;
-	g->nflows = 64;
-	g->gap = 500;
 	g->burst = 32;
 	g->burst_gap = 40000;
-	for (unsigned i = 0; i < g->nflows; i++) {
-		struct flow fl;
-
-		flow_make(&fl, i, 6);
-		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
-	}
-	sim_event_init(&g->ev, gen_fn, g);
-	sim_schedule_at(&f->sim, &g->ev, 0);
+	gen_start(g, f, 320000, 64, 500);
 	sim_run(&f->sim);
 	assert_int_equal(f->nrec, g->total);
 	for (unsigned q = 0; q < 2; q++) {

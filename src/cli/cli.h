@@ -72,22 +72,18 @@ struct cli_sweep_point {
 int cli_plot_prepare(const char *plot, char *tmp, size_t n);
 
 /*
- * cli_plot_sweep() - draw @n points of a sweep of @key over @vals with
+ * cli_plot_sweep() - draw a sweep of @key over the @n values @vals with
  * gnuplot into @tmp (from cli_plot_prepare), then rename it to @plot: SVG
- * for a .svg name, else PNG.  No file name enters gnuplot's script; key
- * and values are reduced to safe label characters.  0, or -1 with the
- * error (and gnuplot's first message) printed and @tmp removed.
+ * for a .svg name, else PNG.  @names NULL: one curve of @n points @pt,
+ * in panels throughput, busiest ksoftirqd, interrupts/s, idle ping.  Else
+ * @nreg regimes, curve r named @names[r] with points @pt[r * n ..
+ * r * n + n - 1], in panels throughput, busiest CPU %soft, interrupts/s,
+ * ping.  No file name enters gnuplot's script; key, values and names are
+ * reduced to safe label characters.  0, or -1 with the error (and
+ * gnuplot's first message) printed and @tmp removed.
  */
 int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
-		   char vals[][64], const struct cli_sweep_point *pt, unsigned n);
-
-/*
- * cli_plot_regimes() - the same for a sweep in @nreg regimes: one curve
- * per regime (named @names[r], points @pt[r * n .. r * n + n - 1]) in each
- * panel: throughput, the busiest CPU's %soft, interrupts/s, ping avg.
- */
-int cli_plot_regimes(const char *plot, const char *tmp, const char *key,
-		     char vals[][64], const char *const *names,
-		     const struct cli_sweep_point *pt, unsigned nreg, unsigned n);
+		   char vals[][64], const char *const *names,
+		   const struct cli_sweep_point *pt, unsigned nreg, unsigned n);
 
 #endif /* RXSCALE_CLI_H */

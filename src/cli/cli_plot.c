@@ -129,9 +129,9 @@ static void plot_script(FILE *g, bool svg, const char *key, char vals[][64],
 	fprintf(g, "unset multiplot\nset output\n");
 }
 
-static int plot_run(const char *plot, const char *tmp, const char *key,
-		    char vals[][64], const char *const *names,
-		    const struct cli_sweep_point *pt, unsigned nreg, unsigned n)
+int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
+		   char vals[][64], const char *const *names,
+		   const struct cli_sweep_point *pt, unsigned nreg, unsigned n)
 {
 	const char *ext = strrchr(plot, '.');
 	bool svg = ext && !strcasecmp(ext, ".svg");
@@ -207,17 +207,4 @@ done:
 	if (pfd[1] >= 0)
 		close(pfd[1]);
 	return rc;
-}
-
-int cli_plot_sweep(const char *plot, const char *tmp, const char *key,
-		   char vals[][64], const struct cli_sweep_point *pt, unsigned n)
-{
-	return plot_run(plot, tmp, key, vals, NULL, pt, 1, n);
-}
-
-int cli_plot_regimes(const char *plot, const char *tmp, const char *key,
-		     char vals[][64], const char *const *names,
-		     const struct cli_sweep_point *pt, unsigned nreg, unsigned n)
-{
-	return plot_run(plot, tmp, key, vals, names, pt, nreg, n);
 }

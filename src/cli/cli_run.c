@@ -1370,6 +1370,19 @@ static int sweep_try(const struct scenario *base, const char *key, const char *v
 	return bad ? -1 : 0;
 }
 
+/* The end of a sweep: its plot if asked for (cli_plot_sweep), named. */
+static int sweep_plot(const char *plot, const char *tmp, const char *key,
+		      char vals[][64], const char *const *names,
+		      const struct cli_sweep_point *pt, unsigned nreg, unsigned n)
+{
+	if (!plot)
+		return 0;
+	if (cli_plot_sweep(plot, tmp, key, vals, names, pt, nreg, n))
+		return 1;       /* it removed the temporary file */
+	printf("plot: %s\n", plot);
+	return 0;
+}
+
 /*
  * Run the scenario once per value of @spec ("usb.rx_usecs=0,5,15"), each
  * in a fresh world, and print one line per value; the ping column comes
@@ -1419,11 +1432,7 @@ static int run_sweep(const struct scenario *base, const char *spec, const char *
 		       (unsigned long long)pt[i].retransmits);
 		fflush(stdout);
 	}
-	if (plot && cli_plot_sweep(plot, plot_tmp, key, vals, pt, n))
-		return 1;       /* it removed the temporary file */
-	if (plot)
-		printf("plot: %s\n", plot);
-	return 0;
+	return sweep_plot(plot, plot_tmp, key, vals, NULL, pt, 1, n);
 fail:
 	if (plot)
 		unlink(plot_tmp);
@@ -1550,11 +1559,7 @@ static int run_regime_sweep(const struct scenario *pre, const char *const *sets,
 		}
 		print_verdict(rg, vals, &pt[r * n], n);
 	}
-	if (plot && cli_plot_regimes(plot, plot_tmp, key, vals, names, pt, nreg, n))
-		return 1;
-	if (plot)
-		printf("plot: %s\n", plot);
-	return 0;
+	return sweep_plot(plot, plot_tmp, key, vals, names, pt, nreg, n);
 fail:
 	if (plot)
 		unlink(plot_tmp);
