@@ -184,6 +184,9 @@ int r8152_rx_alloc(struct r8152 *tp);		/* 0 or -ENOMEM */
 void r8152_rx_free(struct r8152 *tp);
 int r8152_rx_start(struct r8152 *tp);		/* submit; 0 or -errno */
 void r8152_rx_stop(struct r8152 *tp);		/* kill, purge queues */
+/* Change the bulk-in URBs in flight on a running interface (ethtool -G):
+ * 0, or -errno with the old count kept. */
+int r8152_rx_set_pending(struct r8152 *tp, unsigned int n);
 /* Parse what completed and deliver up to @budget frames; returns them. */
 int r8152_rx_bottom(struct r8152 *tp, int budget);
 int r8152_poll(struct napi_struct *napi, int budget);
@@ -202,7 +205,9 @@ extern const struct ethtool_ops r8152_ethtool_ops;
 /* ---- r8152_dim.c: adaptive-rx ---- */
 void r8152_dim_init(struct r8152 *tp);
 void r8152_dim_sample(struct r8152 *tp);	/* the poll completed */
-void r8152_dim_stop(struct r8152 *tp);		/* no work runs after it */
+/* No work runs after it; true if a profile change was pending (and is
+ * now dropped). */
+bool r8152_dim_stop(struct r8152 *tp);
 u32 r8152_rx_timer_ns(const struct r8152 *tp);
 
 #endif /* RXSCALE_DRV_R8152_H */

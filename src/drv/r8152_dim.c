@@ -45,9 +45,9 @@ void r8152_dim_sample(struct r8152 *tp)
 	net_dim(&tp->rx_dim, &s);
 }
 
-void r8152_dim_stop(struct r8152 *tp)
+bool r8152_dim_stop(struct r8152 *tp)
 {
-	cancel_work_sync(&tp->rx_dim.work);
+	return cancel_work_sync(&tp->rx_dim.work);
 }
 
 /* The RX aggregation timer in ns: DIM's profile with adaptive-rx on, else

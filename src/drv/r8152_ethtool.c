@@ -59,7 +59,8 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 {
 	struct r8152 *tp = netdev_priv(dev);
 	u32 max_us = tp->chip->caps->coalesce_max_ns / 1000;
-	u32 ns;
+	bool on = c->use_adaptive_rx_coalesce, old_on = tp->adaptive_rx, requeue = false;
+	u32 ns, old;
 
 	(void)kc;
 	if (c->rx_coalesce_usecs > max_us) {
@@ -73,17 +74,27 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 		return -EINVAL;
 	}
 	ns = c->rx_coalesce_usecs * 1000;
-	if (ns == tp->coalesce && c->use_adaptive_rx_coalesce == tp->adaptive_rx)
+	if (ns == tp->coalesce && on == old_on)
 		return 0;
+	if (on && !old_on)
+		r8152_dim_init(tp);     /* a fresh tuner, unused while off */
+	else if (!on && old_on)
+		requeue = r8152_dim_stop(tp);   /* no work may write DIM's value */
+	old = tp->coalesce;
 	tp->coalesce = ns;
-	if (c->use_adaptive_rx_coalesce != tp->adaptive_rx) {
-		/* no work may write the old setting; start afresh */
-		r8152_dim_stop(tp);
-		r8152_dim_init(tp);
-		WRITE_ONCE(tp->adaptive_rx, c->use_adaptive_rx_coalesce);
+	WRITE_ONCE(tp->adaptive_rx, on);
+	if (netif_running(dev)) {
+		int rc = r8152_write_coalesce(tp);
+
+		/* the device kept its timer: so does the driver */
+		if (rc) {
+			tp->coalesce = old;
+			WRITE_ONCE(tp->adaptive_rx, old_on);
+			if (requeue)
+				schedule_work(&tp->rx_dim.work);
+			return rc;
+		}
 	}
-	if (netif_running(dev))
-		return r8152_write_coalesce(tp);
 	return 0;
 }
 
@@ -107,8 +118,6 @@ static int r8152_set_ringparam(struct net_device *dev, struct ethtool_ringparam 
 			       struct netlink_ext_ack *extack)
 {
 	struct r8152 *tp = netdev_priv(dev);
-	bool running = netif_running(dev);
-	int rc = 0;
 
 	(void)kr;
 	if (r->rx_pending < R8152_RX_PENDING_MIN) {
@@ -120,18 +129,12 @@ static int r8152_set_ringparam(struct net_device *dev, struct ethtool_ringparam 
 		return -EINVAL;
 	if (r->rx_pending == tp->rx_pending)
 		return 0;
-	/* URBs are submitted at open: the driver's own close and open, under
-	 * the RTNL the ethtool core holds (frames in flight are counted as
-	 * drops by the close) */
-	if (running)
-		r8152_close(dev);
-	tp->rx_pending = r->rx_pending;
-	if (running) {
-		rc = r8152_open(dev);
-		if (rc)
-			netdev_err(dev, "cannot reopen after -G: %d\n", rc);
+	if (!netif_running(dev)) {
+		tp->rx_pending = r->rx_pending;
+		return 0;
 	}
-	return rc;
+	/* on the running interface, nothing reallocated (r8152_rx.c) */
+	return r8152_rx_set_pending(tp, r->rx_pending);
 }
 
 /* ---- statistics ---- */

@@ -75,13 +75,13 @@ void rtl_dim_stop(struct rtl_q_vector *qv)
 	cancel_work_sync(&qv->dim.work);
 }
 
-/* The vector of RX queue @q (the V2 model has one per queue), or NULL. */
+/* The vector of RX queue @q (the V2 model has one per queue, in slot q),
+ * or NULL. */
 struct rtl_q_vector *rtl_rx_qv(struct rtl8169_private *tp, unsigned int q)
 {
-	for (unsigned int i = 0; i < tp->nqv; i++)
-		if (tp->qv[i].kind == RTL_VEC_RX && tp->qv[i].rx == &tp->rx_ring[q])
-			return &tp->qv[i];
-	return NULL;
+	struct rtl_q_vector *qv = q < R8169_QV_TX ? &tp->qv[q] : NULL;
+
+	return qv && qv->active && qv->kind == RTL_VEC_RX ? qv : NULL;
 }
 
 /* RX timer units of queue @q: DIM's profile with adaptive-rx on, else

@@ -6,10 +6,10 @@
 #include "drv/r8169.h"
 #include "kern/netdev_queues.h"
 
-int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
+int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
+		      unsigned int n)
 {
 	struct device *d = &tp->pdev->dev;
-	unsigned int n = tp->tx_ring_size;
 
 	ring->tp = tp;
 	ring->num_desc = n;
@@ -50,6 +50,20 @@ void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 		dma_free_coherent(d, (size_t)ring->num_desc * sizeof(*ring->desc),
 				  ring->desc, ring->desc_dma);
 	ring->desc = NULL;
+}
+
+void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
+{
+	struct net_device *dev = ring->tp->dev;
+
+	if (!ring->desc)
+		return;
+	rtl_tx_clean(ring, 0);
+	/* what never completed is freed with the ring */
+	for (unsigned int i = ring->dirty_tx; i != ring->cur_tx; i++)
+		if (ring->skb[i % ring->num_desc])
+			ring->stats.drops++;
+	netdev_tx_reset_queue(netdev_get_tx_queue(dev, ring->index));
 }
 
 /* Free descriptors.  ndo_start_xmit (advancing cur_tx) and the NAPI TX

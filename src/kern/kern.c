@@ -12,6 +12,8 @@
 struct kern *kern;
 
 void kern_napi_init_softirq(void);
+int kern_timer_init(struct kern *k);
+void kern_timer_fini(struct kern *k);
 
 int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 {
@@ -29,7 +31,8 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 	k->fault.msix_avail = -1;
 	k->irq_desc = calloc(KERN_NR_IRQS, sizeof(*k->irq_desc));
 	k->sd = calloc(n, sizeof(*k->sd));
-	if (!k->irq_desc || !k->sd || kern_workqueue_init(k)) {
+	if (!k->irq_desc || !k->sd || kern_timer_init(k) || kern_workqueue_init(k)) {
+		kern_timer_fini(k);
 		free(k->irq_desc);
 		free(k->sd);
 		return -ENOMEM;
@@ -46,6 +49,7 @@ void kern_fini(struct kern *k)
 			kern_irq_release(&k->irq_desc[i]);
 	kern_workqueue_fini(k);
 	plat_mem_fini(&k->mem);
+	kern_timer_fini(k);
 	free(k->irq_desc);
 	free(k->sd);
 	if (kern == k)

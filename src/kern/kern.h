@@ -33,6 +33,7 @@
 
 struct kern_irq_desc;
 struct kern_worker;
+struct kern_timer_cpu;
 struct softnet_data;
 struct net_device;
 struct netdev_queue;
@@ -48,6 +49,7 @@ struct kern_faults {
 	 * (1 = the next one). */
 	unsigned dma_fail_nth;
 	unsigned skb_fail_nth;          /* same for skb allocation */
+	unsigned irq_fail_nth;          /* same for request_irq (-ENOMEM) */
 	unsigned urb_fail_nth;          /* same for usb_alloc_urb */
 };
 
@@ -88,6 +90,7 @@ struct kern {
 	struct softnet_data *sd;        /* per CPU */
 	struct kern_worker *workers;    /* per CPU: the system workqueue's
 					   kworkers (workqueue.c) */
+	struct kern_timer_cpu *timer_cpu; /* per CPU: expired timer_lists */
 
 	struct kern_faults fault;
 	struct kern_warnings warn;

@@ -23,7 +23,7 @@ void sim_fini(struct sim *s)
 {
 	free(s->heap_base);
 	s->heap = s->heap_base = NULL;
-	s->heap_len = s->heap_cap = s->live = 0;
+	s->heap_len = s->heap_cap = s->live = s->live_bg = 0;
 }
 
 /* (time, seq) as one 128-bit key: one compare, no data-dependent branch
@@ -151,8 +151,10 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 		 * periodic or self-clocked timer): reuse its root entry with
 		 * one sift-down instead of a pop plus a push. */
 		s->root_running = false;
-		if (!ev->pending)
+		if (!ev->pending) {
 			s->live++;
+			s->live_bg += ev->background;
+		}
 		ev->pending = true;
 		ev->time = t;
 		ev->seq = s->next_seq++;
@@ -180,8 +182,10 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 			s->heap_cap = cap;
 		}
 	}
-	if (!ev->pending)
+	if (!ev->pending) {
 		s->live++;
+		s->live_bg += ev->background;
+	}
 	ev->pending = true;
 	ev->time = t;
 	ev->seq = s->next_seq++;
@@ -208,6 +212,9 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until)
 	while (s->heap_len) {
 		struct sim_heap_ent top = s->heap[0];
 
+		if (until == SIM_TIME_MAX && s->live == s->live_bg)
+			break;
+
 		if (!ent_live(&top)) {
 			pop_root(s);
 			continue;
@@ -219,6 +226,7 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until)
 		 * the callback re-armed the event into it. */
 		top.ev->pending = false;
 		s->live--;
+		s->live_bg -= top.ev->background;
 		s->now = top.time;
 		sim_trace_mix(s, top.time * 0x100000001b3ull + top.seq);
 		s->executed++;

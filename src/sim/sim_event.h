@@ -45,6 +45,9 @@ struct sim_event {
 	sim_time_t time;        /* when it fires (valid while pending) */
 	uint64_t seq;           /* sequence of the live heap entry */
 	bool pending;
+	/* Housekeeping (a kernel's periodic timers): sim_run() does not wait
+	 * for it.  Set before scheduling, never while pending. */
+	bool background;
 };
 
 /* One heap slot: the key is copied in so sift loops touch one array.
@@ -64,6 +67,7 @@ struct sim {
 	struct sim_heap_ent *heap_base; /* 128-byte aligned allocation */
 	size_t heap_len, heap_cap;
 	size_t live;            /* pending events (heap_len minus stale) */
+	size_t live_bg;         /* of which background */
 	uint64_t executed;      /* events run so far */
 	uint64_t trace;         /* running trace hash */
 	bool stop;              /* set by sim_stop(), cleared by sim_run_*() */
@@ -85,6 +89,7 @@ static inline void sim_event_init(struct sim_event *ev, sim_event_fn fn,
 	ev->time = 0;
 	ev->seq = 0;
 	ev->pending = false;
+	ev->background = false;
 }
 
 /* Current virtual time in ns. */
@@ -119,12 +124,14 @@ static inline void sim_cancel(struct sim *s, struct sim_event *ev)
 	if (ev->pending) {
 		ev->pending = false;
 		s->live--;
+		s->live_bg -= ev->background;
 	}
 }
 
 /*
  * Run events in order until the next one would be later than @until (ns)
- * or none is left or sim_stop() is called; then set now = @until unless
+ * or none is left (with @until SIM_TIME_MAX: none but background ones) or
+ * sim_stop() is called; then set now = @until unless
  * stopped early or @until is SIM_TIME_MAX.  Returns the number of events
  * run.
  */
@@ -134,7 +141,9 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until);
  * (Drops cancelled entries from the top of the heap on the way.) */
 bool sim_next_time(struct sim *s, sim_time_t *t);
 
-/* Run until no event is pending (or sim_stop()).  Returns events run. */
+/* Run until no event is pending but background ones (or sim_stop()):
+ * a system whose only future is periodic housekeeping is done; a test
+ * that wants housekeeping to act runs until a time.  Returns events run. */
 static inline uint64_t sim_run(struct sim *s)
 {
 	return sim_run_until(s, SIM_TIME_MAX);
