@@ -7,7 +7,10 @@
  * Implementations, each timed on 8-, 12- and 36-byte tuples (IPv4 2-tuple,
  * IPv4 4-tuple, IPv6 4-tuple) with the 40-byte Microsoft key:
  *   rxscale-ref     rss_toeplitz_ref(), bit-serial reference
- *   rxscale-lut     rss_thash_lut(), per-key byte tables (the fast path)
+ *   rxscale-lut     rss_thash_lut(), per-key byte tables
+ *   rxscale-gfni    rss_thash_gfni(), GFNI affine transforms on AVX-512,
+ *                   if the CPU has them
+ *   rxscale         rss_thash(): the path rss_thash_init() chose here
  *   rte_softrss     DPDK, tuple as host-order uint32 words, key as is
  *   rte_softrss_be  DPDK, same tuple, key from rte_convert_rss_key()
  *   rte_thash_gfni  DPDK GFNI/AVX-512 (bench_thash_gfni.c), if the CPU has it
@@ -145,6 +148,20 @@ static uint32_t hash_lut(const uint8_t *data, uint32_t *w, size_t len)
 }
 DEFINE_RUN(run_lut, rss_thash_lut(&lut_ctx, tuples[i], len))
 
+static uint32_t hash_own_gfni(const uint8_t *data, uint32_t *w, size_t len)
+{
+	(void)w;
+	return rss_thash_gfni(&lut_ctx, data, len);
+}
+DEFINE_RUN(run_own_gfni, rss_thash_gfni(&lut_ctx, tuples[i], len))
+
+static uint32_t hash_own(const uint8_t *data, uint32_t *w, size_t len)
+{
+	(void)w;
+	return rss_thash(&lut_ctx, data, len);
+}
+DEFINE_RUN(run_own, rss_thash(&lut_ctx, tuples[i], len))
+
 #ifdef BENCH_HAVE_DPDK
 static uint32_t hash_softrss(const uint8_t *data, uint32_t *w, size_t len)
 {
@@ -188,6 +205,8 @@ struct impl {
 static struct impl impls[] = {
 	{ .name = "rxscale-ref", .hash = hash_ref, .run = run_ref },
 	{ .name = "rxscale-lut", .hash = hash_lut, .run = run_lut },
+	{ .name = "rxscale-gfni", .hash = hash_own_gfni, .run = run_own_gfni },
+	{ .name = "rxscale", .hash = hash_own, .run = run_own },
 #ifdef BENCH_HAVE_DPDK
 	{ .name = "rte_softrss", .hash = hash_softrss, .run = run_softrss },
 	{ .name = "rte_softrss_be", .hash = hash_softrss_be,
@@ -422,6 +441,18 @@ static double lut_speedup(size_t l)
 	return be->ns[l] / lut->ns[l];
 }
 
+/* ns(rxscale) / ns(rte_thash_gfni) at @len bytes, or 0 if either is
+ * missing (the target: <= 1 at every size). */
+static double own_vs_gfni(size_t l)
+{
+	const struct impl *own = find_impl("rxscale");
+	const struct impl *g = find_impl("rte_thash_gfni");
+
+	if (!own || !g || g->ns[l] <= 0)
+		return 0;
+	return own->ns[l] / g->ns[l];
+}
+
 static void print_json(const char *cpu)
 {
 	size_t k, l;
@@ -453,7 +484,17 @@ static void print_json(const char *cpu)
 		       lens[l], x);
 		first = 0;
 	}
-	printf("},\n \"cpu\":");
+	for (l = 0; l < NLENS; l++) {
+		double x = own_vs_gfni(l);
+
+		if (x <= 0)
+			continue;
+		printf("%s\"rxscale_vs_rte_thash_gfni_%zu\":%.2f",
+		       first ? "" : ",", lens[l], x);
+		first = 0;
+	}
+	printf("},\n \"rxscale_path\":\"%s\",\n \"cpu\":",
+	       lut_ctx.use_gfni ? "gfni" : "lut");
 	json_string(cpu);
 	printf(",\n \"key_bytes\":%d,\"tuples\":%d,\"repeats\":%d,"
 	       "\"statistic\":\"median\"}\n", KEY_LEN, NTUPLES, REPEATS);
@@ -493,6 +534,21 @@ static void print_table(const char *cpu)
 		printf("\ntarget >= 5x at 12 and 36 B: %s\n",
 		       met ? "met" : "NOT met");
 	}
+	printf("\nrxscale uses the %s path here", lut_ctx.use_gfni ?
+	       "GFNI/AVX-512" : "byte-table (CPU lacks GFNI/AVX512BW/AVX512VBMI)");
+	if (own_vs_gfni(0) > 0) {
+		int met = 1;
+
+		printf("; rxscale / rte_thash_gfni:");
+		for (l = 0; l < NLENS; l++) {
+			printf(" %zu B %.2fx%s", lens[l], own_vs_gfni(l),
+			       l + 1 < NLENS ? "," : "");
+			if (own_vs_gfni(l) > 1)
+				met = 0;
+		}
+		printf("\ntarget <= 1x at every size: %s", met ? "met" : "NOT met");
+	}
+	printf("\n");
 }
 
 static void usage(FILE *f)
@@ -543,6 +599,9 @@ int main(int argc, char **argv)
 			impls[k].skipped = "rte_thash_complete_matrix failed";
 	}
 #endif
+	for (size_t m = 0; m < NIMPLS; m++)
+		if (strcmp(impls[m].name, "rxscale-gfni") == 0 && !lut_ctx.use_gfni)
+			impls[m].skipped = "CPU lacks GFNI/AVX512BW/AVX512VBMI";
 
 	verify();
 

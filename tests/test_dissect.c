@@ -601,6 +601,49 @@ static void test_ipv6_payload_len0(void **state)
 	assert_int_equal(net_dissect(big, sizeof(big), NET_LINK_ETH, &f), NET_STOP_L3_BAD);
 }
 
+/* A frame the capture's snap length cut (net_dissect_cap): lengths are
+ * checked against the wire length, reads stop at the captured bytes, so
+ * the headers kept are hashed; a header the capture cut is not. */
+static void test_snaplen_cut(void **state)
+{
+	uint8_t buf[512];
+	struct net_build b;
+	struct net_flow f;
+	struct rss_result r;
+	ssize_t len;
+
+	(void)state;
+	tcp4(&b);
+	len = net_build_frame(&b, buf, sizeof(buf));
+	/* payload cut: the 4-tuple; without the wire length, nothing */
+	assert_int_equal(net_dissect_cap(buf, 54, (size_t)len, NET_LINK_ETH, &f), NET_STOP_DONE);
+	assert_true(f.cut && f.l4_ok);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.hash, 0x51ccc178);
+	assert_int_equal(net_dissect(buf, 54, NET_LINK_ETH, &f), NET_STOP_L3_LEN);
+	/* TCP header cut: the IP pair */
+	assert_int_equal(net_dissect_cap(buf, 44, (size_t)len, NET_LINK_ETH, &f),
+			 NET_STOP_L4_TRUNC);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.in.type, RSS_TYPE_IPV4);
+	assert_int_equal(r.hash, 0x323e8fc2);
+	/* a wire length the IP total length still exceeds */
+	assert_int_equal(net_dissect_cap(buf, 54, (size_t)len - 1, NET_LINK_ETH, &f),
+			 NET_STOP_L3_LEN);
+	/* IPv6 with extension headers: cut inside the chain, no hash (the
+	 * addresses the chain may carry are unknown); after it, the 4-tuple */
+	tcp6(&b);
+	b.hbh = b.hao = true;
+	len = net_build_frame(&b, buf, sizeof(buf));
+	assert_int_equal(net_dissect_cap(buf, 14 + 40 + 12, (size_t)len, NET_LINK_ETH, &f),
+			 NET_STOP_L3_TRUNC);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.in.type, RSS_TYPE_NONE);
+	assert_int_equal(net_dissect_cap(buf, 14 + 40 + 8 + 24 + 20, (size_t)len,
+					 NET_LINK_ETH, &f), NET_STOP_DONE);
+	assert_true(f.has_ex_src && f.l4_ok);
+}
+
 /* Linux cooked v1/v2 and raw IP link types reach the same hash. */
 static void test_link_types(void **state)
 {
@@ -712,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_non_ip),
 		cmocka_unit_test(test_csum_reference),
 		cmocka_unit_test(test_ipv6_payload_len0),
+		cmocka_unit_test(test_snaplen_cut),
 	};
 
 	return cmocka_run_group_tests_name("dissect", tests, setup, teardown);

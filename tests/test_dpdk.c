@@ -39,6 +39,11 @@ static void check_key(const uint8_t *key, uint64_t *seed)
 			to_words(in, lens[l], w);
 			want = rte_softrss(w, (uint32_t)lens[l] / 4, key);
 			got = rss_thash_lut(&t, in, lens[l]);
+			if (rss_thash_gfni_cpu() &&
+			    rss_thash_gfni(&t, in, lens[l]) != want)
+				fail_msg("len %zu tuple %zu: rxscale gfni 0x%08x, "
+					 "rte_softrss 0x%08x", lens[l], i,
+					 rss_thash_gfni(&t, in, lens[l]), want);
 			if (got != want || rte_softrss_be(w, (uint32_t)lens[l] / 4,
 							  be_key) != want ||
 			    rss_toeplitz_ref(key, 40, in, lens[l]) != want)

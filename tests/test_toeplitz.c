@@ -56,11 +56,22 @@ static size_t tuple(uint8_t *in, const uint8_t *s, const uint8_t *d,
 	return 2 * al + 4;
 }
 
+/* Every fast path gives @want: the byte tables, the GFNI transforms
+ * where this CPU has them, and rss_thash()'s choice. */
+static void fast_eq(const struct rss_thash *t, const uint8_t *in, size_t len,
+		    uint32_t want)
+{
+	assert_int_equal(rss_thash_lut(t, in, len), want);
+	if (rss_thash_gfni_cpu())
+		assert_int_equal(rss_thash_gfni(t, in, len), want);
+	assert_int_equal(rss_thash(t, in, len), want);
+}
+
 static void check_both(const struct rss_thash *t, const uint8_t *in,
 		       size_t len, uint32_t want)
 {
 	assert_int_equal(rss_toeplitz_ref(rss_key_microsoft, 40, in, len), want);
-	assert_int_equal(rss_thash_lut(t, in, len), want);
+	fast_eq(t, in, len, want);
 }
 
 static void test_ms_ipv4(void **state)
@@ -171,7 +182,7 @@ static void test_length_sweep(void **state)
 	for (i = 0; i < sizeof(lv) / sizeof(lv[0]); i++) {
 		assert_int_equal(rss_toeplitz_ref(key, 240, data, lv[i].len),
 				 lv[i].h);
-		assert_int_equal(rss_thash_lut(&t, data, lv[i].len), lv[i].h);
+		fast_eq(&t, data, lv[i].len, lv[i].h);
 	}
 	rss_thash_fini(&t);
 }
@@ -199,14 +210,14 @@ static void test_symmetric_key(void **state)
 		tu_ip4(s, v4[i].src);
 		tu_ip4(d, v4[i].dst);
 		tuple(in, s, d, 4, v4[i].sport, v4[i].dport);
-		assert_int_equal(rss_thash_lut(&t, in, 12), want[i].h4);
+		fast_eq(&t, in, 12, want[i].h4);
 		tuple(in, d, s, 4, v4[i].dport, v4[i].sport);
-		assert_int_equal(rss_thash_lut(&t, in, 12), want[i].h4);
+		fast_eq(&t, in, 12, want[i].h4);
 		assert_int_equal(rss_toeplitz_ref(key, 40, in, 12), want[i].h4);
 		tuple(in, s, d, 4, -1, 0);
-		assert_int_equal(rss_thash_lut(&t, in, 8), want[i].h2);
+		fast_eq(&t, in, 8, want[i].h2);
 		tuple(in, d, s, 4, -1, 0);
-		assert_int_equal(rss_thash_lut(&t, in, 8), want[i].h2);
+		fast_eq(&t, in, 8, want[i].h2);
 	}
 	/* ... and on random IPv6 4-tuples, with 16 bits of information */
 	for (i = 0; i < 10000; i++) {
@@ -219,7 +230,8 @@ static void test_symmetric_key(void **state)
 		tuple(f6, a, bb, 16, sp, dp);
 		tuple(r6, bb, a, 16, dp, sp);
 		h = rss_thash_lut(&t, f6, 36);
-		assert_int_equal(h, rss_thash_lut(&t, r6, 36));
+		fast_eq(&t, f6, 36, h);
+		fast_eq(&t, r6, 36, h);
 		assert_int_equal(h >> 16, h & 0xffff);
 	}
 	/* the MS key is not symmetric: reversed row 1 differs */
@@ -228,7 +240,7 @@ static void test_symmetric_key(void **state)
 	tu_ip4(s, v4[0].src);
 	tu_ip4(d, v4[0].dst);
 	tuple(in, d, s, 4, v4[0].dport, v4[0].sport);
-	assert_int_equal(rss_thash_lut(&t, in, 12), 0xfde799b2);
+	fast_eq(&t, in, 12, 0xfde799b2);
 	rss_thash_fini(&t);
 }
 
@@ -242,6 +254,7 @@ static void test_lut_equals_ref(void **state)
 	uint64_t seed = 0x1234567890abcdefull;
 	uint8_t key[52], in[64];
 	struct rss_thash t;
+	bool gfni = rss_thash_gfni_cpu();
 	size_t k, l, i;
 
 	(void)state;
@@ -253,16 +266,21 @@ static void test_lut_equals_ref(void **state)
 
 			for (i = 0; i < n; i++) {
 				tu_fill(&seed, in, lens[l]);
-				if (rss_thash_lut(&t, in, lens[l]) !=
-				    rss_toeplitz_ref(key, key_lens[k], in, lens[l]))
-					fail_msg("key %zu len %zu input %zu",
+				uint32_t want = rss_toeplitz_ref(key, key_lens[k],
+								 in, lens[l]);
+
+				if (rss_thash_lut(&t, in, lens[l]) != want)
+					fail_msg("lut: key %zu len %zu input %zu",
+						 key_lens[k], lens[l], i);
+				if (gfni && rss_thash_gfni(&t, in, lens[l]) != want)
+					fail_msg("gfni: key %zu len %zu input %zu",
 						 key_lens[k], lens[l], i);
 			}
 		}
 		for (l = 0; l <= 64; l++) {	/* every length, incl. > key-4 */
 			for (i = 0; i < 2000; i++) {
 				tu_fill(&seed, in, l);
-				assert_int_equal(rss_thash_lut(&t, in, l),
+				fast_eq(&t, in, l,
 					rss_toeplitz_ref(key, key_lens[k], in, l));
 			}
 		}
@@ -327,6 +345,28 @@ static void test_wrong_variants_differ(void **state)
 			     v4[0].h_tcp);
 }
 
+/* The GFNI path exists where the CPU can run it, and rss_thash() takes
+ * it there (the tests above then checked it); elsewhere say why not. */
+static void test_gfni_chosen(void **state)
+{
+	struct rss_thash t;
+
+	(void)state;
+	assert_int_equal(rss_thash_init(&t, rss_key_microsoft, 40), 0);
+	assert_int_equal(t.use_gfni, rss_thash_gfni_cpu());
+	if (!rss_thash_gfni_cpu()) {
+		rss_thash_fini(&t);
+		print_message("CPU lacks GFNI/AVX512BW/AVX512VBMI: byte tables only\n");
+		skip();
+	}
+	/* a matrix that is not the key's would break the MS vector */
+	t.gfni[3] ^= 1;
+	assert_int_not_equal(rss_thash_gfni(&t, (const uint8_t[12]){
+		66, 9, 149, 187, 161, 142, 100, 80, 0x0a, 0xea, 0x06, 0xe6 }, 12),
+		0x51ccc178);
+	rss_thash_fini(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_lut_equals_ref),
 		cmocka_unit_test(test_long_input_rule),
 		cmocka_unit_test(test_wrong_variants_differ),
+		cmocka_unit_test(test_gfni_chosen),
 	};
 
 	return cmocka_run_group_tests_name("toeplitz", tests, NULL, NULL);

@@ -56,16 +56,18 @@ struct cli_pcap *cli_pcap_open(const char *path);
 
 /**
  * cli_pcap_read() - the next record.
- * Return: 1 for a frame, 0 at the end, -1 after printing an error line
- * (a truncated or corrupt file).
+ * Return: 1 for a frame, 0 at the end, -1 for a truncated or corrupt file
+ * (the message, naming the file, is cli_pcap_error(); nothing printed).
  */
 int cli_pcap_read(struct cli_pcap *c, struct cli_frame *fr);
+const char *cli_pcap_error(const struct cli_pcap *c);
 
 /** cli_linktype_name() - libpcap's name of LINKTYPE @linktype, or "?". */
 const char *cli_linktype_name(int linktype);
 
 /**
- * cli_pcap_next() - the next frame.
+ * cli_pcap_next() - the next frame (cli_pcap_read() that prints its
+ * error).
  * @data, @caplen: captured bytes (valid until the next call)
  * Return: 1 for a frame, 0 at the end, -1 after printing an error line
  * (a truncated or corrupt file).

@@ -61,6 +61,7 @@ struct cli_pcap {
 	unsigned nifs, ifs_cap;
 	struct cli_frame last;
 	bool any_supported;		/* some interface so far is readable */
+	char err[320];			/* why the last read failed */
 };
 
 static bool map_link(int dlt, enum net_link *link)
@@ -120,9 +121,10 @@ static uint16_t ng16(const struct cli_pcap *c, const uint8_t *p)
 	return c->swap ? __builtin_bswap16(v) : v;
 }
 
-static int ng_bad(const struct cli_pcap *c, const char *what)
+static int ng_bad(struct cli_pcap *c, const char *what)
 {
-	cli_err("%s: corrupt or truncated capture: %s", c->path, what);
+	snprintf(c->err, sizeof(c->err), "%s: corrupt or truncated capture: %s",
+		 c->path, what);
 	return -1;
 }
 
@@ -368,6 +370,8 @@ struct cli_pcap *cli_pcap_open(const char *path)
 		c->f = f;
 		rewind(f);
 		if (ng_open(c)) {
+			if (c->err[0])
+				cli_err("%s", c->err);
 			cli_pcap_close(c);
 			return NULL;
 		}
@@ -428,9 +432,14 @@ int cli_pcap_read(struct cli_pcap *c, struct cli_frame *fr)
 	}
 	if (rc == PCAP_ERROR_BREAK)
 		return 0;
-	cli_err("%s: corrupt or truncated capture: %s", c->path,
-		pcap_geterr(c->p));
+	snprintf(c->err, sizeof(c->err), "%s: corrupt or truncated capture: %s",
+		 c->path, pcap_geterr(c->p));
 	return -1;
+}
+
+const char *cli_pcap_error(const struct cli_pcap *c)
+{
+	return c->err;
 }
 
 int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen)
@@ -441,6 +450,8 @@ int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen)
 	if (rc == 1) {
 		*data = fr.data;
 		*caplen = fr.caplen;
+	} else if (rc < 0) {
+		cli_err("%s", c->err);
 	}
 	return rc;
 }

@@ -124,6 +124,6 @@ void rss_classify(const struct rss_cfg *cfg, const struct net_flow *f,
 		r->queue = 0;
 		return;
 	}
-	r->hash = rss_thash_lut(cfg->key, r->in.bytes, r->in.len);
+	r->hash = rss_thash(cfg->key, r->in.bytes, r->in.len);
 	r->queue = rss_indir_queue(cfg->indir, r->hash);
 }

@@ -73,6 +73,16 @@ int rss_thash_init(struct rss_thash *t, const uint8_t *key, size_t key_len)
 			t->tbl[i][v] = h;
 		}
 	}
+	/* GFNI matrix of key byte m: row r (byte r of the qword) holds key
+	 * bits 8m + r .. 8m + r + 7, most significant first */
+	for (i = 0; i < key_len && i < RSS_GFNI_QWORDS; i++) {
+		uint32_t k16 = key_byte(key, key_len, i) << 8 |
+			       key_byte(key, key_len, i + 1);
+
+		for (b = 0; b < 8; b++)
+			t->gfni[i] |= (uint64_t)(uint8_t)(k16 >> (8 - b)) << (8 * b);
+	}
+	t->use_gfni = rss_thash_gfni_cpu();
 	return 0;
 }
 

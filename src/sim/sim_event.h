@@ -9,9 +9,11 @@
  * EventKey rule, research/aesthetics.md §1.7).
  *
  * Events are intrusive: the owner embeds a struct sim_event and the
- * engine never allocates per event.  Cancelling clears a flag; the stale
- * heap entry is skipped when it reaches the top (lazy deletion).
- * Re-scheduling a pending event moves it: the old entry goes stale.
+ * engine never allocates per event.  A pending event is in a timing-wheel
+ * bucket or in a heap (sim_event.c); cancelling takes it out of the
+ * wheel, or leaves its heap entry stale (skipped when it reaches the top:
+ * lazy deletion); re-scheduling a pending event moves it.  An event must
+ * not be re-initialised (sim_event_init) while it is pending.
  *
  * The engine also keeps a running 64-bit trace hash of every event it
  * runs (time, sequence) plus whatever components mix in, so a test can
@@ -43,12 +45,18 @@ struct sim_event {
 	sim_event_fn fn;
 	void *arg;              /* owner's context, free for the callback */
 	sim_time_t time;        /* when it fires (valid while pending) */
-	uint64_t seq;           /* sequence of the live heap entry */
+	uint64_t seq;           /* insertion sequence, the tie-break */
+	struct sim_event *next, *prev;  /* wheel bucket list (while there) */
+	bool in_wheel;          /* pending in the wheel (else in the heap) */
 	bool pending;
 	/* Housekeeping (a kernel's periodic timers): sim_run() does not wait
 	 * for it.  Set before scheduling, never while pending. */
 	bool background;
 };
+
+/* The timing wheel: 1024 buckets of 128 ns, ~131 us ahead of now. */
+#define SIM_WHEEL_SHIFT 7
+#define SIM_WHEEL_SLOTS 1024u
 
 /* One heap slot: the key is copied in so sift loops touch one array.
  * Padded to 32 bytes so that, with the array offset by 3 slots, the four
@@ -66,8 +74,14 @@ struct sim {
 	struct sim_heap_ent *heap;      /* heap_base + 3 */
 	struct sim_heap_ent *heap_base; /* 128-byte aligned allocation */
 	size_t heap_len, heap_cap;
-	size_t live;            /* pending events (heap_len minus stale) */
+	size_t live;            /* pending events */
 	size_t live_bg;         /* of which background */
+	size_t heap_live;       /* of them in the heap (heap_len minus stale) */
+	struct sim_event *wheel[SIM_WHEEL_SLOTS];       /* bucket heads */
+	uint64_t wheel_map[SIM_WHEEL_SLOTS / 64];       /* non-empty buckets */
+	uint64_t wheel_sum;     /* non-zero words of wheel_map */
+	size_t wheel_n;         /* events in the wheel */
+	sim_time_t wheel_base;  /* where the wheel starts: the last event's time */
 	uint64_t executed;      /* events run so far */
 	uint64_t trace;         /* running trace hash */
 	bool stop;              /* set by sim_stop(), cleared by sim_run_*() */
@@ -88,6 +102,8 @@ static inline void sim_event_init(struct sim_event *ev, sim_event_fn fn,
 	ev->arg = arg;
 	ev->time = 0;
 	ev->seq = 0;
+	ev->next = ev->prev = NULL;
+	ev->in_wheel = false;
 	ev->pending = false;
 	ev->background = false;
 }
@@ -118,14 +134,14 @@ static inline int sim_schedule_in(struct sim *s, struct sim_event *ev,
 	return sim_schedule_at(s, ev, s->now + delta);
 }
 
-/* Cancel @ev if pending (flag only; O(1)).  Safe on a non-pending event. */
+/* Take pending @ev out of the heap (sim_cancel's slow half). */
+void sim_cancel_pending(struct sim *s, struct sim_event *ev);
+
+/* Cancel @ev if pending (O(1)).  Safe on a non-pending event. */
 static inline void sim_cancel(struct sim *s, struct sim_event *ev)
 {
-	if (ev->pending) {
-		ev->pending = false;
-		s->live--;
-		s->live_bg -= ev->background;
-	}
+	if (ev->pending)
+		sim_cancel_pending(s, ev);
 }
 
 /*

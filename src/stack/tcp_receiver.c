@@ -99,6 +99,7 @@ int tcp_receiver_init(struct tcp_receiver *r, struct sim *sim,
 	r->sim = sim;
 	r->host = host;
 	r->p = *p;
+	tcp_endpoint_prepare(&r->p.ep);
 	r->xmit = xmit;
 	r->xmit_arg = xmit_arg;
 	r->right = p->rcvbuf >> p->wscale << p->wscale;

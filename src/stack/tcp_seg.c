@@ -36,10 +36,42 @@ uint32_t stack_tuple_hash(const struct stack_tuple *t)
 	return (uint32_t)(h >> 32);
 }
 
+void tcp_endpoint_prepare(struct tcp_endpoint *ep)
+{
+	memset(&ep->tmpl_for, 0, sizeof(ep->tmpl_for));
+	memcpy(ep->tmpl_for.smac, ep->smac, 6);
+	memcpy(ep->tmpl_for.dmac, ep->dmac, 6);
+	ep->tmpl_for.t = ep->t;
+	net_tcp4_tmpl_init(&ep->tmpl, ep->smac, ep->dmac, ep->t.saddr, ep->t.daddr,
+			   ep->t.sport, ep->t.dport);
+	ep->tmpl_ok = true;
+}
+
+static bool tmpl_current(const struct tcp_endpoint *ep)
+{
+	return ep->tmpl_ok && !memcmp(ep->tmpl_for.smac, ep->smac, 6) &&
+	       !memcmp(ep->tmpl_for.dmac, ep->dmac, 6) &&
+	       stack_tuple_eq(&ep->tmpl_for.t, &ep->t);
+}
+
 ssize_t tcp_seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap)
 {
 	uint8_t opt[12];
 	struct net_build b;
+
+	if (tmpl_current(d->ep)) {
+		struct net_tcp4_seg g = {
+			.ip_id = d->ip_id, .seq = d->seq, .ack = d->ack,
+			.flags = d->flags ? d->flags : TCP_ACK, .win = d->win,
+			.ts = d->ts, .tsval = d->tsval, .tsecr = d->tsecr,
+			.payload_len = d->payload_len, .payload_seed = d->payload_seed,
+		};
+		ssize_t n = net_tcp4_tmpl_frame(&d->ep->tmpl, &g, buf, cap);
+
+		if (n >= 0)
+			return n;
+		/* the long way says why not */
+	}
 
 	net_build_init(&b);
 	memcpy(b.smac, d->ep->smac, 6);

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "net/net_build.h"
+
 #define TCP_MSS_TS	1448	/* payload bytes per segment at MTU 1500 */
 #define TCP_HDR_TS_LEN	32	/* TCP header with NOP NOP Timestamps */
 #define TCP_FRAME_MAX	1514	/* largest frame the stack builds, bytes */
@@ -69,11 +71,23 @@ static inline struct stack_tuple stack_tuple_rev(const struct stack_tuple *t)
 /* A deterministic 32-bit hash of a tuple (not Toeplitz; for tables). */
 uint32_t stack_tuple_hash(const struct stack_tuple *t);
 
-/* One end of a connection: its MACs and its tuple (saddr = local). */
+/* One end of a connection: its MACs and its tuple (saddr = local), and
+ * the frame template made from them (tcp_endpoint_prepare). */
 struct tcp_endpoint {
 	uint8_t smac[6], dmac[6];
 	struct stack_tuple t;
+	/* tmpl_for: the MACs and tuple the template was made for; a
+	 * segment from an endpoint changed since is built the long way */
+	struct {
+		uint8_t smac[6], dmac[6];
+		struct stack_tuple t;
+	} tmpl_for;
+	bool tmpl_ok;
+	struct net_tcp4_tmpl tmpl;
 };
+
+/* Make @ep's frame template (after setting its MACs and tuple). */
+void tcp_endpoint_prepare(struct tcp_endpoint *ep);
 
 /* A parsed TCP segment header (or the merged header of a GRO run). */
 struct tcp_seg {

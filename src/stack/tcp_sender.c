@@ -299,6 +299,7 @@ int tcp_sender_init(struct tcp_sender *s, struct sim *sim,
 	s->sim = sim;
 	s->host = host;
 	s->p = *p;
+	tcp_endpoint_prepare(&s->p.ep);
 	s->xmit = xmit;
 	s->xmit_arg = xmit_arg;
 	s->w.cwnd = p->init_cwnd;
