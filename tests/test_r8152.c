@@ -961,7 +961,7 @@ static void test_rings_enomem(void **state)
 
 /* -C whose register write fails (the device STALLs the control request)
  * returns the error and keeps the old timer, in the driver and the
- * device alike. */
+ * device alike; with adaptive-rx, the old mode too. */
 static void test_coalesce_write_fails(void **state)
 {
 	struct ufx *f = ufx_new("RTL8159");
@@ -976,6 +976,24 @@ static void test_coalesce_write_fails(void **state)
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 30000 / 8);
 	ET_OK(f, "-C eth0 rx-usecs 100");
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 100000 / 8);
+	/* adaptive-rx on, refused: still off, the static timer in place */
+	rtlu_faults(f->m)->ctrl_stall_next = 1;
+	assert_int_not_equal(et(f, "-C eth0 adaptive-rx on"), 0);
+	assert_false(f->tp->adaptive_rx);
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 100000 / 8);
+	/* on, at a profile DIM chose (64 us) with its change still queued;
+	 * off, refused: still on, that profile and its queued change kept */
+	ET_OK(f, "-C eth0 adaptive-rx on");
+	f->tp->rx_dim.profile_ix = 2;
+	f->tp->rx_dim.state = DIM_APPLY_NEW_PROFILE;
+	assert_true(schedule_work(&f->tp->rx_dim.work));
+	rtlu_faults(f->m)->ctrl_stall_next = 1;
+	assert_int_not_equal(et(f, "-C eth0 adaptive-rx off"), 0);
+	assert_true(f->tp->adaptive_rx);
+	assert_true(work_pending(&f->tp->rx_dim.work));
+	sim_run(&f->sim);
+	assert_int_equal(f->tp->rx_dim.state, DIM_START_MEASURE);
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 64000 / 8);
 	ufx_free(f);
 }
 
