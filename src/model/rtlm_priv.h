@@ -195,6 +195,17 @@ typedef uint32_t (*rtlm_rd_hook)(struct rtlm_dev *dev, unsigned ri,
 /* ---- rtlm_rx.c */
 void rtlm_rx_ring_base_write(struct rtlm_dev *dev, unsigned ri,
 			     unsigned elem, uint32_t old, uint32_t val);
+/* 16-bit big-endian words of @p added to the partial checksum @s (RFC
+ * 1071), for pseudo-headers; the result goes to net_csum_fold(). */
+static inline uint32_t rtlm_sum16(const uint8_t *p, size_t n, uint32_t s)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
 /* rtlm_txoff.c: a frame the TX engine sends, after offloads. */
 typedef void (*rtlm_txoff_emit)(struct rtlm_dev *dev, uint8_t *frame,
 				size_t len, void *arg);

@@ -45,15 +45,6 @@ static void put16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-static uint32_t sum16(const uint8_t *p, size_t n, uint32_t s)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
 /* Where the IP header starts (after Ethernet and in-band VLAN tags) and
  * which version it is; 0 when the frame is not IP. */
 static unsigned ip_start(const uint8_t *f, size_t len, unsigned *ver)
@@ -87,9 +78,9 @@ static void l4_csum(uint8_t *ip, unsigned ver, uint8_t *l4, size_t l4len,
 	uint16_t c;
 
 	if (ver == 4)
-		s = sum16(ip + 12, 8, 0);
+		s = rtlm_sum16(ip + 12, 8, 0);
 	else
-		s = sum16(ip + 8, 32, 0);
+		s = rtlm_sum16(ip + 8, 32, 0);
 	s += proto + (uint32_t)(l4len & 0xffffu) + (uint32_t)(l4len >> 16);
 	put16(l4 + csum_at, 0);
 	c = net_csum_fold(l4, l4len, s);
