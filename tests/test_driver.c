@@ -570,6 +570,8 @@ struct gen {
 	struct dfx *f;
 	u32 next, total, nflows;
 	sim_time_t gap;
+	u32 burst;              /* > 0: @burst frames @gap apart, then... */
+	sim_time_t burst_gap;   /* ...this long before the next burst */
 	u8 frames[64][128];
 	size_t len[64];
 };
@@ -583,7 +585,25 @@ static void gen_fn(struct sim *s, struct sim_event *ev)
 	g->f->offered++;
 	rtlm_eth_rx(g->f->m, g->frames[fl], g->len[fl]);
 	if (++g->next < g->total)
-		sim_schedule_in(s, ev, g->gap);
+		sim_schedule_in(s, ev, g->burst && !(g->next % g->burst) ?
+				g->burst_gap : g->gap);
+}
+
+/* @g: @total frames @gap ns apart over @nflows TCP flows, from t = 0 */
+static void gen_start(struct gen *g, struct dfx *f, u32 total, u32 nflows, sim_time_t gap)
+{
+	g->f = f;
+	g->total = total;
+	g->nflows = nflows;
+	g->gap = gap;
+	for (unsigned i = 0; i < g->nflows; i++) {
+		struct flow fl;
+
+		flow_make(&fl, i, 6);
+		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
+	}
+	sim_event_init(&g->ev, gen_fn, g);
+	sim_schedule_at(&f->sim, &g->ev, 0);
 }
 
 static void test_million_frames_wrap(void **state)
@@ -595,18 +615,7 @@ static void test_million_frames_wrap(void **state)
 
 	(void)state;
 	ET_OK(f, "-G eth0 rx 256 tx 256");
-	g->f = f;
-	g->total = 1000000;
-	g->nflows = 64;
-	g->gap = 300;           /* ~3.3 Mpps offered */
-	for (unsigned i = 0; i < g->nflows; i++) {
-		struct flow fl;
-
-		flow_make(&fl, i, 6);
-		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
-	}
-	sim_event_init(&g->ev, gen_fn, g);
-	sim_schedule_at(&f->sim, &g->ev, 0);
+	gen_start(g, f, 1000000, 64, 300);      /* ~3.3 Mpps offered */
 	sim_run(&f->sim);
 	check_conservation(f);
 	assert_int_equal(f->nrec, g->total);    /* nothing dropped at this rate */
@@ -935,7 +944,7 @@ static void test_coalesce(void **state)
 	assert_int_not_equal(et(f, "-C eth0 rx-usecs 5000"), 0);
 	assert_non_null(strstr(f->errbuf, "above the maximum"));
 	assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(0)) & 0xff, 12);
-	assert_int_not_equal(et(f, "-C eth0 rx-frames 5"), 0);  /* unsupported */
+	assert_int_not_equal(et(f, "-C eth0 tx-frames 4"), 0);  /* unsupported */
 	/* the first frame's interrupt waits for the timer */
 	struct flow fl;
 
@@ -946,6 +955,175 @@ static void test_coalesce(void **state)
 	assert_true(f->recs[0].t >= 12 * 4096);
 	ET_OK(f, "-C eth0 rx-usecs 0");
 	check_conservation(f);
+	dfx_free(f);
+}
+
+/* rx-frames as mainline r8169 takes it (rtl_set_coalesce): frames in
+ * units of 4 rounded up, at most 60 (-ERANGE), 1 = none, and a frame
+ * limit needs rx-usecs (-EINVAL); -c says 1 when neither is set.  On the
+ * model (byte 1 of INT_MITI_V2, [I]) the limit ends a hold-off early. */
+static void test_rx_frames(void **state)
+{
+	struct dfx *f = dfx_new(2);
+	struct flow fl;
+	u32 miti;
+
+	(void)state;
+	ET_OK(f, "-c eth0");
+	assert_non_null(strstr(f->outbuf, "Adaptive RX: off  TX: n/a\n"));
+	assert_non_null(strstr(f->outbuf, "rx-frames: 1\n"));
+	assert_non_null(strstr(f->outbuf, "tx-frames: n/a\n"));
+	/* without a time limit */
+	assert_int_equal(et(f, "-C eth0 rx-frames 8"), 1);
+	assert_non_null(strstr(f->errbuf, "rx-frames needs rx-usecs"));
+	assert_non_null(strstr(f->errbuf, "Invalid argument"));
+	/* 1 is "no limit": accepted with rx-usecs 0 */
+	ET_OK(f, "-C eth0 rx-frames 1");
+	/* above 60 */
+	assert_int_equal(et(f, "-C eth0 rx-usecs 200 rx-frames 61"), 1);
+	assert_non_null(strstr(f->errbuf, "above the maximum of 60"));
+	assert_non_null(strstr(f->errbuf, "Numerical result out of range"));
+	/* nothing changed by the refused commands */
+	assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(0)), 0);
+	ET_OK(f, "-C eth0 rx-usecs 200 rx-frames 5");
+	/* 200 us = 48.8 -> 49 units; 5 frames -> 2 units of 4 */
+	miti = readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(1));
+	assert_int_equal(miti & 0xffff, 49 | 2 << 8);
+	ET_OK(f, "-c eth0");
+	assert_non_null(strstr(f->outbuf, "rx-frames: 8\n"));
+	ET_OK(f, "-C eth0 rx-frames 60");
+	assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(0)) & 0xffff,
+			 49 | 15 << 8);
+	/* a burst of 59 frames on one queue waits for the 200 us timer; one
+	 * of 60 interrupts at once */
+	flow_make(&fl, 1, 6);
+	for (u32 i = 0; i < 59; i++)
+		send_frame(f, &fl, i);
+	sim_run(&f->sim);
+	assert_int_equal(f->nrec, 59);
+	assert_true(f->recs[0].t > 49 * 4096);
+	assert_int_equal(rtlm_stats(f->m)->moder_frames_early, 0);
+	sim_run_until(&f->sim, 1000000);
+	for (u32 i = 0; i < 60; i++)
+		send_frame(f, &fl, 100 + i);
+	sim_run(&f->sim);
+	assert_int_equal(f->nrec, 119);
+	assert_true(f->recs[59].t < 1000000 + 10000);
+	assert_int_equal(rtlm_stats(f->m)->moder_frames_early, 1);
+	check_conservation(f);
+	dfx_free(f);
+
+	f = dfx_new_cfg(2, chip_by_name("RTL8127A"), NULL, 0, false, NULL);
+	assert_int_equal(dev_open(f->dev, NULL), 0);
+	ET_OK(f, "-c eth0");
+	assert_non_null(strstr(f->outbuf, "rx-frames: 1\n"));
+	ET_OK(f, "-C eth0 rx-frames 1");
+	assert_int_equal(et(f, "-C eth0 rx-usecs 8 rx-frames 8"), 1);
+	assert_non_null(strstr(f->errbuf, "Operation not supported"));
+	assert_int_equal(et(f, "-C eth0 adaptive-rx on"), 1);
+	assert_non_null(strstr(f->errbuf, "needs MSI-X"));
+	dfx_free(f);
+}
+
+/*
+ * adaptive-rx: DIM per RX queue.  Under steady bursty load (32 frames
+ * 500 ns apart every 40 us, over 64 flows on 2 queues) the interrupts
+ * fall as moderation rises, so each queue's tuner walks to the profile
+ * with the most moderation (256 us) and parks there; the work item, on
+ * the polling CPU's kworker, programs the queue's timer byte.  (Frames
+ * back to back without pause would keep NAPI polling from its
+ * gro_flush_timeout timer with no interrupts at all: DIM, which counts
+ * interrupts, would then have nothing to measure.)
+ * -S shows the profile per queue; off restores the static rx-usecs;
+ * -L restarts the tuners at the default profile.
+ */
+static void test_adaptive_rx(void **state)
+{
+	struct dfx *f = dfx_new(2);
+	struct gen *g = calloc(1, sizeof(*g));
+	u64 changes = 0, runs = 0;
+	char line[64];
+
+	(void)state;
+	ET_OK(f, "-C eth0 rx-usecs 20 adaptive-rx on");
+	ET_OK(f, "-c eth0");
+	assert_non_null(strstr(f->outbuf, "Adaptive RX: on  TX: n/a\n"));
+	/* the static value is kept for when adaptive-rx goes off */
+	assert_non_null(strstr(f->outbuf, "rx-usecs: 20\n"));
+	/* the default profile, 8 us = 2 units, on every queue */
+	for (unsigned q = 0; q < 2; q++)
+		assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(q)) & 0xff, 2);
+	g->burst = 32;
+	g->burst_gap = 40000;
+	gen_start(g, f, 320000, 64, 500);
+	sim_run(&f->sim);
+	assert_int_equal(f->nrec, g->total);
+	for (unsigned q = 0; q < 2; q++) {
+		struct rtl_q_vector *qv = rtl_rx_qv(f->tp, q);
+
+		assert_int_equal(qv->dim.profile_ix, 4);
+		assert_int_equal(qv->dim.tune_state, DIM_PARKING_ON_TOP);
+		/* 256 us = 62.5 -> 63 units */
+		assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(q)) & 0xff, 63);
+		assert_true(qv->dim_changes >= 4);
+		changes += qv->dim_changes;
+	}
+	/* every profile change was one work item on a kworker */
+	for (unsigned cpu = 0; cpu < 2; cpu++)
+		runs += kern_kworker_runs(&f->k, cpu);
+	assert_int_equal(runs, changes);
+	ET_OK(f, "-S eth0");
+	assert_non_null(strstr(f->outbuf, "rx_queue_0_dim_profile: 4\n"));
+	assert_non_null(strstr(f->outbuf, "rx_queue_1_dim_usecs: 256\n"));
+	snprintf(line, sizeof(line), "rx_queue_1_dim_changes: %llu\n",
+		 (unsigned long long)rtl_rx_qv(f->tp, 1)->dim_changes);
+	assert_non_null(strstr(f->outbuf, line));
+	/* -L: a queue that stays keeps its tuner; a new queue's vector starts
+	 * at the default profile; the registers follow */
+	ET_OK(f, "-L eth0 rx 1");
+	ET_OK(f, "-L eth0 rx 2");
+	assert_true(f->tp->adaptive_rx);
+	assert_int_equal(rtl_rx_qv(f->tp, 0)->dim.profile_ix, 4);
+	assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(0)) & 0xff, 63);
+	assert_int_equal(rtl_rx_qv(f->tp, 1)->dim.profile_ix, 1);
+	assert_int_equal(rtl_rx_qv(f->tp, 1)->dim_changes, 0);
+	assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(1)) & 0xff, 2);
+	/* off: the static 20 us (5 units) everywhere, no DIM counters */
+	ET_OK(f, "-C eth0 adaptive-rx off");
+	for (unsigned q = 0; q < 2; q++)
+		assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(q)) & 0xff, 5);
+	ET_OK(f, "-S eth0");
+	assert_null(strstr(f->outbuf, "dim_"));
+	check_conservation(f);
+	free(g);
+	dfx_free(f);
+}
+
+/* Closing with a profile change queued (net_dim() decided, the kworker
+ * has not run yet): close cancels the work, which never touches the
+ * closed device. */
+static void test_adaptive_rx_close(void **state)
+{
+	struct dfx *f = dfx_new(1);
+	struct rtl_q_vector *qv;
+
+	(void)state;
+	ET_OK(f, "-C eth0 adaptive-rx on");
+	qv = rtl_rx_qv(f->tp, 0);
+	/* what net_dim() does when it picks profile 3 */
+	qv->dim.profile_ix = 3;
+	qv->dim.state = DIM_APPLY_NEW_PROFILE;
+	assert_true(schedule_work(&qv->dim.work));
+	dev_close(f->dev);
+	assert_false(work_pending(&qv->dim.work));
+	sim_run(&f->sim);
+	assert_int_equal(kern_kworker_runs(&f->k, 0), 0);
+	/* reopened: a fresh tuner at the default profile */
+	assert_int_equal(dev_open(f->dev, NULL), 0);
+	qv = rtl_rx_qv(f->tp, 0);
+	assert_int_equal(qv->dim.profile_ix, 1);
+	assert_int_equal(qv->dim.state, DIM_START_MEASURE);
+	assert_int_equal(readl(f->tp->mmio_addr + RTL_INT_MITI_V2_RX(0)) & 0xff, 2);
 	dfx_free(f);
 }
 
@@ -1550,6 +1728,9 @@ int main(void)
 		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_ownbit_erratum),
 		cmocka_unit_test(test_coalesce),
+		cmocka_unit_test(test_rx_frames),
+		cmocka_unit_test(test_adaptive_rx),
+		cmocka_unit_test(test_adaptive_rx_close),
 		cmocka_unit_test(test_rings_stats),
 		cmocka_unit_test(test_tx),
 		cmocka_unit_test(test_tx_sent_queue_more),

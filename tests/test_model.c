@@ -1418,6 +1418,53 @@ static void test_moderation(void **state)
 	moder_case("RTL8125B", 2048);	/* tick div 0x100 */
 }
 
+/* [I] INT_MITI byte 1, the RX frame threshold (rtl_defines.h): 4n frames
+ * in a running hold-off end it early; the next frame starts a new one;
+ * without a timer it does nothing. */
+static void test_moderation_frames(void **state)
+{
+	struct fx *f = fx_new("RTL8127A");
+	uint8_t frame[NET_BUILD_MAX];
+	size_t n = tcp4_frame(frame, 1, 2, 10);
+	sim_time_t t0;
+
+	(void)state;
+	rx_setup(f, 1, 1, 64, BUFSZ);
+	irq_v2(f);
+	/* timer 10 units (41 us), threshold 2: 8 frames */
+	wr(f, RTL_INT_MITI_V2_RX(0), 2, 10 | 2 << 8);
+	t0 = sim_now(&f->sim);
+	for (int i = 0; i < 7; i++) {
+		assert_int_equal(rtlm_eth_rx(f->dev, frame, n), 0);
+		run_for(f, 1000);
+	}
+	assert_int_equal(f->nlog, 0);
+	assert_int_equal(rtlm_eth_rx(f->dev, frame, n), 0);	/* the 8th */
+	sim_run_until(&f->sim, t0 + 7000 + 700);
+	assert_int_equal(f->nlog, 1);
+	assert_int_equal(f->log[0].t, t0 + 7000 + 700);
+	assert_int_equal(rtlm_stats(f->dev)->moder_frames_early, 1);
+	/* ack; 3 frames do not reach it: the timer ends this hold-off */
+	wr(f, RTL_ISR_V2_8125, 4, 1);
+	run_for(f, 100000);
+	t0 = sim_now(&f->sim);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rtlm_eth_rx(f->dev, frame, n), 0);
+	sim_run(&f->sim);
+	assert_int_equal(f->nlog, 2);
+	assert_int_equal(f->log[1].t, t0 + 700 + 10 * 4096);
+	assert_int_equal(rtlm_stats(f->dev)->moder_frames_early, 1);
+	/* no timer: a message per event, the threshold unused */
+	wr(f, RTL_ISR_V2_8125, 4, 1);
+	wr(f, RTL_INT_MITI_V2_RX(0), 2, 0 | 2 << 8);
+	t0 = sim_now(&f->sim);
+	assert_int_equal(rtlm_eth_rx(f->dev, frame, n), 0);
+	sim_run(&f->sim);
+	assert_int_equal(f->nlog, 3);
+	assert_int_equal(f->log[2].t, t0 + 700);
+	fx_free(f);
+}
+
 /* The OwnBit erratum: the handler sees OWN still set; after an MMIO read
  * it is clear.  Without a read the write lands ownbit_delay_ns later. */
 static void erratum_handler(struct fx *f, unsigned vec)
@@ -1719,6 +1766,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_irq_maps),
 		cmocka_unit_test(test_irq_mask_unmask),
 		cmocka_unit_test(test_moderation),
+		cmocka_unit_test(test_moderation_frames),
 		cmocka_unit_test(test_ownbit_erratum),
 		cmocka_unit_test(test_tx),
 		cmocka_unit_test(test_tx_offload),

@@ -585,7 +585,6 @@ static void test_coalesce_units(void **state)
 	assert_non_null(strstr(f->outbuf, "rx-usecs: 524\n"));
 	/* the core refuses what the driver does not declare */
 	assert_int_not_equal(et(f, "-C eth0 rx-frames 8"), 0);
-	assert_int_not_equal(et(f, "-C eth0 adaptive-rx on"), 0);
 	assert_int_not_equal(et(f, "-C eth0 tx-usecs 5"), 0);
 	ET_OK(f, "-C eth0 rx-usecs 0");
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 0);
@@ -638,6 +637,74 @@ static void test_coalesce_under_load(void **state)
 	assert_int_equal(f->tp->stats.rx_drops, 0);
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 50000 / 8);
 	assert_int_equal(f->tp->stats.rx_transfers, 2047);
+	ufx_free(f);
+}
+
+/*
+ * adaptive-rx: DIM moves the aggregation timer.  At 1000-byte frames
+ * every 2 us (4 Gbit/s) a 1 us timer ends a transfer per frame; a longer
+ * one puts more frames in each, so the transfers (DIM's events) fall as
+ * the timer grows and the tuner walks up.  Each change is one work item
+ * on a kworker, a live register write that loses nothing.  (At one frame
+ * every 8 us, 1 and 8 us both give a transfer per frame: the tuner, a
+ * hill climber with a 10 % threshold, then swings between profiles 0 and
+ * 1 and never tries 64 us.)
+ */
+static void test_adaptive_rx(void **state)
+{
+	struct ufx *f = ufx_new("RTL8159");
+	u64 runs = 0;
+	char line[64];
+	struct gen g;
+
+	(void)state;
+	ET_OK(f, "-C eth0 adaptive-rx on");
+	ET_OK(f, "-c eth0");
+	assert_non_null(strstr(f->outbuf, "Adaptive RX: on  TX: n/a\n"));
+	assert_non_null(strstr(f->outbuf, "rx-usecs: 15\n"));     /* static */
+	/* the default profile: 8 us */
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 8000 / 8);
+	gen_start(&g, f, 0, 60000, 1000, 2000);
+	sim_run(&f->sim);
+	check_conservation(f);
+	check_in_order(f, 0, 60000);
+	assert_int_equal(rtlu_rx_dropped(f->m), 0);
+	/* up to 128 us the timer ends the transfers; from there the 48 KiB
+	 * buffer does (45 frames), so 128 and 256 us measure the same and
+	 * the tuner swings between profiles 3 and 4 */
+	assert_true(f->tp->rx_dim.profile_ix >= 3);
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2),
+			 net_dim_get_rx_moderation(DIM_CQ_PERIOD_MODE_START_FROM_EQE,
+						   f->tp->rx_dim.profile_ix).usec * 1000 / 8);
+	assert_true(f->tp->stats.rx_transfers < 60000 / 30);
+	assert_true(f->tp->rx_dim_changes >= 4);
+	for (unsigned cpu = 0; cpu < 4; cpu++)
+		runs += kern_kworker_runs(&f->k, cpu);
+	assert_int_equal(runs, f->tp->rx_dim_changes);
+	ET_OK(f, "-S eth0");
+	assert_non_null(strstr(f->outbuf, "rx_dim_profile: 4\n"));
+	assert_non_null(strstr(f->outbuf, "rx_dim_usecs: 256\n"));
+	snprintf(line, sizeof(line), "rx_dim_changes: %llu\n",
+		 (unsigned long long)f->tp->rx_dim_changes);
+	assert_non_null(strstr(f->outbuf, line));
+	/* off: the static 15 us again, no DIM counters */
+	ET_OK(f, "-C eth0 adaptive-rx off");
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 15000 / 8);
+	ET_OK(f, "-S eth0");
+	assert_null(strstr(f->outbuf, "rx_dim"));
+	/* a profile change queued at close is cancelled, never run */
+	ET_OK(f, "-C eth0 adaptive-rx on");
+	f->tp->rx_dim.profile_ix = 3;
+	f->tp->rx_dim.state = DIM_APPLY_NEW_PROFILE;
+	assert_true(schedule_work(&f->tp->rx_dim.work));
+	runs = kern_kworker_runs(&f->k, 0);
+	dev_close(f->dev);
+	assert_false(work_pending(&f->tp->rx_dim.work));
+	sim_run(&f->sim);
+	assert_int_equal(kern_kworker_runs(&f->k, 0), runs);
+	/* reopened: a fresh tuner at 8 us */
+	assert_int_equal(dev_open(f->dev, NULL), 0);
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 8000 / 8);
 	ufx_free(f);
 }
 
@@ -894,7 +961,7 @@ static void test_rings_enomem(void **state)
 
 /* -C whose register write fails (the device STALLs the control request)
  * returns the error and keeps the old timer, in the driver and the
- * device alike. */
+ * device alike; with adaptive-rx, the old mode too. */
 static void test_coalesce_write_fails(void **state)
 {
 	struct ufx *f = ufx_new("RTL8159");
@@ -909,6 +976,24 @@ static void test_coalesce_write_fails(void **state)
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 30000 / 8);
 	ET_OK(f, "-C eth0 rx-usecs 100");
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 100000 / 8);
+	/* adaptive-rx on, refused: still off, the static timer in place */
+	rtlu_faults(f->m)->ctrl_stall_next = 1;
+	assert_int_not_equal(et(f, "-C eth0 adaptive-rx on"), 0);
+	assert_false(f->tp->adaptive_rx);
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 100000 / 8);
+	/* on, at a profile DIM chose (64 us) with its change still queued;
+	 * off, refused: still on, that profile and its queued change kept */
+	ET_OK(f, "-C eth0 adaptive-rx on");
+	f->tp->rx_dim.profile_ix = 2;
+	f->tp->rx_dim.state = DIM_APPLY_NEW_PROFILE;
+	assert_true(schedule_work(&f->tp->rx_dim.work));
+	rtlu_faults(f->m)->ctrl_stall_next = 1;
+	assert_int_not_equal(et(f, "-C eth0 adaptive-rx off"), 0);
+	assert_true(f->tp->adaptive_rx);
+	assert_true(work_pending(&f->tp->rx_dim.work));
+	sim_run(&f->sim);
+	assert_int_equal(f->tp->rx_dim.state, DIM_START_MEASURE);
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 64000 / 8);
 	ufx_free(f);
 }
 
@@ -971,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_rx_truncated),
 		cmocka_unit_test(test_coalesce_units),
 		cmocka_unit_test(test_coalesce_under_load),
+		cmocka_unit_test(test_adaptive_rx),
 		cmocka_unit_test(test_tx_aggregation),
 		cmocka_unit_test(test_tx_stop_race),
 		cmocka_unit_test(test_mitigation),

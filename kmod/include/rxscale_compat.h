@@ -14,6 +14,9 @@
  *         Debian's 6.1 has the stop helpers only)
  *   6.8   get_rxfh/set_rxfh take struct ethtool_rxfh_param, input_xfrm
  *   6.9   ethtool_puts
+ *   (DIM) NET_DIM_DEF_PROFILE_EQE: in <linux/dim.h> in 7.3, only in
+ *         lib/dim/net_dim.c in 6.1
+ *   6.13  net_dim() takes the sample by reference (before: by value)
  *   6.17  get_rxfh_fields/set_rxfh_fields (older: get_rxnfc/set_rxnfc
  *         with ETHTOOL_GRXFH/ETHTOOL_SRXFH); also in 6.12.y from 6.12.111
  *         (a stable backport: Debian's linux-source-6.12 6.12.117 has them)
@@ -60,6 +63,9 @@
 #include <linux/ethtool.h>
 #include <linux/netlink.h>
 #include <net/netdev_queues.h>
+#include <linux/ktime.h>
+#include <linux/workqueue.h>
+#include <linux/dim.h>
 #include <asm/barrier.h>
 
 /* ---- netlink, netdev (6.2) ---- */
@@ -120,6 +126,17 @@ static inline void rxscale_txq_completed_mb(struct netdev_queue *txq,
 		}							\
 		_res_cw;						\
 	})
+#endif
+
+/* ---- DIM (the default profile's name; 6.13) ---- */
+
+#ifndef NET_DIM_DEF_PROFILE_EQE
+#define NET_DIM_DEF_PROFILE_EQE 1	/* lib/dim/net_dim.c's default */
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+/* the sample by value (a function-like macro does not expand itself) */
+#define net_dim(dim, sample) net_dim(dim, *(sample))
 #endif
 
 /* ---- ethtool strings (6.9) ---- */

@@ -86,6 +86,7 @@ struct cli_sweep_point {
 	double gbps;                    /* iperf3 throughput, Gbit/s */
 	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
 					   mean window */
+	double soft_max;                /* busiest CPU's %soft, mean window */
 	double irqs_per_s;              /* the NIC's host interrupts */
 	double ping_avg_ms;             /* idle ping average; -1: no reply */
 	uint64_t retransmits;
@@ -99,15 +100,20 @@ struct cli_sweep_point {
 int cli_plot_prepare(const char *plot, char *tmp, size_t n);
 
 /*
- * cli_plot_sweep() - draw @n points of a sweep of @key over @vals with
+ * cli_plot_sweep() - draw a sweep of @key over the @n values @vals with
  * gnuplot into @tmp (from cli_plot_prepare), titled @title, then rename it
  * to @plot with the mode the umask gives new files: SVG for a .svg name,
- * else PNG.  No file name enters gnuplot's script; title, key and values
- * are reduced to safe label characters.  A point without a ping reply is
- * a gap in the ping panel.  0, or -1 with the error (and gnuplot's first
- * message) printed and @tmp removed.
+ * else PNG.  @names NULL: one curve of @n points @pt, in panels
+ * throughput, busiest ksoftirqd, interrupts/s, idle ping.  Else @nreg
+ * regimes, curve r named @names[r] with points @pt[r * n .. r * n + n - 1],
+ * in panels throughput, busiest CPU %soft, interrupts/s, ping.  A point
+ * without a ping reply is a gap in the ping panel.  No file name enters
+ * gnuplot's script; title, key, values and names are reduced to safe label
+ * characters.  0, or -1 with the error (and gnuplot's first message)
+ * printed and @tmp removed.
  */
 int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
-		   char vals[][64], const struct cli_sweep_point *pt, unsigned n);
+		   char vals[][64], const char *const *names,
+		   const struct cli_sweep_point *pt, unsigned nreg, unsigned n);
 
 #endif /* RXSCALE_CLI_H */

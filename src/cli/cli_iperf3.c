@@ -30,6 +30,7 @@ struct intervals {
 	struct sim_acct_sample acct_end[SIM_CPUS_MAX];  /* at the run's end */
 	bool have_end;
 	uint64_t app_ns2, app_ns_end;   /* iperf3 process CPU ns at 2 s, end */
+	uint64_t busy_ns2, busy_ns_end; /* the busy tasks' CPU ns, the same */
 	uint64_t app_usr_end;           /* of app_ns_end, in user mode */
 	sim_time_t t_end;               /* when acct_end was taken */
 	uint64_t app_at_end;            /* bytes read by the run's end */
@@ -96,6 +97,7 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 		for (unsigned c = 0; c < w->scn.cpus; c++)
 			sim_host_acct(w->host, c, &iv->acct2[c]);
 		iv->app_ns2 = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
+		iv->busy_ns2 = load_busy_cpu_ns(&w->busy);
 		iv->have2 = true;
 	}
 	cli_progress((double)sim_now(s) / 1e9, w->scn.duration_s);
@@ -204,15 +206,15 @@ static void streams_report(struct world *w, const struct intervals *iv, struct r
 	}
 }
 
-/* The host's iperf3 process, all threads, as top's %CPU (100 = one CPU)
- * over the mean window. */
-static double app_cpu_pct(struct world *w, const struct intervals *iv)
+/* Tasks' CPU time as top's %CPU (100 = one CPU) over the mean window:
+ * @at2 ns of it at 2 s, @end at the run's end. */
+static double top_pct(struct world *w, const struct intervals *iv, uint64_t at2,
+		      uint64_t end)
 {
 	bool win = iv->have2 && w->scn.duration_s > 3;
 	double span = (double)(iv->t_end - (win ? SIM_S(2) : 0));
 
-	return span > 0 ? 100.0 * (double)(iv->app_ns_end -
-					   (win ? iv->app_ns2 : 0)) / span : 0;
+	return span > 0 ? 100.0 * (double)(end - (win ? at2 : 0)) / span : 0;
 }
 
 /* The scenario's compare rows, evaluated on this run's report. */
@@ -351,6 +353,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 	cli_timeline_start(w);
 	if (w->ip_up)
 		iperf3_start(&w->ip);
+	load_busy_start(&w->busy, w->host, w->scn.busy_tasks);     /* validated */
 	sim_run_until(&w->sim, dur);
 	if (w->ip_up)
 		iperf3_stop(&w->ip);
@@ -374,6 +377,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 	for (unsigned c = 0; c < w->scn.cpus; c++)
 		sim_host_acct(w->host, c, &keep[c]);
 	iv->app_ns_end = w->ip_up ? iperf3_cpu_ns(&w->ip) : 0;
+	iv->busy_ns_end = load_busy_cpu_ns(&w->busy);
 	iv->app_usr_end = w->ip_up ? app_usr_ns(&w->ip) : 0;
 	iv->t_end = sim_now(&w->sim);
 	sim_run_until(&w->sim, dur + SIM_MS(50));
@@ -449,9 +453,13 @@ static void sweep_point(struct world *w, const struct rpt_run *r, struct cli_swe
 {
 	pt->gbps = (double)r->ip.total_bytes * 8 / r->ip.secs / 1e9;
 	pt->ksoftirqd = 0;
-	for (unsigned c = 0; c < r->ncpus; c++)
+	pt->soft_max = 0;
+	for (unsigned c = 0; c < r->ncpus; c++) {
 		if (r->cpu[c].ksoftirqd > pt->ksoftirqd)
 			pt->ksoftirqd = r->cpu[c].ksoftirqd;
+		if (r->cpu[c].v[SIM_ACCT_SOFT] > pt->soft_max)
+			pt->soft_max = r->cpu[c].v[SIM_ACCT_SOFT];
+	}
 	pt->irqs_per_s = (double)w->nic->interrupts(w) / ((double)sim_now(&w->sim) / 1e9);
 	pt->ping_avg_ms = r->ping.have_stats ? r->ping.avg : -1;
 	pt->retransmits = r->ip.retransmits;
@@ -488,12 +496,14 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		.up = w->ip_up, .udp = cfg.udp, .reverse = cfg.reverse,
 		.streams = cfg.streams, .len = cfg.len, .bitrate = cfg.bitrate,
 		.cc = tcp_cc_name(cfg.cc), .secs = (double)dur / 1e9,
+		.busy_tasks = w->scn.busy_tasks,        /* for the header */
 	};
 	if (w->utp)
 		r->usb = (struct rpt_usb){
 			.present = true, .link_mbps = w->scn.usb_link_mbps,
 			.imod_ns = w->scn.usb_imod_ns,
 			.rx_usecs = (unsigned)(w->utp->coalesce / 1000),
+			.adaptive_rx = w->utp->adaptive_rx,
 			.mitigation_off = w->utp->mitigation_off,
 		};
 	if (!pt && !json)
@@ -506,7 +516,9 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	r->ip.end = iv->end;
 	r->ip.bytes = iv->app_bytes;
 	r->ip.total_bytes = iv->app_at_end;
-	r->ip.app_cpu = app_cpu_pct(w, iv);
+	r->ip.app_cpu = top_pct(w, iv, iv->app_ns2, iv->app_ns_end);
+	r->ip.busy_tasks = w->busy.n;
+	r->ip.busy_cpu = top_pct(w, iv, iv->busy_ns2, iv->busy_ns_end);
 	if (iv->t_end) {
 		r->ip.cpu_usr = 100.0 * (double)iv->app_usr_end / (double)iv->t_end;
 		r->ip.cpu_sys = 100.0 * (double)(iv->app_ns_end - iv->app_usr_end) /

@@ -70,14 +70,81 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n)
  * extension: .svg, else PNG.  0, or -1 with the error printed and @tmp
  * removed.
  */
-int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
-		   char vals[][64], const struct cli_sweep_point *pt, unsigned n)
+/* Write the panels of a sweep to gnuplot: @nreg curves (named by @names,
+ * or one unnamed curve with the plain sweep's panels when @names is NULL)
+ * of @n points each. */
+static void plot_script(FILE *g, bool svg, const char *title, const char *key,
+			char vals[][64],
+			const char *const *names, const struct cli_sweep_point *pt,
+			unsigned nreg, unsigned n)
 {
+	static const char *const titles[2][4] = {
+		{ "throughput (Gbit/s)", "busiest ksoftirqd (%CPU)",
+		  "NIC interrupts per second", "ping avg, idle (ms)" },
+		{ "throughput (Gbit/s)", "busiest CPU %soft",
+		  "NIC interrupts per second", "ping avg (ms)" },
+	};
+	char label[96];
 	bool any_ping = false;
+
+	plot_label(label, sizeof(label), title);
+	fprintf(g, "set terminal %s size 1000,700 noenhanced\n", svg ? "svg" : "pngcairo");
+	fprintf(g, "set output\n");     /* stdout */
+	fprintf(g, "set multiplot layout 2,2 title '%s'\n", label);
+	plot_label(label, sizeof(label), key);
+	fprintf(g, "set grid\nset key %s\nset xlabel '%s'\nset xtics (",
+		names ? "below font ',9'" : "off", label);
+	for (unsigned i = 0; i < n; i++) {
+		plot_label(label, sizeof(label), vals[i]);
+		fprintf(g, "%s'%s' %u", i ? ", " : "", label, i);
+	}
+	fprintf(g, ")\nset xrange [-0.3:%u.3]\nset yrange [0:*]\n", n ? n - 1 : 0);
+	/* a value whose ping got no reply is missing, a gap in its line, not
+	 * a 0 ms ping */
+	fprintf(g, "set datafile missing 'NaN'\n");
+	for (unsigned r = 0; r < nreg; r++) {
+		if (names)
+			fprintf(g, "$d%u << EOD\n", r);
+		else
+			fprintf(g, "$d << EOD\n");
+		for (unsigned i = 0; i < n; i++) {
+			const struct cli_sweep_point *p = &pt[r * n + i];
+
+			fprintf(g, "%u %.4f %.4f %.1f ", i, p->gbps,
+				names ? p->soft_max : p->ksoftirqd, p->irqs_per_s);
+			if (p->ping_avg_ms >= 0)
+				fprintf(g, "%.4f\n", p->ping_avg_ms);
+			else
+				fprintf(g, "NaN\n");
+			any_ping |= p->ping_avg_ms >= 0;
+		}
+		fprintf(g, "EOD\n");
+	}
+	for (unsigned col = 2; col <= 5; col++) {
+		if (col == 5 && !any_ping)      /* nothing to scale the axis by */
+			fprintf(g, "set yrange [0:1]\n");
+		fprintf(g, "set title '%s%s'\nplot ", titles[names != NULL][col - 2],
+			col == 5 && !any_ping ? ": no reply" : "");
+		if (!names)
+			fprintf(g, "$d using 1:%u with linespoints pt 7", col);
+		for (unsigned r = 0; names && r < nreg; r++) {
+			plot_label(label, sizeof(label), names[r]);
+			fprintf(g, "%s$d%u using 1:%u title '%s' with linespoints pt 7",
+				r ? ", " : "", r, col, label);
+		}
+		fprintf(g, "\n");
+	}
+	fprintf(g, "unset multiplot\nset output\n");
+}
+
+int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
+		   char vals[][64], const char *const *names,
+		   const struct cli_sweep_point *pt, unsigned nreg, unsigned n)
+{
 	mode_t mask;
 	const char *ext = strrchr(plot, '.');
 	bool svg = ext && !strcasecmp(ext, ".svg");
-	char logname[] = "/tmp/rxscale-gnuplot-XXXXXX", label[96], msg[256] = "";
+	char logname[] = "/tmp/rxscale-gnuplot-XXXXXX", msg[256] = "";
 	char *argv[] = { "gnuplot", NULL };
 	posix_spawn_file_actions_t fa;
 	int pfd[2] = { -1, -1 }, out = -1, logfd = -1, st = 0, rc = -1;
@@ -114,37 +181,7 @@ int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const c
 		goto done;
 	}
 	pfd[1] = -1;
-	plot_label(label, sizeof(label), title);
-	fprintf(g, "set terminal %s size 1000,700 noenhanced\n", svg ? "svg" : "pngcairo");
-	fprintf(g, "set output\n");     /* stdout */
-	fprintf(g, "set multiplot layout 2,2 title '%s'\n", label);
-	plot_label(label, sizeof(label), key);
-	fprintf(g, "set grid\nset key off\nset xlabel '%s'\nset xtics (", label);
-	for (unsigned i = 0; i < n; i++) {
-		plot_label(label, sizeof(label), vals[i]);
-		fprintf(g, "%s'%s' %u", i ? ", " : "", label, i);
-	}
-	fprintf(g, ")\nset xrange [-0.3:%u.3]\nset yrange [0:*]\n", n ? n - 1 : 0);
-	/* a value whose idle ping got no reply is missing, a gap in its
-	 * line, not a 0 ms ping */
-	fprintf(g, "set datafile missing 'NaN'\n$d << EOD\n");
-	for (unsigned i = 0; i < n; i++) {
-		fprintf(g, "%u %.4f %.4f %.1f ", i, pt[i].gbps, pt[i].ksoftirqd, pt[i].irqs_per_s);
-		if (pt[i].ping_avg_ms < 0)
-			fprintf(g, "NaN\n");
-		else
-			fprintf(g, "%.4f\n", pt[i].ping_avg_ms);
-		any_ping |= pt[i].ping_avg_ms >= 0;
-	}
-	fprintf(g, "EOD\n");
-	fprintf(g, "set title 'throughput (Gbit/s)'\nplot $d using 1:2 with linespoints pt 7\n");
-	fprintf(g, "set title 'busiest ksoftirqd (%%CPU)'\nplot $d using 1:3 with linespoints pt 7\n");
-	fprintf(g, "set title 'NIC interrupts per second'\nplot $d using 1:4 with linespoints pt 7\n");
-	if (!any_ping)          /* nothing to scale the axis by */
-		fprintf(g, "set yrange [0:1]\n");
-	fprintf(g, "set title 'ping avg, idle (ms)%s'\nplot $d using 1:5 with linespoints pt 7\n",
-		any_ping ? "" : ": no reply");
-	fprintf(g, "unset multiplot\nset output\n");
+	plot_script(g, svg, title, key, vals, names, pt, nreg, n);
 	fclose(g);
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		ssize_t k = pread(logfd, msg, sizeof(msg) - 1, 0);
@@ -187,4 +224,3 @@ done:
 		close(pfd[1]);
 	return rc;
 }
-

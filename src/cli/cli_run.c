@@ -25,6 +25,7 @@ static void usage(FILE *out)
 	      "                   [--ethtool \"ARGS\"]... [--at T \"ARGS\"]... [--preset NAME]\n"
 	      "                   [--seed N] [--json] [--compare]\n"
 	      "                   [--sweep section.key=V1,V2,... [--plot FILE]]\n"
+	      "                   [--regime NAME]\n"
 	      "\n"
 	      "Simulate a host with a Realtek NIC model and its driver: a PCIe RTL8125/8126/\n"
 	      "8127 on the r8169-style driver, or a USB RTL8157/8159 (nic.chip) on the\n"
@@ -58,6 +59,7 @@ int cli_run(int argc, char **argv)
 		{ "sweep", required_argument, NULL, 'W' },
 		{ "at", required_argument, NULL, 'a' },
 		{ "plot", required_argument, NULL, 'G' },
+		{ "regime", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -65,7 +67,8 @@ int cli_run(int argc, char **argv)
 	char err[600];
 	const char *sets[64];
 	unsigned nsets = 0;
-	const char *sweep = NULL, *plot = NULL;
+	const char *sweep = NULL, *plot = NULL, *regime = NULL;
+	struct scenario pre;
 	bool seed_given = false, preset_given = false;
 	bool json = false;
 	int c, rc = CLI_EXIT_USAGE;
@@ -143,6 +146,9 @@ int cli_run(int argc, char **argv)
 		case 'G':
 			plot = optarg;
 			break;
+		case 'R':
+			regime = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = 0;
@@ -191,6 +197,16 @@ int cli_run(int argc, char **argv)
 			file.seed = w->scn.seed;
 		w->scn = file;
 	}
+	if (regime) {
+		const struct scn_regime *rg = scenario_regime(&w->scn, regime);
+
+		if (!rg) {
+			cli_err("--regime: the scenario has no regime '%.32s'", regime);
+			goto out;
+		}
+		scenario_apply_regime(&w->scn, rg);
+	}
+	pre = w->scn;
 	for (unsigned i = 0; i < nsets; i++) {
 		if (scenario_set(&w->scn, sets[i], err, sizeof(err))) {
 			cli_err("%s", err);
@@ -211,9 +227,15 @@ int cli_run(int argc, char **argv)
 			cli_err("--sweep: prints its own table (no --json or --compare)");
 			goto out;
 		}
-		rc = cli_run_sweep(&w->scn, sweep, plot);
+		if (pre.n_regimes)
+			rc = cli_run_regime_sweep(&pre, sets, nsets, sweep, plot);
+		else
+			rc = cli_run_sweep(&w->scn, sweep, plot);
 		goto out;
 	}
+	if (pre.n_regimes)
+		fprintf(stderr, "rxscale: note: the scenario's %u regimes are not run "
+			"(--sweep runs them all, --regime NAME one of them)\n", pre.n_regimes);
 	if (!w->scn.pcap[0]) {
 		if (cli_world_up(w) || cli_world_ethtool(w, json ? stderr : stdout))
 			goto out;

@@ -144,12 +144,27 @@ int cli_world_up(struct world *w)
 		cli_err("cannot bring %s up: %s", w->dev->name, strerror(-rc));
 		return -1;
 	}
+	if (w->scn.rx_usecs != SCN_RX_USECS_DEFAULT) {
+		/* nic.rx_usecs, as a user sets it */
+		char cmd[64];
+
+		if (w->scn.rx_usecs == SCN_RX_USECS_ADAPTIVE)
+			snprintf(cmd, sizeof(cmd), "-C %s adaptive-rx on", w->dev->name);
+		else
+			snprintf(cmd, sizeof(cmd), "-C %s rx-usecs %d", w->dev->name,
+				 w->scn.rx_usecs);
+		if (ethtool_cmd_run(w->dev, cmd, stdout, stderr)) {
+			cli_err("nic.rx_usecs: ethtool %s failed", cmd);
+			return -1;
+		}
+	}
 	return 0;
 }
 
 void cli_world_down(struct world *w)
 {
 	cli_timeline_free(w);
+	load_busy_stop(&w->busy);
 	if (w->ip_up)
 		iperf3_fini(&w->ip);
 	if (w->pg_up)

@@ -19,6 +19,7 @@
 #include "kern/kern.h"
 #include "kern/pci.h"
 #include "kern/usb.h"
+#include "load/load_busy.h"
 #include "load/load_host.h"
 #include "load/load_iperf3.h"
 #include "load/load_ping.h"
@@ -106,6 +107,7 @@ struct world {
 	bool ip_up;
 	struct ping pg;
 	bool pg_up;
+	struct load_busy busy;          /* host.busy_tasks */
 	struct load_host lh;
 	bool compare;
 	/* fault.link_flap_every: the next change of the link */
@@ -157,7 +159,10 @@ unsigned cli_timeline_report(struct world *w, struct rpt_run *r);
 void cli_timeline_free(struct world *w);
 
 /* cli_sweep.c: --sweep @spec over @base, with an optional --plot; the
- * exit status. */
+ * exit status.  With regimes: in each regime of @pre (the scenario before
+ * the --set overrides @sets, which apply after each regime's own). */
 int cli_run_sweep(const struct scenario *base, const char *spec, const char *plot);
+int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
+			 unsigned nsets, const char *spec, const char *plot);
 
 #endif /* RXSCALE_CLI_WORLD_H */

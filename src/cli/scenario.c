@@ -13,6 +13,7 @@
 #include "cli/compare.h"
 #include "cli/scenario.h"
 #include "hw/rtl_chips.h"
+#include "load/load_busy.h"
 
 void scenario_default(struct scenario *s)
 {
@@ -36,6 +37,7 @@ void scenario_default(struct scenario *s)
 	s->max_gap_s = 3600;
 	s->fault.msix_avail = -1;
 	s->fault.link_down = 0.01;
+	s->rx_usecs = SCN_RX_USECS_DEFAULT;
 }
 
 /* "1G", "9.5G", "800M", "64K", "1000000": bits per second */
@@ -217,6 +219,29 @@ static int set_at(struct scenario *s, const char *v, char *msg, size_t ml,
 	return scenario_add_at(s, t, v + n, msg, ml);
 }
 
+static int set_rx_usecs(struct scenario *s, const char *v, char *msg, size_t ml,
+			const char *key)
+{
+	unsigned long u;
+
+	if (!strcmp(v, "-1")) {
+		s->rx_usecs = SCN_RX_USECS_DEFAULT;
+		return 0;
+	}
+	if (!strcmp(v, "adaptive")) {
+		s->rx_usecs = SCN_RX_USECS_ADAPTIVE;
+		return 0;
+	}
+	/* the chip's limit is the driver's to enforce (ethtool -C) */
+	if (cli_parse_uint(v, 0, 100000, &u)) {
+		snprintf(msg, ml, "%s: '%.64s' is not -1, adaptive or a whole number "
+			 "of microseconds in 0..100000", key, v);
+		return -1;
+	}
+	s->rx_usecs = (int)u;
+	return 0;
+}
+
 enum scn_kind {
 	SK_UINT,        /* a whole number in lo..hi (unsigned or uint64_t) */
 	SK_AUTO_UINT,   /* -1 (the default's choice), or a whole number (int) */
@@ -258,12 +283,14 @@ static const struct scn_key scn_keys[] = {
 	UINT("host.cpus", cpus, 1, 256),
 	STR("host.preset", preset),
 	FUNC("host.speed", set_speed),
+	UINT("host.busy_tasks", busy_tasks, 0, LOAD_BUSY_MAX),
 	STR("host.irq_cpus", irq_cpus),
 	STR("nic.chip", chip),
 	UINT("nic.rx_queues", rx_queues, 0, 64),
 	BOOL("nic.ownbit_erratum", ownbit_erratum),
 	{ .name = "nic.ownbit_workaround", .kind = SK_AUTO_UINT, FIELD(ownbit_workaround),
 	  .lo = 0, .hi = 1 },
+	FUNC("nic.rx_usecs", set_rx_usecs),
 	STR("replay.pcap", pcap),
 	BOOL("replay.line_rate", line_rate),
 	{ .name = "replay.max_gap", .kind = SK_SECONDS, FIELD(max_gap_s),
@@ -396,6 +423,90 @@ struct load_ctx {
 	char msg[512];
 };
 
+static const char *const figure_names[] = {
+	[SCN_FIG_GBPS] = "gbps", [SCN_FIG_SOFT] = "soft",
+	[SCN_FIG_IRQS] = "irqs", [SCN_FIG_PING] = "ping",
+};
+
+const char *scenario_figure_name(enum scn_figure f)
+{
+	return figure_names[f];
+}
+
+const struct scn_regime *scenario_regime(const struct scenario *s, const char *name)
+{
+	for (unsigned i = 0; i < s->n_regimes; i++)
+		if (!strcmp(s->regime[i].name, name))
+			return &s->regime[i];
+	return NULL;
+}
+
+/* One key of a [regime.NAME] section: "main = FIGURE" or an override,
+ * which must be a valid "section.key = value" (checked on a copy). */
+static int regime_key(struct scenario *s, const char *name, const char *key,
+		      const char *v, char *msg, size_t ml)
+{
+	struct scn_regime *r = (struct scn_regime *)scenario_regime(s, name);
+	char set[256], err[600];
+	struct scenario t = *s;
+
+	if (!name[0] || strlen(name) >= sizeof(r->name)) {
+		snprintf(msg, ml, "[regime.NAME]: a name of 1..%zu characters",
+			 sizeof(r->name) - 1);
+		return -1;
+	}
+	if (!r) {
+		if (s->n_regimes == SCN_MAX_REGIMES) {
+			snprintf(msg, ml, "at most %d regimes", SCN_MAX_REGIMES);
+			return -1;
+		}
+		r = &s->regime[s->n_regimes++];
+		memset(r, 0, sizeof(*r));
+		snprintf(r->name, sizeof(r->name), "%s", name);
+		r->main = SCN_FIG_GBPS;
+	}
+	if (!strcmp(key, "main")) {
+		for (unsigned i = 0; i < sizeof(figure_names) / sizeof(figure_names[0]); i++)
+			if (!strcmp(v, figure_names[i])) {
+				r->main = (enum scn_figure)i;
+				return 0;
+			}
+		snprintf(msg, ml, "regime.%s.main: '%.32s' is not gbps, soft, irqs or ping",
+			 name, v);
+		return -1;
+	}
+	if (!strncmp(key, "regime.", 7) || !strchr(key, '.')) {
+		snprintf(msg, ml, "regime.%s: '%.64s' is not a section.key of a scenario",
+			 name, key);
+		return -1;
+	}
+	if (r->n_set == SCN_MAX_REGIME_SETS) {
+		snprintf(msg, ml, "regime.%s: at most %d overrides", name, SCN_MAX_REGIME_SETS);
+		return -1;
+	}
+	if ((size_t)snprintf(set, sizeof(set), "%s=%s", key, v) >= sizeof(r->set[0])) {
+		snprintf(msg, ml, "regime.%s: '%.32s' is longer than %zu characters", name,
+			 key, sizeof(r->set[0]) - 1);
+		return -1;
+	}
+	if (scenario_set(&t, set, err, sizeof(err))) {
+		snprintf(msg, ml, "regime.%s: %.400s", name, err + strlen("--set: "));
+		return -1;
+	}
+	snprintf(r->set[r->n_set++], sizeof(r->set[0]), "%.127s", set);
+	return 0;
+}
+
+void scenario_apply_regime(struct scenario *s, const struct scn_regime *r)
+{
+	struct scn_regime copy = *r;
+	char err[600];
+
+	s->n_regimes = 0;
+	for (unsigned i = 0; i < copy.n_set; i++)
+		scenario_set(s, copy.set[i], err, sizeof(err));  /* validated */
+}
+
 static int handler(void *user, const char *sec, const char *key, const char *v)
 {
 	struct load_ctx *lc = user;
@@ -406,6 +517,8 @@ static int handler(void *user, const char *sec, const char *key, const char *v)
 		snprintf(lc->msg, sizeof(lc->msg), "key '%.64s' is outside any [section]", key);
 		return 0;
 	}
+	if (!strncmp(sec, "regime.", 7))
+		return regime_key(&lc->s, sec + 7, key, v, lc->msg, sizeof(lc->msg)) ? 0 : 1;
 	return apply(&lc->s, sec, key, v, lc->msg, sizeof(lc->msg)) ? 0 : 1;
 }
 

@@ -11,12 +11,18 @@
  *   host.irq_cpus = (all)    CPU list interrupts may target ("0-3")
  *   host.speed = (all 1)     per-CPU speed relative to the preset's core,
  *                            comma-separated ("1,1,1,1,0.45,0.45,0.45,0.45")
+ *   host.busy_tasks = 0      CPU-bound tasks during the workload, as
+ *                            stress-ng --cpu N (src/load/load_busy.h)
  *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c): a PCIe
  *                            chip (r8169 driver) or the USB RTL8157/RTL8159
  *                            (r8152 driver behind an xHCI model)
  *   nic.rx_queues = 0        RX queues at probe; 0 = min(chip, CPUs)
  *   nic.ownbit_erratum = 0   the model's OwnBit erratum fault (0/1)
  *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1
+ *   nic.rx_usecs = -1        RX interrupt moderation after probe, either
+ *                            chip: N (ethtool -C eth0 rx-usecs N) or
+ *                            adaptive (ethtool -C eth0 adaptive-rx on);
+ *                            -1: the driver's default
  *   replay.pcap = (none)     replay this capture instead of workloads
  *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
  *   replay.max_gap = 3600    longest recorded gap replayed, s; longer ones
@@ -61,6 +67,13 @@
  *                            (printed with --compare)
  * Every key of a file or --set must be one of these; errors name the file,
  * line and key.
+ *
+ * Regimes (files only): a section [regime.NAME] holds "section.key =
+ * value" overrides of the keys above, and "main = gbps|soft|irqs|ping",
+ * the figure that judges it.  `--sweep` runs every value in every regime
+ * (the scenario with the regime's overrides, then the swept key);
+ * `--regime NAME` runs the scenario as that regime.  At most
+ * SCN_MAX_REGIMES regimes of SCN_MAX_REGIME_SETS overrides each.
  */
 #ifndef RXSCALE_CLI_SCENARIO_H
 #define RXSCALE_CLI_SCENARIO_H
@@ -72,6 +85,20 @@
 #define SCN_MAX_ETHTOOL 32
 #define SCN_MAX_AT 64
 #define SCN_STR 256
+#define SCN_MAX_REGIMES 4
+#define SCN_MAX_REGIME_SETS 12
+#define SCN_RX_USECS_DEFAULT -1
+#define SCN_RX_USECS_ADAPTIVE -2
+
+/* The figure a regime is judged by. */
+enum scn_figure { SCN_FIG_GBPS, SCN_FIG_SOFT, SCN_FIG_IRQS, SCN_FIG_PING };
+
+struct scn_regime {
+	char name[32];
+	enum scn_figure main;
+	unsigned n_set;
+	char set[SCN_MAX_REGIME_SETS][128];     /* "section.key=value" */
+};
 
 /* Fault knobs (fault.*): 0 / false / -1 = off. */
 struct scn_faults {
@@ -109,6 +136,8 @@ struct scenario {
 	unsigned rx_queues;
 	bool ownbit_erratum;
 	int ownbit_workaround;
+	int rx_usecs;                   /* SCN_RX_USECS_* or microseconds */
+	unsigned busy_tasks;
 	char pcap[SCN_STR];
 	bool line_rate;
 	double max_gap_s;
@@ -138,6 +167,8 @@ struct scenario {
 	char at_cmd[SCN_MAX_AT][SCN_STR];
 	struct scn_faults fault;
 	struct scn_chaos chaos;
+	unsigned n_regimes;
+	struct scn_regime regime[SCN_MAX_REGIMES];
 };
 
 /* Add "ethtool ARGS at T s" to the timeline; 0 or -1 with @msg. */
@@ -156,5 +187,15 @@ int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen
 /* Apply one "section.key=value" override.  Returns 0 or -1 (message). */
 int scenario_set(struct scenario *s, const char *assignment, char *err,
 		 size_t errlen);
+
+/* Turn @s into its regime @r: apply the regime's overrides (validated
+ * when the file was read) and drop every regime. */
+void scenario_apply_regime(struct scenario *s, const struct scn_regime *r);
+
+/* The regime named @name, or NULL. */
+const struct scn_regime *scenario_regime(const struct scenario *s, const char *name);
+
+/* A figure's name as scenarios spell it ("gbps", ...). */
+const char *scenario_figure_name(enum scn_figure f);
 
 #endif /* RXSCALE_CLI_SCENARIO_H */

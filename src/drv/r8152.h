@@ -28,6 +28,7 @@
 #include "hw/rtl_chips.h"
 #include "hw/rtl_desc.h"
 #include "hw/rtl_usb_regs.h"
+#include "kern/dim.h"
 #include "kern/netdevice.h"
 #include "kern/usb.h"
 
@@ -119,7 +120,10 @@ struct r8152 {
 	u16 version_word;		/* what probe read (PLA_TCR0 on K) */
 	u32 rx_buf_sz;			/* bytes per bulk-in buffer (row) */
 	unsigned int rx_pending;	/* bulk-in URBs in use, <= MAX_RX */
-	u32 coalesce;			/* RX aggregation timer, ns */
+	u32 coalesce;			/* RX aggregation timer, ns (static) */
+	bool adaptive_rx;		/* DIM moves the timer (r8152_dim.c) */
+	struct dim rx_dim;
+	u64 rx_dim_changes;		/* profiles applied by the work */
 	bool mitigation_off;
 	bool running;			/* URBs allocated and submitted */
 	struct rx_agg rx_agg[RTL8152_MAX_RX];
@@ -167,7 +171,8 @@ int ocp_write_dword(struct r8152 *tp, u16 type, u16 index, u32 data);
 int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data);
 int ocp_write_byte(struct r8152 *tp, u16 type, u16 index, u8 data);
 
-/* Write USB_RX_EXTRA_AGGR_TMR from tp->coalesce (ns / 8).  0 or -errno. */
+/* Write USB_RX_EXTRA_AGGR_TMR from r8152_rx_timer_ns() (ns / 8).  0 or
+ * -errno. */
 int r8152_write_coalesce(struct r8152 *tp);
 
 /* ndo_open/ndo_stop, also called by ethtool ops that rebuild the URBs */
@@ -196,5 +201,13 @@ void r8152_tx_bottom(struct r8152 *tp);
 
 /* ---- r8152_ethtool.c ---- */
 extern const struct ethtool_ops r8152_ethtool_ops;
+
+/* ---- r8152_dim.c: adaptive-rx ---- */
+void r8152_dim_init(struct r8152 *tp);
+void r8152_dim_sample(struct r8152 *tp);	/* the poll completed */
+/* No work runs after it; true if a profile change was pending (and is
+ * now dropped). */
+bool r8152_dim_stop(struct r8152 *tp);
+u32 r8152_rx_timer_ns(const struct r8152 *tp);
 
 #endif /* RXSCALE_DRV_R8152_H */

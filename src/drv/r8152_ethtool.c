@@ -37,7 +37,10 @@ static int r8152_get_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 	(void)kc;
 	(void)extack;
 	memset(c, 0, sizeof(*c));
+	/* the static value, what applies with adaptive-rx off; DIM's
+	 * current one is in -S (rx_dim_usecs) */
 	c->rx_coalesce_usecs = tp->coalesce / 1000;
+	c->use_adaptive_rx_coalesce = tp->adaptive_rx;
 	return 0;
 }
 
@@ -56,6 +59,7 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 {
 	struct r8152 *tp = netdev_priv(dev);
 	u32 max_us = tp->chip->caps->coalesce_max_ns / 1000;
+	bool on = c->use_adaptive_rx_coalesce, old_on = tp->adaptive_rx, requeue = false;
 	u32 ns, old;
 
 	(void)kc;
@@ -70,16 +74,24 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 		return -EINVAL;
 	}
 	ns = c->rx_coalesce_usecs * 1000;
-	if (ns == tp->coalesce)
+	if (ns == tp->coalesce && on == old_on)
 		return 0;
+	if (on && !old_on)
+		r8152_dim_init(tp);     /* a fresh tuner, unused while off */
+	else if (!on && old_on)
+		requeue = r8152_dim_stop(tp);   /* no work may write DIM's value */
 	old = tp->coalesce;
 	tp->coalesce = ns;
+	WRITE_ONCE(tp->adaptive_rx, on);
 	if (netif_running(dev)) {
 		int rc = r8152_write_coalesce(tp);
 
 		/* the device kept its timer: so does the driver */
 		if (rc) {
 			tp->coalesce = old;
+			WRITE_ONCE(tp->adaptive_rx, old_on);
+			if (requeue)
+				schedule_work(&tp->rx_dim.work);
 			return rc;
 		}
 	}
@@ -149,23 +161,35 @@ static const char *const r8152_hist_names[] = {
 	"rx_transfers_17_32_frames", "rx_transfers_33_plus_frames",
 };
 
+/* With adaptive-rx on: DIM's profile (0..4), its time in us, and how
+ * many profiles the work applied. */
+static const char *const r8152_dim_names[] = {
+	"rx_dim_profile", "rx_dim_usecs", "rx_dim_changes",
+};
+
 #define R8152_NSTATS (ARRAY_SIZE(r8152_stat_table) + ARRAY_SIZE(r8152_hist_names))
 
 static int r8152_get_sset_count(struct net_device *dev, int sset)
 {
-	(void)dev;
-	return sset == ETH_SS_STATS ? (int)R8152_NSTATS : -EOPNOTSUPP;
+	struct r8152 *tp = netdev_priv(dev);
+
+	if (sset != ETH_SS_STATS)
+		return -EOPNOTSUPP;
+	return (int)(R8152_NSTATS + (tp->adaptive_rx ? ARRAY_SIZE(r8152_dim_names) : 0));
 }
 
 static void r8152_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
-	(void)dev;
+	struct r8152 *tp = netdev_priv(dev);
+
 	if (sset != ETH_SS_STATS)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_stat_table); i++)
 		ethtool_puts(&data, r8152_stat_table[i].name);
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_hist_names); i++)
 		ethtool_puts(&data, r8152_hist_names[i]);
+	for (size_t i = 0; tp->adaptive_rx && i < ARRAY_SIZE(r8152_dim_names); i++)
+		ethtool_puts(&data, r8152_dim_names[i]);
 }
 
 static void r8152_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *st,
@@ -183,10 +207,16 @@ static void r8152_get_ethtool_stats(struct net_device *dev, struct ethtool_stats
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_hist_names); i++)
 		*d++ = tp->rx_transfer_hist[i];
+	if (tp->adaptive_rx) {
+		*d++ = tp->rx_dim.profile_ix;
+		*d++ = r8152_rx_timer_ns(tp) / 1000;
+		*d++ = tp->rx_dim_changes;
+	}
 }
 
 const struct ethtool_ops r8152_ethtool_ops = {
-	.supported_coalesce_params = ETHTOOL_COALESCE_USECS,
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE_RX,
 	.get_drvinfo = r8152_get_drvinfo,
 	.get_coalesce = r8152_get_coalesce,
 	.set_coalesce = r8152_set_coalesce,

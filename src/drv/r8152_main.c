@@ -126,7 +126,7 @@ static int ocp_word_clr_bits(struct r8152 *tp, u16 type, u16 index, u16 clr)
 int r8152_write_coalesce(struct r8152 *tp)
 {
 	return ocp_write_word(tp, RTLU_MCU_TYPE_USB, RTLU_USB_RX_EXTRA_AGGR_TMR,
-			      (u16)(tp->coalesce / tp->chip->caps->coalesce_unit_ns));
+			      (u16)(r8152_rx_timer_ns(tp) / tp->chip->caps->coalesce_unit_ns));
 }
 
 /* Bytes kept free at the end of an RX buffer: one more full-size frame
@@ -291,6 +291,7 @@ int r8152_open(struct net_device *dev)
 	rc = r8152_alloc_urbs(tp);
 	if (rc)
 		return rc;
+	r8152_dim_init(tp);             /* a fresh tuner at each open */
 	rc = r8152_hw_enable(tp);
 	if (rc)
 		goto err_free;
@@ -326,6 +327,7 @@ int r8152_close(struct net_device *dev)
 
 	netif_tx_stop_all_queues(dev);
 	napi_disable(&tp->napi);
+	r8152_dim_stop(tp);
 	/* receiver off first, then take the URBs back */
 	if (tp->udev->state != USB_STATE_NOTATTACHED)
 		r8152_hw_disable(tp);

@@ -390,9 +390,12 @@ int r8152_poll(struct napi_struct *napi, int budget)
 	r8152_tx_bottom(tp);
 	/* a completion that came after the last look finds NAPI still
 	 * scheduled and does not schedule it: look again */
-	if (work < budget && napi_complete_done(napi, work) &&
-	    (READ_ONCE(tp->rx_done) || skb_queue_len(&tp->rx_queue) ||
-	     (skb_queue_len(&tp->tx_queue) && READ_ONCE(tp->tx_free))))
-		napi_schedule(napi);
+	if (work < budget && napi_complete_done(napi, work)) {
+		if (READ_ONCE(tp->adaptive_rx))
+			r8152_dim_sample(tp);
+		if (READ_ONCE(tp->rx_done) || skb_queue_len(&tp->rx_queue) ||
+		    (skb_queue_len(&tp->tx_queue) && READ_ONCE(tp->tx_free)))
+			napi_schedule(napi);
+	}
 	return work;
 }

@@ -22,6 +22,7 @@
 #include "hw/rtl_desc.h"
 #include "hw/rtl_regs.h"
 #include "kern/delay.h"
+#include "kern/dim.h"
 #include "kern/io.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"
@@ -41,6 +42,9 @@
 #define R8169_RING_MIN		64
 #define R8169_TX_STOP_THRS	2	/* stop the queue below this many free */
 #define R8169_TX_START_THRS	R8169_TX_STOP_THRS	/* wake at this many */
+/* rx-frames limit of mainline r8169 (RTL_COALESCE_FRAME_MAX: a 4-bit
+ * field in units of 4 frames, research s5.3) */
+#define R8169_COALESCE_FRAME_MAX	60u
 #define R8169_RSS_KEY_SIZE	40
 #define R8169_RSS_INDIR_SIZE	128
 /* Kernel-default hash types of the RTL8127 RFC: TCP and IP, v4 and v6 with
@@ -135,6 +139,9 @@ struct rtl_q_vector {
 	/* the service timer's view at its last check (rtl_watchdog) */
 	bool wd_pending;		/* work was waiting */
 	u64 wd_progress;		/* descriptors done by then */
+	/* RX vectors: adaptive moderation (r8169_dim.c) */
+	struct dim dim;
+	u64 dim_changes;		/* profiles applied by the work */
 };
 
 /* RX descriptor format: size and field access for one descriptor type. */
@@ -204,6 +211,8 @@ struct rtl8169_private {
 	u32 rss_ht;			/* RTL_RSS_CTRL_* hash-type bits */
 	/* moderation: INT_MITI_V2 units per queue, as set by ethtool -C */
 	u32 rx_usecs, tx_usecs;
+	u32 rx_frames;			/* RX frame threshold, units of 4 */
+	bool adaptive_rx;		/* DIM moves each RX queue's timer */
 	bool recheck_ownbit;
 	u8 mac[ETH_ALEN];
 	u64 link_changes;
@@ -280,6 +289,21 @@ void rtl_rss_write(struct rtl8169_private *tp);
 /* ---- r8169_ethtool.c ---- */
 extern const struct ethtool_ops rtl8169_ethtool_ops;
 void rtl_coalesce_write(struct rtl8169_private *tp);
+
+/* ---- r8169_dim.c ---- */
+void rtl_dim_init(struct rtl_q_vector *qv);
+void rtl_dim_sample(struct rtl_q_vector *qv);
+void rtl_dim_stop(struct rtl_q_vector *qv);
+struct rtl_q_vector *rtl_rx_qv(struct rtl8169_private *tp, unsigned int q);
+u32 rtl_rx_timer_units(struct rtl8169_private *tp, unsigned int q);
+
+/* @usecs in INT_MITI_V2 units, rounded to the nearest (unbounded). */
+static inline u64 rtl_usecs_to_units(const struct rtl8169_private *tp, u32 usecs)
+{
+	u32 unit = RTL_INT_MITI_UNIT_NS(tp->chip->miti->tick_div);
+
+	return ((u64)usecs * 1000 + unit / 2) / unit;
+}
 
 /* Register helpers. */
 static inline u8 rtl_r8(struct rtl8169_private *tp, unsigned int reg)

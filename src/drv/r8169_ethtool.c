@@ -233,15 +233,16 @@ static u32 miti_unit_ns(const struct rtl8169_private *tp)
 	return RTL_INT_MITI_UNIT_NS(tp->chip->miti->tick_div);
 }
 
-/* Write every queue's RX and TX timer (in units); 0 = an interrupt per
- * event, what upstream programs. */
+/* Write every queue's RX and TX timer (in units) and RX frame threshold;
+ * 0 = an interrupt per event, what upstream programs. */
 void rtl_coalesce_write(struct rtl8169_private *tp)
 {
 	for (unsigned int q = 0; q < tp->chip->miti->queues; q++) {
 		u32 v = 0;
 
 		if (q < tp->num_rx_queues)
-			v |= tp->rx_usecs << (8 * RTL_INT_MITI_RX_BYTE);
+			v |= rtl_rx_timer_units(tp, q) << (8 * RTL_INT_MITI_RX_BYTE) |
+			     tp->rx_frames << (8 * RTL_INT_MITI_RX_FRAMES_BYTE);
 		if (q < tp->num_tx_queues)
 			v |= tp->tx_usecs << (8 * RTL_INT_MITI_TX_BYTE);
 		rtl_w32(tp, RTL_INT_MITI_V2_RX(q), v);
@@ -257,7 +258,7 @@ static u32 units_to_usecs(const struct rtl8169_private *tp, u32 units)
 static int usecs_to_units(const struct rtl8169_private *tp, u32 usecs, u32 *units,
 			  const char *what, struct netlink_ext_ack *extack)
 {
-	u64 u = ((u64)usecs * 1000 + miti_unit_ns(tp) / 2) / miti_unit_ns(tp);
+	u64 u = rtl_usecs_to_units(tp, usecs);
 
 	if (u > RTL_INT_MITI_MAX) {
 		NL_SET_ERR_MSG_FMT(extack, "%s above the maximum of %u", what,
@@ -279,7 +280,54 @@ static int rtl_get_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
 	memset(c, 0, sizeof(*c));
 	c->rx_coalesce_usecs = units_to_usecs(tp, tp->rx_usecs);
 	c->tx_coalesce_usecs = units_to_usecs(tp, tp->tx_usecs);
+	/* as mainline r8169's rtl_get_coalesce: in frames, and 1 rather than
+	 * 0 when neither limit is set (ethtool_coalesce: usecs and frames
+	 * must not both be 0) */
+	c->rx_max_coalesced_frames = tp->rx_usecs || tp->rx_frames ?
+				     tp->rx_frames * RTL_INT_MITI_FRAMES_UNIT : 1;
+	c->use_adaptive_rx_coalesce = tp->adaptive_rx;
 	return 0;
+}
+
+/*
+ * rx-frames as mainline r8169's rtl_set_coalesce takes it (research s5.3,
+ * Linux drivers/net/ethernet/realtek/r8169_main.c): at most 60 (-ERANGE);
+ * 1, what get_coalesce reports for "no limit", means 0; a frame limit
+ * needs a time limit (-EINVAL); kept in units of 4 frames, rounded up.
+ */
+static int rx_frames_to_units(u32 frames, u32 rx_usecs, u32 *units,
+			      struct netlink_ext_ack *extack)
+{
+	if (frames > R8169_COALESCE_FRAME_MAX) {
+		NL_SET_ERR_MSG_FMT(extack, "rx-frames above the maximum of %u",
+				   R8169_COALESCE_FRAME_MAX);
+		return -ERANGE;
+	}
+	if (frames == 1)
+		frames = 0;
+	if (frames && !rx_usecs) {
+		NL_SET_ERR_MSG(extack, "rx-frames needs rx-usecs");
+		return -EINVAL;
+	}
+	*units = DIV_ROUND_UP(frames, RTL_INT_MITI_FRAMES_UNIT);
+	return 0;
+}
+
+/* Turn DIM on or off; the caller writes the timers afterwards. */
+static void rtl_set_adaptive_rx(struct rtl8169_private *tp, bool on)
+{
+	if (on == tp->adaptive_rx)
+		return;
+	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
+		struct rtl_q_vector *qv = rtl_rx_qv(tp, q);
+
+		if (!qv)
+			continue;
+		/* no work may run on the old setting; start afresh */
+		rtl_dim_stop(qv);
+		rtl_dim_init(qv);
+	}
+	WRITE_ONCE(tp->adaptive_rx, on);
 }
 
 static int rtl_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
@@ -287,22 +335,29 @@ static int rtl_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
 			    struct netlink_ext_ack *extack)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
-	u32 rx, tx;
+	u32 rx, tx, frames;
 	int rc;
 
 	(void)kc;
 	/* hardware moderation exists only in the per-vector model */
-	if (!tp->v2_irq && (c->rx_coalesce_usecs || c->tx_coalesce_usecs)) {
+	if (!tp->v2_irq && (c->rx_coalesce_usecs || c->tx_coalesce_usecs ||
+			    c->rx_max_coalesced_frames > 1 ||
+			    c->use_adaptive_rx_coalesce)) {
 		NL_SET_ERR_MSG(extack, "interrupt moderation needs MSI-X");
 		return -EOPNOTSUPP;
 	}
 	rc = usecs_to_units(tp, c->rx_coalesce_usecs, &rx, "rx-usecs", extack);
 	if (!rc)
 		rc = usecs_to_units(tp, c->tx_coalesce_usecs, &tx, "tx-usecs", extack);
+	if (!rc)
+		rc = rx_frames_to_units(c->rx_max_coalesced_frames,
+					c->rx_coalesce_usecs, &frames, extack);
 	if (rc)
 		return rc;
 	tp->rx_usecs = rx;
 	tp->tx_usecs = tx;
+	tp->rx_frames = frames;
+	rtl_set_adaptive_rx(tp, c->use_adaptive_rx_coalesce);
 	if (netif_running(dev))
 		rtl_coalesce_write(tp);
 	return 0;
@@ -319,8 +374,19 @@ static const char *const rtl_txq_stat_names[] = {
 	"packets", "bytes", "drops", "stops",
 };
 
+/* With adaptive-rx on, per RX queue: DIM's profile (0..4), its time in
+ * us, and how many profiles the work applied. */
+static const char *const rtl_rxq_dim_names[] = {
+	"dim_profile", "dim_usecs", "dim_changes",
+};
+
 #define RXQ_NSTATS ARRAY_SIZE(rtl_rxq_stat_names)
 #define TXQ_NSTATS ARRAY_SIZE(rtl_txq_stat_names)
+
+static unsigned int rxq_nstats(const struct rtl8169_private *tp)
+{
+	return (unsigned int)(RXQ_NSTATS + (tp->adaptive_rx ? ARRAY_SIZE(rtl_rxq_dim_names) : 0));
+}
 
 static int rtl_get_sset_count(struct net_device *dev, int sset)
 {
@@ -328,7 +394,7 @@ static int rtl_get_sset_count(struct net_device *dev, int sset)
 
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
-	return (int)(tp->num_rx_queues * RXQ_NSTATS + tp->num_tx_queues * TXQ_NSTATS +
+	return (int)(tp->num_rx_queues * rxq_nstats(tp) + tp->num_tx_queues * TXQ_NSTATS +
 		     tp->nqv + 2);
 }
 
@@ -338,9 +404,12 @@ static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 
 	if (sset != ETH_SS_STATS)
 		return;
-	for (unsigned int q = 0; q < tp->num_rx_queues; q++)
+	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
 		for (unsigned int i = 0; i < RXQ_NSTATS; i++)
 			ethtool_sprintf(&data, "rx_queue_%u_%s", q, rtl_rxq_stat_names[i]);
+		for (unsigned int i = 0; tp->adaptive_rx && i < ARRAY_SIZE(rtl_rxq_dim_names); i++)
+			ethtool_sprintf(&data, "rx_queue_%u_%s", q, rtl_rxq_dim_names[i]);
+	}
 	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
 		for (unsigned int i = 0; i < TXQ_NSTATS; i++)
 			ethtool_sprintf(&data, "tx_queue_%u_%s", q, rtl_txq_stat_names[i]);
@@ -369,6 +438,14 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 		*d++ = s->flushed;
 		*d++ = s->csum_ok;
 		*d++ = s->ownbit_rechecks;
+		if (tp->adaptive_rx) {
+			const struct rtl_q_vector *qv = rtl_rx_qv(tp, q);
+
+			*d++ = qv ? qv->dim.profile_ix : 0;
+			*d++ = qv ? net_dim_get_rx_moderation(qv->dim.mode,
+							      qv->dim.profile_ix).usec : 0;
+			*d++ = qv ? qv->dim_changes : 0;
+		}
 	}
 	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
 		const struct rtl_tx_stats *s = &tp->tx_ring[q].stats;
@@ -398,7 +475,9 @@ RXSCALE_COMPAT_RXFH_FUNCS(rtl)
 #endif
 
 const struct ethtool_ops rtl8169_ethtool_ops = {
-	.supported_coalesce_params = ETHTOOL_COALESCE_USECS,
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_RX_MAX_FRAMES |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE_RX,
 	.get_drvinfo = rtl_get_drvinfo,
 	.get_channels = rtl_get_channels,
 	.set_channels = rtl_set_channels,

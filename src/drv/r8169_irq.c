@@ -289,8 +289,11 @@ static int rtl_poll_rx(struct napi_struct *napi, int budget)
 		rtl_tx_clean(qv->tx, budget);
 	work = rtl_rx(qv->rx, napi, budget);
 
-	if (work < budget && napi_complete_done(napi, work))
+	if (work < budget && napi_complete_done(napi, work)) {
+		if (READ_ONCE(qv->tp->adaptive_rx))
+			rtl_dim_sample(qv);
 		qv->tp->irq_ops->unmask(qv);
+	}
 	return work;
 }
 
@@ -382,6 +385,7 @@ static int qv_activate(struct rtl8169_private *tp, unsigned int i,
 		snprintf(qv->name, sizeof(qv->name), "%s-rx-%u", dn, i);
 		qv->rx = &tp->rx_ring[i];
 		qv->tx = qv_shared_tx(tp, id);
+		rtl_dim_init(qv);
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_rx);
 		break;
 	case RTL_VEC_TX:
@@ -429,6 +433,8 @@ static void qv_deactivate(struct rtl8169_private *tp, unsigned int i)
 
 	if (!qv->active)
 		return;
+	if (qv->kind == RTL_VEC_RX)
+		rtl_dim_stop(qv);
 	if (qv->irq_requested) {
 		irq_set_affinity_hint((unsigned int)qv->irq, NULL);
 		free_irq((unsigned int)qv->irq, qv);

@@ -218,13 +218,22 @@
  * [I] Semantics the model implements: 0 = raise the vector at once; n > 0
  * = the first event on an idle vector starts an n-unit hold-off timer and
  * the vector is raised when it expires, covering every event in between.
- * [gap] Bytes 1, 3, 4..7 of each record (perhaps frame-count thresholds):
- * stored, no effect.
+ *
+ * [I] Byte 1, the RX frame threshold: a hypothesis, no source documents
+ * it (research s5.1 "likely frame-count thresholds" [gap]).  It is read
+ * like the RX frames field of the pre-8125 IntrMitigate register that
+ * mainline r8169 programs (research s5.3: units of 4 frames, at most 15
+ * there): n > 0 ends a running RX hold-off early once 4n frames arrived
+ * in it.  Without a running timer it has no effect (mainline's rule "a
+ * frame limit needs a time limit").
+ * [gap] Bytes 3, 4..7 of each record: stored, no effect.
  */
 #define RTL_INT_MITI_STRIDE	8u
 #define RTL_INT_MITI_RX_BYTE	0u
+#define RTL_INT_MITI_RX_FRAMES_BYTE	1u	/* [I] units of 4 frames */
 #define RTL_INT_MITI_TX_BYTE	2u
 #define RTL_INT_MITI_MAX	0xFFu
+#define RTL_INT_MITI_FRAMES_UNIT	4u
 #define RTL_INT_MITI_UNIT_NS(div)	((div) * RTL_TIMER_TICK_NS)
 
 #endif /* RXSCALE_HW_RTL_DEFINES_H */

@@ -6,6 +6,7 @@
 
 #include "kern/kern.h"
 #include "kern/irq_internal.h"
+#include "kern/ktime.h"
 #include "kern/netdevice.h"
 
 struct kern *kern;
@@ -30,12 +31,8 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 	k->fault.msix_avail = -1;
 	k->irq_desc = calloc(KERN_NR_IRQS, sizeof(*k->irq_desc));
 	k->sd = calloc(n, sizeof(*k->sd));
-	if (!k->irq_desc || !k->sd) {
-		free(k->irq_desc);
-		free(k->sd);
-		return -ENOMEM;
-	}
-	if (kern_timer_init(k)) {
+	if (!k->irq_desc || !k->sd || kern_timer_init(k) || kern_workqueue_init(k)) {
+		kern_timer_fini(k);
 		free(k->irq_desc);
 		free(k->sd);
 		return -ENOMEM;
@@ -50,6 +47,7 @@ void kern_fini(struct kern *k)
 	for (unsigned i = 0; i < KERN_NR_IRQS; i++)
 		if (k->irq_desc[i].allocated)
 			kern_irq_release(&k->irq_desc[i]);
+	kern_workqueue_fini(k);
 	plat_mem_fini(&k->mem);
 	kern_timer_fini(k);
 	free(k->irq_desc);
@@ -85,6 +83,11 @@ _Static_assert(KERN_PCI_MSIX_MAX >= PLAT_PCI_MSIX_MAX,
 u64 ktime_get_ns(void)
 {
 	return sim_now(kern->sim);
+}
+
+ktime_t ktime_get(void)
+{
+	return (ktime_t)sim_now(kern->sim);
 }
 
 unsigned int smp_processor_id(void)

@@ -32,6 +32,7 @@
 #define NETDEV_RSS_KEY_LEN 52   /* include/linux/netdevice.h */
 
 struct kern_irq_desc;
+struct kern_worker;
 struct kern_timer_cpu;
 struct softnet_data;
 struct net_device;
@@ -87,6 +88,8 @@ struct kern {
 	struct kern_irq_desc *irq_desc; /* KERN_NR_IRQS entries */
 
 	struct softnet_data *sd;        /* per CPU */
+	struct kern_worker *workers;    /* per CPU: the system workqueue's
+					   kworkers (workqueue.c) */
 	struct kern_timer_cpu *timer_cpu; /* per CPU: expired timer_lists */
 
 	struct kern_faults fault;
@@ -132,6 +135,15 @@ void kern_fini(struct kern *k);
  * re-spread every allocated vector over them round-robin.  Returns 0 or
  * -EINVAL for an empty set. */
 int kern_irq_restrict(struct kern *k, const struct sim_cpuset *cpus);
+
+/* The kworker of @cpu's system workqueue pool, or NULL while no work
+ * was ever queued there (workqueue.c creates it on first use); and how
+ * many work items it ran. */
+const struct sim_task *kern_kworker(const struct kern *k, unsigned cpu);
+u64 kern_kworker_runs(const struct kern *k, unsigned cpu);
+/* kern_init/kern_fini's part for the workqueue (0 or -ENOMEM). */
+int kern_workqueue_init(struct kern *k);
+void kern_workqueue_fini(struct kern *k);
 
 /* Charge @ps picoseconds of work to the running CPU. */
 static inline void kern_charge_ps(u64 ps)

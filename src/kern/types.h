@@ -80,6 +80,9 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 
 #define IFNAMSIZ 16
 
+/* n / d rounded up (include/linux/math.h) */
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 

@@ -138,6 +138,8 @@ struct rtlm_stats {
 	uint64_t msix_sent[RTL_MSIX_MAX_VECTORS];	/* messages signalled */
 	uint64_t msix_dropped;		/* lost by faults.msix_drop_* */
 	uint64_t moder_deferred;	/* messages delayed by INT_MITI timers */
+	uint64_t moder_frames_early;	/* RX hold-offs ended by the frame
+					   threshold, INT_MITI byte 1 [I] */
 	/* OwnBit erratum */
 	uint64_t ownbit_held;		/* write-backs held back */
 	uint64_t ownbit_flush_mmio;	/* landed because of an MMIO read */

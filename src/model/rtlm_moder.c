@@ -12,7 +12,9 @@
  * re-raises a latched status is not a new event: it is sent at once
  * unless a timer is running.  One unit is miti->tick_div timer ticks
  * of 8 ns (RTL_INT_MITI_UNIT_NS): 4096 ns on RTL8125BP/D and RTL8127A,
- * 2048 ns on RTL8125A/B and RTL8126A.  INT_CFG0 MITIGATION_BYPASS set =
+ * 2048 ns on RTL8125A/B and RTL8126A.  [I] Byte 1, when not 0, ends a
+ * running RX hold-off once 4 x byte 1 frames came in it (the frame
+ * threshold hypothesis in rtl_defines.h).  INT_CFG0 MITIGATION_BYPASS set =
  * timers ignored.  [I] The legacy model has no moderation (the 8125's
  * IntrMitigate is not a coalescing register any more, s5.2).
  */
@@ -35,6 +37,21 @@ void rtlm_moder_init(struct rtlm_dev *dev)
 		sim_event_init(&dev->moder_ev[id], moder_expire, dev);
 }
 
+/* [I] One more RX frame in @id's running hold-off: at the threshold of
+ * INT_MITI byte 1 (units of 4 frames, rtl_defines.h) the hold-off ends
+ * now and the caller's rtlm_irq_update() sends the message. */
+static void moder_count_frame(struct rtlm_dev *dev, unsigned id, unsigned q)
+{
+	unsigned thr = rtlm_reg_byte(dev, RTL_RI_INT_MITI_V2,
+				     q * RTL_INT_MITI_STRIDE + RTL_INT_MITI_RX_FRAMES_BYTE);
+
+	if (!thr || ++dev->moder_frames[id] < thr * RTL_INT_MITI_FRAMES_UNIT)
+		return;
+	sim_cancel(dev->sim, &dev->moder_ev[id]);
+	dev->moder_held &= ~(1ull << id);
+	dev->st.moder_frames_early++;
+}
+
 bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx)
 {
 	unsigned off = q * RTL_INT_MITI_STRIDE +
@@ -48,9 +65,13 @@ bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx)
 	units = rtlm_reg_byte(dev, RTL_RI_INT_MITI_V2, off);
 	if (!units)
 		return false;
-	if (dev->moder_held & bit)
+	if (dev->moder_held & bit) {
+		if (!tx)
+			moder_count_frame(dev, id, q);
 		return true;
+	}
 	dev->moder_held |= bit;
+	dev->moder_frames[id] = tx ? 0 : 1;
 	dev->st.moder_deferred++;
 	sim_schedule_in(dev->sim, &dev->moder_ev[id], (sim_time_t)units *
 			RTL_INT_MITI_UNIT_NS(dev->chip->miti->tick_div));

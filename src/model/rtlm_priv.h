@@ -137,6 +137,7 @@ struct rtlm_dev {
 	uint64_t msix_count;	/* messages attempted (for drop_every) */
 	struct sim_event moder_ev[RTL_MSIX_MAX_VECTORS];
 	uint64_t moder_held;	/* id's timer running */
+	uint32_t moder_frames[RTL_MSIX_MAX_VECTORS];	/* RX events in it */
 
 	/* OwnBit erratum hold queue (FIFO ring) */
 	struct rtlm_wb_ent *wb;

@@ -50,6 +50,7 @@ struct rpt_head {
 struct rpt_usb {
 	bool present;
 	unsigned link_mbps, imod_ns, rx_usecs;
+	bool adaptive_rx;               /* DIM moves rx-usecs */
 	bool mitigation_off;
 };
 
@@ -92,6 +93,8 @@ struct rpt_iperf3 {
 	double secs;                    /* the run's length */
 	uint64_t retransmits;
 	double app_cpu;                 /* the iperf3 process, top's %CPU */
+	unsigned busy_tasks;            /* host.busy_tasks (stress-ng --cpu N) */
+	double busy_cpu;                /* theirs, all of them, top's %CPU */
 	double cpu_usr, cpu_sys;        /* the same over the whole run, by class */
 	const char *rcv_cc;             /* the receiving side's congestion control */
 	/* per stream, as iperf3 -c prints them (the client: the peer, or the

@@ -45,10 +45,17 @@ void report_iperf3_cmdline(FILE *out, const struct rpt_run *r)
 {
 	const struct rpt_iperf3 *ip = &r->ip;
 
-	if (r->usb.present)
+	if (r->usb.present && r->usb.adaptive_rx)
+		fprintf(out, "USB %u Gbit/s link, xHCI IMOD %u ns, rx-usecs adaptive, "
+			"mitigation %s\n", r->usb.link_mbps / 1000, r->usb.imod_ns,
+			r->usb.mitigation_off ? "off" : "on");
+	else if (r->usb.present)
 		fprintf(out, "USB %u Gbit/s link, xHCI IMOD %u ns, rx-usecs %u, mitigation %s\n",
 			r->usb.link_mbps / 1000, r->usb.imod_ns, r->usb.rx_usecs,
 			r->usb.mitigation_off ? "off" : "on");
+	if (ip->busy_tasks)
+		fprintf(out, "host load: stress-ng --cpu %u (%u CPU-bound tasks)\n",
+			ip->busy_tasks, ip->busy_tasks);
 	if (ip->up && ip->udp)
 		fprintf(out, "iperf3 -s on the host; on the peer: iperf3 -c %s -u -b %llu -l %u "
 			"-P %u -t %g, which prints:\n", RPT_HOST_IP,

@@ -190,6 +190,9 @@ static json_object *top_json(const struct rpt_run *r)
 	json_object *top = json_object_new_object();
 
 	json_object_object_add(top, "iperf3", json_object_new_double(r->ip.app_cpu));
+	if (r->ip.busy_tasks)
+		json_object_object_add(top, "stress-ng-cpu",
+				       json_object_new_double(r->ip.busy_cpu));
 	for (unsigned c = 0; c < r->ncpus; c++) {
 		char name[32];
 

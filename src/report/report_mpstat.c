@@ -154,5 +154,7 @@ void report_top(FILE *out, const struct rpt_run *r)
 	for (unsigned c = 0; c < r->ncpus; c++)
 		if (r->cpu[c].ksoftirqd >= 0.05)
 			fprintf(out, ", ksoftirqd/%u %.1f", c, r->cpu[c].ksoftirqd);
+	if (r->ip.busy_tasks)
+		fprintf(out, ", stress-ng-cpu (%u) %.1f", r->ip.busy_tasks, r->ip.busy_cpu);
 	fprintf(out, "\n");
 }

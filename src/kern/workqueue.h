@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workqueue.h - deferred work in process context (Linux
+ * include/linux/workqueue.h), the part a NIC driver uses: a work item
+ * embedded in a structure, queued on the system workqueue and run by the
+ * queueing CPU's kworker.
+ *
+ * Semantics (Documentation/core-api/workqueue.rst, kernel/workqueue.c):
+ *  - schedule_work() queues the item on the system workqueue, which is
+ *    per-CPU: the item runs on the CPU that queued it, in its bound
+ *    kworker thread, a normal task that competes with user tasks for
+ *    that CPU.  It returns false, and does nothing, if the item is
+ *    already pending (queued and not yet started).
+ *  - The pending bit is cleared just before the function is called, so
+ *    the function may queue its own item again.
+ *  - cancel_work_sync() takes a pending item off its queue (true) or
+ *    finds it idle (false); with one simulated thread of execution an
+ *    item is never running while another context calls it.
+ *
+ * In the simulator each CPU's kworker is created the first time work is
+ * queued there; running one item charges `work_item` on top of what the
+ * function's own kernel calls charge, as %sys of the kworker task.
+ */
+#ifndef RXSCALE_KERN_WORKQUEUE_H
+#define RXSCALE_KERN_WORKQUEUE_H
+
+#include "kern/types.h"
+
+struct work_struct;
+typedef void (*work_func_t)(struct work_struct *work);
+
+struct work_struct {
+	unsigned long data;		/* WORK_STRUCT_PENDING */
+	struct work_struct *entry;	/* next on the kworker's list */
+	work_func_t func;
+};
+
+#define WORK_STRUCT_PENDING	BIT(0)
+
+#define INIT_WORK(_work, _func)				\
+	do {						\
+		(_work)->data = 0;			\
+		(_work)->entry = NULL;			\
+		(_work)->func = (_func);		\
+	} while (0)
+
+#define work_pending(work)	(READ_ONCE((work)->data) & WORK_STRUCT_PENDING)
+
+bool schedule_work(struct work_struct *work);
+bool cancel_work_sync(struct work_struct *work);
+
+#endif /* RXSCALE_KERN_WORKQUEUE_H */
