@@ -43,6 +43,7 @@ void kern_fini(struct kern *k)
 	for (unsigned i = 0; i < KERN_NR_IRQS; i++)
 		if (k->irq_desc[i].allocated)
 			kern_irq_release(&k->irq_desc[i]);
+	kern_skb_pool_fini(k);
 	plat_mem_fini(&k->mem);
 	free(k->irq_desc);
 	free(k->sd);
