@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages rxscale needs, if missing, and say which.
 # Usage: scripts/deps.sh [build|test|ci]   (each level includes the previous)
+#        scripts/deps.sh bench              (test's, and valgrind for make bench)
 #        scripts/deps.sh kmod               (kernel headers for make kmod; ci has them)
 #        scripts/deps.sh uml                (the tools make uml-test runs in its guests)
 set -eu
@@ -10,9 +11,10 @@ case "$level" in
   build) ;;
   test)  pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox" ;;
   ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox clang libclang-rt-14-dev linux-headers-amd64 kmod" ;;
+  bench) pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox valgrind" ;;
   kmod)  pkgs="make gcc linux-headers-amd64 kmod" ;;
   uml)   pkgs="iputils-ping ethtool iperf3 iproute2 util-linux python3-yaml python3-jsonschema" ;;
-  *) echo "deps.sh: unknown level '$level' (build|test|ci|kmod|uml)" >&2; exit 2 ;;
+  *) echo "deps.sh: unknown level '$level' (build|test|ci|bench|kmod|uml)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do
