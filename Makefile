@@ -50,10 +50,12 @@ uml-kernel:
 	scripts/uml-kernel.sh $(BUILD)/uml
 
 uml-smoke: uml-kernel
+	scripts/deps.sh uml
 	scripts/uml-smoke.sh $(BUILD)/uml
 
 # kmod/ built against that UML tree, then loaded and unloaded in a smoke boot.
 uml-kmod: uml-kernel
+	scripts/deps.sh uml
 	scripts/uml-kmod.sh $(BUILD)/uml
 	scripts/uml-smoke.sh --kmod $(BUILD)/uml/kmod-$(or $(UML_KERNEL),7.3) $(BUILD)/uml
 

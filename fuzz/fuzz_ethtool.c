@@ -16,7 +16,7 @@
 
 #include "drv/r8169.h"
 #include "kern/kern.h"
-#include "kern/ethtool_cmd.h"
+#include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "net/net_build.h"
 

@@ -13,7 +13,7 @@ case "$level" in
   ci)    pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox clang libclang-rt-14-dev linux-headers-amd64 kmod" ;;
   bench) pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox valgrind" ;;
   kmod)  pkgs="make gcc linux-headers-amd64 kmod" ;;
-  uml)   pkgs="iputils-ping ethtool iperf3 iproute2 util-linux python3-yaml python3-jsonschema" ;;
+  uml)   pkgs="iputils-ping ethtool iperf3 iproute2 util-linux kmod python3-yaml python3-jsonschema" ;;
   *) echo "deps.sh: unknown level '$level' (build|test|ci|bench|kmod|uml)" >&2; exit 2 ;;
 esac
 missing=""

@@ -86,11 +86,79 @@ expect_usage() {
 }
 printf 'not a capture\n' >"$tmp/text.pcap"
 real=$(ls "$pcaps"/*.pcap 2>/dev/null | head -n 1)
-if [ -n "$real" ]; then
-	size=$(stat -c %s "$tmp/a.pcap")
-	head -c $((size - 700)) "$tmp/a.pcap" >"$tmp/trunc.pcap"
-	expect_usage "truncated capture" hash --pcap "$tmp/trunc.pcap"
+# A capture that turns bad part-way: the frames read before the error
+# are printed (rows and summary), then the error; exit status 2.
+size=$(stat -c %s "$tmp/a.pcap")
+head -c $((size - 700)) "$tmp/a.pcap" >"$tmp/trunc.pcap"
+"$rx" hash --pcap "$tmp/trunc.pcap" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+rows=$(tail -n +2 "$tmp/out" | wc -l)
+if [ $rc -eq 2 ] && [ "$(head -n 1 "$tmp/out")" = "$(printf 'frame\ttype\thash\tqueue')" ] &&
+   [ "$rows" -gt 70 ] && [ "$rows" -lt 89 ] && grep -q "^total	$rows	" "$tmp/err" &&
+   [ "$(tail -n 1 "$tmp/err" | grep -c '^rxscale: .*truncated')" = 1 ]; then
+	ok
+else
+	bad "truncated capture: rc=$rc rows=$rows stderr=$(cat "$tmp/err")"
 fi
+
+# Frames the snap length cut in their payload keep complete headers: they
+# are hashed on them, so one TCP connection's directions each keep one
+# queue (zeek-truncated-header.pcap: snap length 54)
+if [ -f "$pcaps/zeek-truncated-header.pcap" ]; then
+	"$rx" hash --pcap "$pcaps/zeek-truncated-header.pcap" >"$tmp/out" 2>"$tmp/err"
+	n_none=$(awk -F'\t' 'NR > 1 && $2 == "none"' "$tmp/out" | wc -l)
+	n_q=$(awk -F'\t' 'NR > 1 { print $3, $4 }' "$tmp/out" | sort -u | wc -l)
+	[ "$n_none" = 0 ] && [ "$n_q" = 2 ] &&
+		grep -q "^frames cut by the snap length: 24, hashed on the headers they kept: 24" "$tmp/err" &&
+		ok || bad "snaplen-cut frames: $n_none unhashed, $n_q hash/queue pairs; $(cat "$tmp/err")"
+fi
+
+# pcapng with three interfaces: Ethernet, raw IPv4 (snap length 40, so
+# its second frame is cut) and BSD loopback (not dissected): the same IP
+# packet hashes alike on the first two; the third's frame is counted
+python3 - "$tmp/multi.pcapng" <<'PY'
+import struct, sys
+def blk(t, body):
+    body += b"\0" * (-len(body) % 4)
+    n = len(body) + 12
+    return struct.pack("<II", t, n) + body + struct.pack("<I", n)
+def idb(link, snap, opts=b""):
+    return blk(1, struct.pack("<HHI", link, 0, snap) + opts)
+def epb(ifid, ts, data, orig=None):
+    orig = len(data) if orig is None else orig
+    return blk(6, struct.pack("<IIIII", ifid, ts >> 32, ts & 0xffffffff, len(data), orig) + data)
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+tcp = struct.pack("!HHIIBBHHH", 2794, 1766, 1, 0, 0x50, 0x10, 65535, 0, 0) + b"x" * 16
+ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), 1, 0, 64, 6, 0,
+                           bytes([66, 9, 149, 187]), bytes([161, 142, 100, 80])))
+ip[10:12] = struct.pack("!H", csum(bytes(ip)))
+pkt = bytes(ip) + tcp
+eth = b"\x00\xe0\x4c\x68\x00\x01" + b"\x02" * 6 + b"\x08\x00" + pkt
+shb = blk(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+# if_tsresol 9 (ns) on the raw interface
+out = shb + idb(1, 65535) + idb(101, 40, struct.pack("<HHB3x", 9, 1, 9) + struct.pack("<HH", 0, 0)) + idb(0, 65535)
+out += epb(0, 1000000, eth) + epb(1, 1000000000, pkt) + epb(1, 2000000000, pkt[:40], len(pkt))
+out += epb(2, 3000000, b"\x02\x00\x00\x00" + pkt)
+open(sys.argv[1], "wb").write(out)
+PY
+"$rx" hash --pcap "$tmp/multi.pcapng" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+h=$(awk -F'\t' 'NR > 1 && NR < 5 { print $2, $3 }' "$tmp/out" | sort -u)
+if [ $rc -eq 0 ] && [ "$h" = "tcp4 0x51ccc178" ] &&
+   [ "$(sed -n 5p "$tmp/out")" = "$(printf '4\tnone\t-\t0')" ] &&
+   grep -q "^frames of interfaces with a link type the dissector does not read: 1 (NULL: 1)" "$tmp/err"; then
+	ok
+else
+	bad "multi-interface pcapng: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+fi
+# a pcapng block whose lengths disagree: refused with one line
+python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(d[:-4]+b"\x00\x01\x00\x00")' "$tmp/multi.pcapng" "$tmp/badlen.pcapng"
+"$rx" hash --pcap "$tmp/badlen.pcapng" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c '^rxscale: ' "$tmp/err")" = 1 ] && ok || bad "pcapng bad block length: $(cat "$tmp/err")"
 # a pcap header with link type 0 (BSD loopback), unsupported
 printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x00\x00\x00\x00' >"$tmp/null.pcap"
 expect_usage "missing capture" hash --pcap "$tmp/nonexistent.pcap"

@@ -32,11 +32,17 @@ Rules (src/net/net_flow.h, src/rss/rss_hash.h):
     source, a type 2 routing header's address the destination.
   * Input bytes: addresses in network order, then the ports big-endian.
 
+  * A frame the snap length cut is judged as the frame it was: lengths
+    against frame.len, the headers the capture kept hashed (a TCP header
+    the capture cut leaves the IP pair).
+  * IPv6 payload length 0: a jumbogram with the Jumbo Payload option
+    (above 65535), else no hash, as an IPv4 total length of 0.
+
 Frames whose decode cannot be trusted are SKIPPED, not failed, with the
-reason counted: frames cut by the snap length, frames tshark marks as
-malformed or carries an expert Error on, IP headers whose lengths do not
-fit the captured frame, TCP headers tshark could not decode, ambiguous
-Mobile-IPv6 substitutions.
+reason counted: frames tshark marks as malformed or carries an expert
+Error on, IP headers whose lengths do not fit the frame or that the
+capture cut, TCP headers tshark could not decode, ambiguous Mobile-IPv6
+substitutions.
 
 Exit status: 0 when no frame mismatches, at least one frame was judged and
 at least MIN_JUDGED_RATIO of all frames were judged; 1 otherwise; 77
@@ -82,7 +88,7 @@ FIELDS = [
     "sll.ifindex",
     "ip.hdr_len", "ip.len", "ip.flags.mf", "ip.frag_offset", "ip.proto",
     "ip.src", "ip.dst",
-    "ipv6.plen", "ipv6.nxt", "ipv6.src", "ipv6.dst",
+    "ipv6.plen", "ipv6.opt.jumbo", "ipv6.nxt", "ipv6.src", "ipv6.dst",
     "ipv6.hopopts.nxt", "ipv6.dstopts.nxt", "ipv6.routing.nxt",
     "ipv6.fraghdr.nxt", "ah.next_header",
     "ipv6.routing.type", "ipv6.routing.len",
@@ -181,8 +187,6 @@ def expected_input(rec):
     """Return (type, input bytes) or ("none", b""); raise Skip."""
     frame_len = as_int(first(rec, "frame.len"))
     cap_len = as_int(first(rec, "frame.cap_len"))
-    if cap_len < frame_len:
-        raise Skip("cut by snap length (cap_len < len)")
     if rec.get("_ws.malformed"):
         raise Skip("tshark: malformed packet")
     for sev, msg in zip(rec.get("_ws.expert.severity", []),
@@ -231,7 +235,8 @@ def expected_input(rec):
         raise Skip("link layer '%s' not judged" % link)
     if i >= len(layers) or layers[i] not in ("ip", "ipv6"):
         return "none", b""              # ARP, PPPoE, MPLS, ...
-    avail = cap_len - l2len             # bytes from the IP header on
+    avail = frame_len - l2len           # bytes from the IP header on
+    kept = cap_len - l2len              # ... of which the capture kept
 
     if layers[i] == "ip":
         ihl = as_int(first(rec, "ip.hdr_len"))
@@ -242,6 +247,8 @@ def expected_input(rec):
             raise Skip("IPv4 total length < header length")
         if tot > avail:
             raise Skip("IPv4 total length beyond the frame")
+        if ihl > kept:
+            raise Skip("IPv4 header cut by the snap length")
         src = addr(first(rec, "ip.src"))
         dst = addr(first(rec, "ip.dst"))
         frag = (as_bool(first(rec, "ip.flags.mf")) or
@@ -249,6 +256,8 @@ def expected_input(rec):
         if frag:
             return "ipv4", src + dst
         if as_int(first(rec, "ip.proto")) == 6:
+            if tot - ihl >= 20 and ihl + 20 > kept:
+                return "ipv4", src + dst        # TCP header cut: IP pair
             thl = first(rec, "tcp.hdr_len")
             if (i + 1 >= len(layers) or layers[i + 1] != "tcp" or
                     not thl or not 20 <= int(thl) <= tot - ihl):
@@ -257,10 +266,15 @@ def expected_input(rec):
         return "ipv4", src + dst
 
     # IPv6
-    if avail < 40:
+    if kept < 40:
         raise Skip("IPv6 header beyond the frame")
     plen = as_int(first(rec, "ipv6.plen"))
-    if plen and 40 + plen > avail:
+    if not plen:
+        jumbo = first(rec, "ipv6.opt.jumbo")
+        if as_int(first(rec, "ipv6.nxt")) != 0 or not jumbo or int(jumbo) <= 65535:
+            return "none", b""          # no Jumbo option: refused (RFC 2675)
+        plen = int(jumbo)
+    if 40 + plen > avail:
         raise Skip("IPv6 payload length beyond the frame")
     src = addr(first(rec, "ipv6.src"))
     dst = addr(first(rec, "ipv6.dst"))

@@ -543,6 +543,107 @@ static void test_malformed(void **state)
 			 NET_STOP_L3_LEN);
 }
 
+/* Finding: an IPv6 payload length of 0 without a Jumbo Payload option
+ * was hashed from whatever followed, while an IPv4 total length of 0 is
+ * refused.  Now both are refused (no hash); with the Jumbo option (RFC
+ * 2675: Hop-by-Hop option 0xC2, a 32-bit length above 65535) the
+ * jumbogram is parsed to its declared end. */
+static void test_ipv6_payload_len0(void **state)
+{
+	static uint8_t big[14 + 40 + 8 + 20 + 70000];
+	uint8_t buf[256];
+	struct net_build b;
+	struct net_flow f;
+	struct rss_result r;
+	ssize_t len;
+	uint32_t j;
+
+	(void)state;
+	/* IPv4 total length 0: refused */
+	tcp4(&b);
+	len = net_build_frame(&b, buf, sizeof(buf));
+	buf[16] = buf[17] = 0;
+	assert_int_equal(net_dissect(buf, (size_t)len, NET_LINK_ETH, &f), NET_STOP_L3_BAD);
+	/* IPv6 payload length 0, no Hop-by-Hop header: refused alike */
+	tcp6(&b);
+	len = net_build_frame(&b, buf, sizeof(buf));
+	buf[14 + 4] = buf[14 + 5] = 0;
+	assert_int_equal(net_dissect(buf, (size_t)len, NET_LINK_ETH, &f), NET_STOP_L3_BAD);
+	assert_false(f.l3_ok);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.in.type, RSS_TYPE_NONE);
+	/* a Hop-by-Hop header without the Jumbo option: refused */
+	b.hbh = true;
+	len = net_build_frame(&b, buf, sizeof(buf));
+	buf[14 + 4] = buf[14 + 5] = 0;
+	assert_int_equal(net_dissect(buf, (size_t)len, NET_LINK_ETH, &f), NET_STOP_L3_BAD);
+	/* the Jumbo option: a jumbogram of 70028 bytes after the header */
+	memset(big, 0, sizeof(big));
+	memcpy(big, buf, (size_t)len);
+	j = (uint32_t)(sizeof(big) - 14 - 40);
+	big[14 + 40 + 2] = 0xc2;
+	big[14 + 40 + 3] = 4;
+	big[14 + 40 + 4] = (uint8_t)(j >> 24);
+	big[14 + 40 + 5] = (uint8_t)(j >> 16);
+	big[14 + 40 + 6] = (uint8_t)(j >> 8);
+	big[14 + 40 + 7] = (uint8_t)j;
+	assert_int_equal(net_dissect(big, sizeof(big), NET_LINK_ETH, &f), NET_STOP_DONE);
+	assert_int_equal(f.l3_len, 40 + j);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.in.type, RSS_TYPE_TCP6);
+	assert_int_equal(r.hash, 0x40207d3d);
+	/* a jumbogram longer than the frame */
+	assert_int_equal(net_dissect(big, sizeof(big) - 1, NET_LINK_ETH, &f), NET_STOP_L3_LEN);
+	/* a Jumbo length that fits in the 16-bit field: invalid (RFC 2675) */
+	big[14 + 40 + 4] = big[14 + 40 + 5] = 0;
+	big[14 + 40 + 6] = 0xff;
+	big[14 + 40 + 7] = 0xff;
+	assert_int_equal(net_dissect(big, sizeof(big), NET_LINK_ETH, &f), NET_STOP_L3_BAD);
+}
+
+/* A frame the capture's snap length cut (net_dissect_cap): lengths are
+ * checked against the wire length, reads stop at the captured bytes, so
+ * the headers kept are hashed; a header the capture cut is not. */
+static void test_snaplen_cut(void **state)
+{
+	uint8_t buf[512];
+	struct net_build b;
+	struct net_flow f;
+	struct rss_result r;
+	ssize_t len;
+
+	(void)state;
+	tcp4(&b);
+	len = net_build_frame(&b, buf, sizeof(buf));
+	/* payload cut: the 4-tuple; without the wire length, nothing */
+	assert_int_equal(net_dissect_cap(buf, 54, (size_t)len, NET_LINK_ETH, &f), NET_STOP_DONE);
+	assert_true(f.cut && f.l4_ok);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.hash, 0x51ccc178);
+	assert_int_equal(net_dissect(buf, 54, NET_LINK_ETH, &f), NET_STOP_L3_LEN);
+	/* TCP header cut: the IP pair */
+	assert_int_equal(net_dissect_cap(buf, 44, (size_t)len, NET_LINK_ETH, &f),
+			 NET_STOP_L4_TRUNC);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.in.type, RSS_TYPE_IPV4);
+	assert_int_equal(r.hash, 0x323e8fc2);
+	/* a wire length the IP total length still exceeds */
+	assert_int_equal(net_dissect_cap(buf, 54, (size_t)len - 1, NET_LINK_ETH, &f),
+			 NET_STOP_L3_LEN);
+	/* IPv6 with extension headers: cut inside the chain, no hash (the
+	 * addresses the chain may carry are unknown); after it, the 4-tuple */
+	tcp6(&b);
+	b.hbh = b.hao = true;
+	len = net_build_frame(&b, buf, sizeof(buf));
+	assert_int_equal(net_dissect_cap(buf, 14 + 40 + 12, (size_t)len, NET_LINK_ETH, &f),
+			 NET_STOP_L3_TRUNC);
+	rss_classify(&R.cfg, &f, &r);
+	assert_int_equal(r.in.type, RSS_TYPE_NONE);
+	assert_int_equal(net_dissect_cap(buf, 14 + 40 + 8 + 24 + 20, (size_t)len,
+					 NET_LINK_ETH, &f), NET_STOP_DONE);
+	assert_true(f.has_ex_src && f.l4_ok);
+}
+
 /* Linux cooked v1/v2 and raw IP link types reach the same hash. */
 static void test_link_types(void **state)
 {
@@ -653,6 +754,8 @@ int main(void)
 		cmocka_unit_test(test_tcp_options),
 		cmocka_unit_test(test_non_ip),
 		cmocka_unit_test(test_csum_reference),
+		cmocka_unit_test(test_ipv6_payload_len0),
+		cmocka_unit_test(test_snaplen_cut),
 	};
 
 	return cmocka_run_group_tests_name("dissect", tests, setup, teardown);

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "kern/ethtool.h"
-#include "kern/ethtool_cmd.h"
+#include "ethtool/ethtool_cmd.h"
 #include "kern/netdevice.h"
 #include "rss/rss_fields.h"
 #include "rss/rss_hash.h"

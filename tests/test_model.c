@@ -329,6 +329,12 @@ static void test_reset_values(void **state)
 					want = 0x0100;
 				else if (ri == RTL_RI_TxConfig)
 					want = (uint32_t)rtl_chips[c].xid << 20;
+				else if (ri == RTL_RI_MAC0_BKP)
+					want = (uint32_t[]){ 0x00, 0xe0, 0x4c, 0x68,
+							     0x00, 0x01 }[e];
+				else if (ri == RTL_RI_MCU)  /* idle: status bits */
+					want = RTL_MCU_TX_EMPTY | RTL_MCU_RX_EMPTY |
+					       RTL_MCU_LINK_LIST_RDY;
 				assert_int_equal(rd(f, off, d->width), want);
 			}
 		}
@@ -374,12 +380,32 @@ static void test_access_semantics(void **state)
 	}
 	wr(f, RTL_INT_CFG0_8125, 1, 0);
 
-	/* RO: PHYstatus keeps the PHY's value, the write is a guest error */
+	/* PHYstatus: bits 23:0 keep the PHY's value; byte 3 is PMCH, which
+	 * mainline 7.3 sets with an 8-bit read-modify-write (D3_NO_PLL_DOWN) */
 	ge = st->guest_errors;
 	wr(f, RTL_PHYstatus, 4, 0);
 	assert_int_equal(rd(f, RTL_PHYstatus, 4),
 			 RTL_PHY_LINK | RTL_PHY_FULL_DUP | RTL_PHY_10000MF);
+	wr(f, RTL_PHYstatus + 3, 1, rd(f, RTL_PHYstatus + 3, 1) | 0xC0);
+	assert_int_equal(rd(f, RTL_PHYstatus, 4), 0xC0000000u |
+			 RTL_PHY_LINK | RTL_PHY_FULL_DUP | RTL_PHY_10000MF);
+	rtlm_set_link(f->dev, false, 0);
+	assert_int_equal(rd(f, RTL_PHYstatus, 4), 0xC0000000u);
+	rtlm_set_link(f->dev, true, 10000);
+	assert_int_equal(st->guest_errors, ge);
+	/* RO: a write to HW_CLO_PTR0 is a guest error and changes nothing */
+	wr(f, RTL_HW_CLO_PTR0_8125BP, 4, 5);
+	assert_int_equal(rd(f, RTL_HW_CLO_PTR0_8125BP, 4), 0);
 	assert_int_equal(st->guest_errors, ge + 1);
+	/* MCU: the driver's bits are kept, the status bits are the model's
+	 * (K polls RXTX_EMPTY and LINK_LIST_RDY around a reset) */
+	wr(f, RTL_MCU, 1, 0xFF);
+	assert_int_equal(rd(f, RTL_MCU, 1), RTL_MCU_NOW_IS_OOB | RTL_MCU_EN_NDP |
+			 RTL_MCU_EN_OOB_RESET | RTL_MCU_TX_EMPTY |
+			 RTL_MCU_RX_EMPTY | RTL_MCU_LINK_LIST_RDY);
+	wr(f, RTL_MCU, 1, 0);
+	assert_int_equal(rd(f, RTL_MCU, 1), RTL_MCU_TX_EMPTY | RTL_MCU_RX_EMPTY |
+			 RTL_MCU_LINK_LIST_RDY);
 	assert_int_equal(rd(f, RTL_IntrMitigate, 2), RTL_RXTX_EMPTY);
 
 	/* W1C: link down latches LinkChg; 0 and other bits change nothing */
@@ -1590,6 +1616,119 @@ static void test_tx(void **state)
 	fx_free(f);
 }
 
+/* A TCP or UDP frame from @b with payload bytes seed + i. */
+static size_t build(struct net_build *b, uint8_t *buf)
+{
+	ssize_t n = net_build_frame(b, buf, NET_BUILD_MAX);
+
+	assert_true(n > 0);
+	return (size_t)n;
+}
+
+/* Checksum offload and giant send as mainline r8169 asks for them (K
+ * rtl8169_tso_csum_v2): each frame on the wire must equal what
+ * net_build, an independent writer of the same headers, makes of it. */
+static void test_tx_offload(void **state)
+{
+	struct fx *f = fx_new("RTL8127A");
+	static uint8_t frame[NET_BUILD_MAX], want[NET_BUILD_MAX],
+		payload[3000];
+	struct net_build b;
+	size_t n, w;
+
+	(void)state;
+	rx_setup(f, 1, 1, 4, BUFSZ);
+	txq_enable(f, 1);
+	wr(f, RTL_IntrMask_8125, 4, RTL_INT_TOK | RTL_INT_TER);
+	tx_ring(f, 0, 8);
+	for (unsigned i = 0; i < sizeof(payload); i++)
+		payload[i] = (uint8_t)(i * 7 + 3);
+
+	/* giant send: 3000 bytes at MSS 1448 in three segments; the driver
+	 * left both checksums 0 */
+	net_build_init(&b);
+	b.ipv = 4;
+	tu_ip4(b.src, "10.0.0.1");
+	tu_ip4(b.dst, "10.0.0.2");
+	b.proto = 6;
+	b.sport = 40000;
+	b.dport = 5201;
+	b.seq = 0xfffff000u;            /* wraps in the third segment */
+	b.ip_id = 0xfffe;               /* so does the IPv4 ID */
+	b.df = true;
+	b.tcp_flags = 0x19;             /* FIN PSH ACK */
+	b.payload = payload;
+	b.payload_len = sizeof(payload);
+	n = build(&b, frame);
+	memset(frame + 14 + 10, 0, 2);
+	memset(frame + 34 + 16, 0, 2);
+	tx_put(&f->tx[0], 0, frame, 2000, RTL_TX_FS | RTL_TX_GTSENV4 |
+	       34u << RTL_TX_GTTCPHO_SHIFT, 1448u << RTL_TX_MSS_SHIFT);
+	tx_put(&f->tx[0], 1, frame + 2000, (uint32_t)(n - 2000), RTL_TX_LS, 0);
+	wr(f, RTL_TxPoll_8125, 2, 1);
+	sim_run(&f->sim);
+	assert_int_equal(f->nwire, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		b.seq = 0xfffff000u + i * 1448u;
+		b.ip_id = (uint16_t)(0xfffe + i);
+		b.tcp_flags = i < 2 ? 0x10 : 0x19;
+		b.payload = payload + i * 1448;
+		b.payload_len = i < 2 ? 1448 : 3000 - 2 * 1448;
+		w = build(&b, want);
+		assert_int_equal(f->wire_len[i], w);
+		assert_memory_equal(f->wire[i], want, w);
+	}
+	assert_int_equal(rtlm_stats(f->dev)->tx_ok[0], 3);
+	assert_int_equal(rd(f, RTL_HW_CLO_PTR0_8125BP, 4), 2);
+
+	/* checksum only, IPv4 TCP: IP and TCP checksums filled in */
+	f->nwire = 0;
+	b.payload_len = 200;
+	b.payload = payload;
+	n = build(&b, want);
+	memcpy(frame, want, n);
+	memset(frame + 14 + 10, 0, 2);
+	memset(frame + 34 + 16, 0xab, 2);
+	tx_put(&f->tx[0], 2, frame, (uint32_t)n, RTL_TX_FS | RTL_TX_LS,
+	       RTL_TX_IPV4_CS | RTL_TX_TCP_CS | 34u << RTL_TX_TCPHO_SHIFT);
+	/* ... and IPv6 UDP */
+	net_build_init(&b);
+	b.ipv = 6;
+	b.src[15] = 1;
+	b.dst[15] = 2;
+	b.proto = 17;
+	b.sport = 1234;
+	b.dport = 5201;
+	b.payload = payload;
+	b.payload_len = 333;
+	w = build(&b, frame + 4096);
+	memcpy(want + 4096, frame + 4096, w);
+	memset(frame + 4096 + 54 + 6, 0, 2);
+	tx_put(&f->tx[0], 3, frame + 4096, (uint32_t)w, RTL_TX_FS | RTL_TX_LS,
+	       RTL_TX_IPV6_CS | RTL_TX_UDP_CS | 54u << RTL_TX_TCPHO_SHIFT);
+	wr(f, RTL_TxPoll_8125, 2, 1);
+	sim_run(&f->sim);
+	assert_int_equal(f->nwire, 2);
+	assert_int_equal(f->wire_len[0], n);
+	assert_memory_equal(f->wire[0], want, n);
+	assert_int_equal(f->wire_len[1], w);
+	assert_memory_equal(f->wire[1], want + 4096, w);
+
+	/* a giant send whose TCP header offset is not past the IP header:
+	 * a guest error and TxErr, nothing on the wire */
+	f->nwire = 0;
+	tx_put(&f->tx[0], 4, want, (uint32_t)n, RTL_TX_FS | RTL_TX_LS |
+	       RTL_TX_GTSENV4 | 10u << RTL_TX_GTTCPHO_SHIFT,
+	       1448u << RTL_TX_MSS_SHIFT);
+	wr(f, RTL_TxPoll_8125, 2, 1);
+	sim_run(&f->sim);
+	assert_int_equal(f->nwire, 0);
+	assert_true(strstr(rtlm_last_error(f->dev), "giant send") != NULL);
+	assert_int_equal(rtlm_stats(f->dev)->tx_err[0], 1);
+	assert_true(rd(f, RTL_IntrStatus_8125, 4) & RTL_INT_TER);
+	fx_free(f);
+}
+
 /* Random traffic, small rings, refills, resets and faults: every offered
  * frame is delivered or counted in exactly one drop counter. */
 static void test_conservation(void **state)
@@ -1669,6 +1808,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_moderation),
 		cmocka_unit_test(test_ownbit_erratum),
 		cmocka_unit_test(test_tx),
+		cmocka_unit_test(test_tx_offload),
 		cmocka_unit_test(test_conservation),
 	};
 

@@ -15,7 +15,7 @@
 
 #include "test_util.h"
 #include "drv/r8152.h"
-#include "kern/ethtool_cmd.h"
+#include "ethtool/ethtool_cmd.h"
 #include "kern/kern.h"
 #include "model/rtlu.h"
 #include "plat/plat_usb.h"
@@ -834,13 +834,81 @@ static void test_ethtool_stats_rings(void **state)
 	ET_OK(f, "-g eth0");
 	assert_non_null(strstr(f->outbuf, "RX:\t\t\t10\n"));
 	ET_OK(f, "-G eth0 rx 4");
-	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 4);
 	assert_int_not_equal(et(f, "-G eth0 rx 11"), 0);
 	assert_int_not_equal(et(f, "-G eth0 rx 1"), 0);
 	gen_start(&g, f, 500, 500, 1000, 2000);
 	sim_run(&f->sim);
+	/* the URBs beyond 4 were not resubmitted after their transfer */
+	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 4);
 	check_conservation(f);
 	check_in_order(f, 0, 1000);
+	ufx_free(f);
+}
+
+/* Finding: -G with a failing allocation closed the interface, applied
+ * the new count and could not reopen: every frame after it was dropped.
+ * Now the URB count changes on the running interface (mainline r8152
+ * changes rx_pending with NAPI paused, nothing reallocated); a URB whose
+ * submission fails (its DMA mapping) takes back the ones submitted with
+ * it, keeps the old count and the interface up. */
+static void test_rings_enomem(void **state)
+{
+	struct ufx *f = ufx_new("RTL8157");
+	unsigned failed = 0, applied = 0;
+	struct gen g;
+	u32 id = 0;
+
+	(void)state;
+	for (unsigned nth = 1; nth < 12; nth++) {
+		unsigned before = f->tp->rx_pending;
+		const char *cmd = before == 10 ? "-G eth0 rx 3" : "-G eth0 rx 10";
+		int rc;
+
+		f->k.fault.urb_fail_nth = nth;
+		f->k.fault.dma_fail_nth = nth;
+		rc = et(f, cmd);
+		f->k.fault.urb_fail_nth = 0;
+		f->k.fault.dma_fail_nth = 0;
+		assert_true(netif_running(f->dev));
+		assert_true(netif_carrier_ok(f->dev));
+		if (rc) {
+			failed++;
+			assert_non_null(strstr(f->errbuf, "Cannot allocate memory"));
+			assert_int_equal(f->tp->rx_pending, before);
+		} else {
+			applied++;
+			assert_int_not_equal(f->tp->rx_pending, before);
+		}
+		gen_start(&g, f, id, 100, 1000, 2000);
+		sim_run(&f->sim);
+		id += 100;
+		/* URBs beyond a smaller count ended with the traffic */
+		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued,
+				 f->tp->rx_pending);
+	}
+	assert_true(failed >= 5 && applied >= 5);
+	check_conservation(f);
+	check_in_order(f, 0, id);
+	ufx_free(f);
+}
+
+/* -C whose register write fails (the device STALLs the control request)
+ * returns the error and keeps the old timer, in the driver and the
+ * device alike. */
+static void test_coalesce_write_fails(void **state)
+{
+	struct ufx *f = ufx_new("RTL8159");
+
+	(void)state;
+	ET_OK(f, "-C eth0 rx-usecs 30");
+	rtlu_faults(f->m)->ctrl_stall_next = 1;
+	assert_int_not_equal(et(f, "-C eth0 rx-usecs 100"), 0);
+	assert_non_null(strstr(f->errbuf, "Broken pipe"));
+	ET_OK(f, "-c eth0");
+	assert_non_null(strstr(f->outbuf, "rx-usecs:\t30\n"));
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 30000 / 8);
+	ET_OK(f, "-C eth0 rx-usecs 100");
+	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 100000 / 8);
 	ufx_free(f);
 }
 
@@ -888,6 +956,8 @@ int main(void)
 		cmocka_unit_test(test_close_under_load),
 		cmocka_unit_test(test_ethtool_stats_rings),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_rings_enomem),
+		cmocka_unit_test(test_coalesce_write_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

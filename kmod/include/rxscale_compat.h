@@ -8,7 +8,8 @@
  * this file (kmod/include/kern/), which pulls in the Linux headers and
  * fills in what an older kernel lacks, keyed on LINUX_VERSION_CODE:
  *
- *   6.2   NL_SET_ERR_MSG_FMT, netdev_sw_irq_coalesce_default_on
+ *   6.2   NL_SET_ERR_MSG_FMT, netdev_sw_irq_coalesce_default_on,
+ *         timer_delete_sync (del_timer_sync before)
  *   6.3   netif_subqueue_completed_wake and friends (net/netdev_queues.h;
  *         Debian's 6.1 has the stop helpers only)
  *   6.8   get_rxfh/set_rxfh take struct ethtool_rxfh_param, input_xfrm
@@ -16,6 +17,7 @@
  *   6.17  get_rxfh_fields/set_rxfh_fields (older: get_rxnfc/set_rxnfc
  *         with ETHTOOL_GRXFH/ETHTOOL_SRXFH); also in 6.12.y from 6.12.111
  *         (a stable backport: Debian's linux-source-6.12 6.12.117 has them)
+ *   6.16  timer_container_of (from_timer before)
  *   6.18  get_rx_ring_count (older: ETHTOOL_GRXRINGS through get_rxnfc)
  *
  * For the ethtool ops the driver names its functions <prefix>_get_rxfh
@@ -44,6 +46,8 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/hrtimer.h>
+#include <linux/timer.h>
+#include <linux/jiffies.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/dma-mapping.h>
@@ -67,6 +71,16 @@
 	NL_SET_ERR_MSG(extack, fmt);					\
 	pr_info(KBUILD_MODNAME ": " fmt "\n", ##__VA_ARGS__);		\
 } while (0)
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define timer_delete_sync del_timer_sync
+#endif
+
+/* ---- timers (6.16) ---- */
+
+#ifndef timer_container_of
+#define timer_container_of from_timer
 #endif
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)

@@ -27,18 +27,47 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
 		   unsigned long *out);
 
-/* One capture opened through libpcap. */
+/* One capture: pcap through libpcap, pcapng through cli_pcap.c's block
+ * reader (each interface with its own link type). */
 struct cli_pcap;
+
+/* One record of a capture. */
+struct cli_frame {
+	const uint8_t *data;		/* valid until the next read */
+	size_t caplen;			/* bytes captured */
+	size_t origlen;			/* bytes the frame had on the wire
+					 * (>= caplen; more when the snap length
+					 * cut it) */
+	uint64_t ts_ns;
+	unsigned ifindex;		/* pcapng interface, 0 for pcap */
+	int linktype;			/* LINKTYPE_* of its interface */
+	bool link_ok;			/* the dissector reads that link type */
+	enum net_link link;		/* (valid if link_ok) */
+};
 
 /**
  * cli_pcap_open() - open a pcap or pcapng file and map its link type.
  * Return: a handle, or NULL after printing one error line naming @path
- * (missing/unreadable file, not a capture, unsupported link type).
+ * (missing/unreadable file, not a capture, no interface with a supported
+ * link type).  In a pcapng file interfaces of other link types may sit
+ * beside supported ones: their frames come with link_ok false.
  */
 struct cli_pcap *cli_pcap_open(const char *path);
 
 /**
- * cli_pcap_next() - the next frame.
+ * cli_pcap_read() - the next record.
+ * Return: 1 for a frame, 0 at the end, -1 for a truncated or corrupt file
+ * (the message, naming the file, is cli_pcap_error(); nothing printed).
+ */
+int cli_pcap_read(struct cli_pcap *c, struct cli_frame *fr);
+const char *cli_pcap_error(const struct cli_pcap *c);
+
+/** cli_linktype_name() - libpcap's name of LINKTYPE @linktype, or "?". */
+const char *cli_linktype_name(int linktype);
+
+/**
+ * cli_pcap_next() - the next frame (cli_pcap_read() that prints its
+ * error).
  * @data, @caplen: captured bytes (valid until the next call)
  * Return: 1 for a frame, 0 at the end, -1 after printing an error line
  * (a truncated or corrupt file).
@@ -48,7 +77,8 @@ int cli_pcap_next(struct cli_pcap *c, const uint8_t **data, size_t *caplen);
 /** cli_pcap_ts_ns() - capture time of the last frame returned, ns. */
 uint64_t cli_pcap_ts_ns(const struct cli_pcap *c);
 
-/** cli_pcap_link() - the dissector's link type for this capture. */
+/** cli_pcap_link() - the dissector's link type of the last frame read
+ * (before any: of the first interface). */
 enum net_link cli_pcap_link(const struct cli_pcap *c);
 
 void cli_pcap_close(struct cli_pcap *c);

@@ -299,6 +299,24 @@ static int flow_set_add(struct flow_set *s, const struct rss_input *in)
 	return 1;
 }
 
+/* Frames of interfaces whose link type the dissector does not read,
+ * by link type (pcapng files may mix them with readable ones). */
+struct link_count {
+	int linktype;
+	unsigned long n;
+};
+
+static void count_link(struct link_count *lc, unsigned *nlc, unsigned max, int linktype)
+{
+	for (unsigned i = 0; i < *nlc; i++)
+		if (lc[i].linktype == linktype) {
+			lc[i].n++;
+			return;
+		}
+	if (*nlc < max)
+		lc[(*nlc)++] = (struct link_count){ linktype, 1 };
+}
+
 static int hash_pcap(const struct hash_opts *o)
 {
 	struct cli_pcap *cap;
@@ -307,10 +325,14 @@ static int hash_pcap(const struct hash_opts *o)
 	struct rss_cfg cfg;
 	struct flow_set *flows = NULL;
 	unsigned long *pkts = NULL, frame = 0, unhashed = 0, total_flows = 0;
+	unsigned long cut = 0, cut_hashed = 0, empty = 0, other_link = 0;
+	struct link_count lc[16];
+	unsigned nlc = 0;
 	char *out = NULL, keybuf[3 * RSS_KEY_MAX];
 	size_t out_len = 0;
 	FILE *ms = NULL;
 	int rc = 1, got;
+	bool bad_file = false;
 	unsigned q;
 
 	cap = cli_pcap_open(o->pcap);
@@ -322,8 +344,9 @@ static int hash_pcap(const struct hash_opts *o)
 	}
 	flows = calloc(o->queues, sizeof(*flows));
 	pkts = calloc(o->queues, sizeof(*pkts));
-	/* Rows are collected in memory and written only once the whole
-	 * capture has been read, so a bad file leaves no partial TSV. */
+	/* Rows are collected in memory and written once the capture has been
+	 * read, as far as it could be: a file that turns bad part-way still
+	 * gets the rows and summary of what was read, then the error. */
 	ms = open_memstream(&out, &out_len);
 	if (!flows || !pkts || !ms) {
 		cli_err("hash: out of memory");
@@ -331,27 +354,37 @@ static int hash_pcap(const struct hash_opts *o)
 	}
 	fputs("frame\ttype\thash\tqueue\n", ms);
 	for (;;) {
-		const uint8_t *data;
-		size_t len;
+		struct cli_frame fr;
 		struct net_flow f;
 		struct rss_result r;
 
-		got = cli_pcap_next(cap, &data, &len);
+		got = cli_pcap_read(cap, &fr);
 		if (got < 0) {
-			rc = CLI_EXIT_USAGE;
-			goto out;
+			bad_file = true;
+			break;
 		}
 		if (got == 0)
 			break;
 		frame++;
-		net_dissect(data, len, cli_pcap_link(cap), &f);
+		empty += !fr.caplen;
+		if (!fr.link_ok) {
+			/* an interface of another link type: not dissected */
+			other_link++;
+			count_link(lc, &nlc, sizeof(lc) / sizeof(lc[0]), fr.linktype);
+			memset(&f, 0, sizeof(f));
+			f.stop = NET_STOP_L2_TRUNC;
+		} else {
+			net_dissect_cap(fr.data, fr.caplen, fr.origlen, fr.link, &f);
+		}
 		rss_classify(&cfg, &f, &r);
 		pkts[r.queue]++;
+		cut += f.cut;
 		if (r.in.type == RSS_TYPE_NONE) {
 			unhashed++;
 			fprintf(ms, "%lu\tnone\t-\t%u\n", frame, r.queue);
 			continue;
 		}
+		cut_hashed += f.cut;
 		fprintf(ms, "%lu\t%s\t0x%08x\t%u\n", frame,
 			rss_type_name(r.in.type), r.hash, r.queue);
 		got = flow_set_add(&flows[r.queue], &r.in);
@@ -383,6 +416,24 @@ static int hash_pcap(const struct hash_opts *o)
 		frame ? 100.0 : 0.0);
 	fprintf(stderr, "unhashed frames: %lu (no hash type: steered to "
 		"queue 0, counted there)\n", unhashed);
+	if (cut)
+		fprintf(stderr, "frames cut by the snap length: %lu, hashed on the "
+			"headers they kept: %lu\n", cut, cut_hashed);
+	if (empty)
+		fprintf(stderr, "zero-length records: %lu (rows of type none)\n", empty);
+	if (other_link) {
+		fprintf(stderr, "frames of interfaces with a link type the dissector "
+			"does not read: %lu (", other_link);
+		for (unsigned i = 0; i < nlc; i++)
+			fprintf(stderr, "%s%s: %lu", i ? ", " : "",
+				cli_linktype_name(lc[i].linktype), lc[i].n);
+		fprintf(stderr, ")\n");
+	}
+	if (bad_file) {
+		cli_err("%s", cli_pcap_error(cap));
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	rc = 0;
 out:
 	if (ms)

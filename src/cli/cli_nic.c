@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_world.h"
-#include "kern/ethtool_cmd.h"
+#include "ethtool/ethtool_cmd.h"
 
 /* ----- PCIe: RTL8125/8126/8127 on the r8169-style driver ----- */
 

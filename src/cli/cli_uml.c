@@ -360,6 +360,21 @@ static void report_nic(const struct uml_nic *nic, unsigned i)
 		       "%llu after the delay\n", i, (unsigned long long)st->ownbit_held,
 		       (unsigned long long)st->ownbit_flush_mmio,
 		       (unsigned long long)st->ownbit_flush_timer);
+	{
+		unsigned nu;
+		const struct rtlm_unknown_reg *u = rtlm_unknown_regs(nic->m, &nu);
+
+		if (nu)
+			printf("nic%u registers the model does not know (offset reads/writes, "
+			       "last value written):", i);
+		for (unsigned k = 0; k < nu; k++) {
+			printf(" 0x%02x %u/%u", u[k].off, u[k].reads, u[k].writes);
+			if (u[k].writes)
+				printf("=0x%x", u[k].last_write);
+		}
+		if (nu)
+			printf("\n");
+	}
 	if (rtlm_last_error(nic->m)[0])
 		printf("nic%u model: last guest error: %s\n", i, rtlm_last_error(nic->m));
 	if (nic->vp.last_error[0])

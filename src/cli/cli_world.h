@@ -12,6 +12,7 @@
 #ifndef RXSCALE_CLI_WORLD_H
 #define RXSCALE_CLI_WORLD_H
 
+#include "cli/cli.h"
 #include "cli/scenario.h"
 #include "drv/r8152.h"
 #include "drv/r8169.h"
@@ -25,6 +26,7 @@
 #include "model/rtlm.h"
 #include "model/rtlu.h"
 #include "plat/plat_usb.h"
+#include "report/report.h"
 #include "rss/rss_hash.h"
 #include "rss/rss_indir.h"
 #include "rss/rss_toeplitz.h"
@@ -36,14 +38,6 @@ struct flowset {
 	uint64_t *slot;
 	size_t cap, n;
 };
-
-/* One drop reason and its count (device and driver counters). */
-struct drop_reason {
-	const char *name;
-	u64 n;
-};
-
-#define CLI_DROP_REASONS 16
 
 struct world;
 
@@ -111,5 +105,28 @@ struct world {
 	struct load_host lh;
 	bool compare;
 };
+
+/* cli_world.c: create the system of @w->scn (0, or -1 with the error
+ * printed); tear down whatever is up; run the scenario's ethtool
+ * commands (@out NULL: output discarded); the report's common part. */
+int cli_world_up(struct world *w);
+void cli_world_down(struct world *w);
+int cli_world_ethtool(struct world *w, FILE *out);
+void cli_world_report(struct world *w, struct rpt_run *r);
+
+/*
+ * cli_iperf3.c: run the iperf3/ping workload on @w and print its report
+ * (text, or JSON); with @pt, fill the sweep point and print nothing.
+ * 0, or -1 with the error printed.
+ */
+int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt);
+
+/* cli_replay.c: replay @w->scn.pcap into the NIC and report; the exit
+ * status (1: a queue mismatch, a frame uncounted, or a bad capture). */
+int cli_run_replay(struct world *w, bool json);
+
+/* cli_sweep.c: --sweep @spec over @base, with an optional --plot; the
+ * exit status. */
+int cli_run_sweep(const struct scenario *base, const char *spec, const char *plot);
 
 #endif /* RXSCALE_CLI_WORLD_H */

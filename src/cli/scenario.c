@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* scenario.c - scenario INI files and --set overrides (see scenario.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,240 +91,228 @@ static int set_bool(bool *out, const char *v, char *msg, size_t ml, const char *
 	return 0;
 }
 
+static int set_speed(struct scenario *s, const char *v, char *msg, size_t ml,
+		     const char *key)
+{
+	char tmp[SCN_STR], *tok, *save = NULL;
+
+	if (set_str(s->speed, sizeof(s->speed), v, msg, ml, key))
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double d = strtod(tok, &end);
+
+		if (end == tok || *end || !(d >= 0.05 && d <= 20)) {
+			snprintf(msg, ml, "%s: '%.32s' is not a speed in [0.05, 20]", key, tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int set_bitrate(struct scenario *s, const char *v, char *msg, size_t ml,
+		       const char *key)
+{
+	if (parse_rate(v, &s->iperf_bitrate)) {
+		snprintf(msg, ml, "%s: '%.64s' is not a bit rate (e.g. 9.4G, 800M)", key, v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_cc(struct scenario *s, const char *v, char *msg, size_t ml,
+		  const char *key)
+{
+	if (strcmp(v, "reno") && strcmp(v, "cubic")) {
+		snprintf(msg, ml, "%s: '%.64s' is not reno or cubic", key, v);
+		return -1;
+	}
+	snprintf(s->iperf_cc, sizeof(s->iperf_cc), "%s", v);
+	return 0;
+}
+
+static int set_link_gbps(struct scenario *s, const char *v, char *msg, size_t ml,
+			 const char *key)
+{
+	if (strcmp(v, "5") && strcmp(v, "10") && strcmp(v, "20")) {
+		snprintf(msg, ml, "%s: '%.64s' is not 5, 10 or 20", key, v);
+		return -1;
+	}
+	s->usb_link_mbps = (unsigned)strtoul(v, NULL, 10) * 1000u;
+	return 0;
+}
+
+static int set_compare_rows(struct scenario *s, const char *v, char *msg, size_t ml,
+			    const char *key)
+{
+	char list[128], *tok, *save = NULL;
+
+	if (set_str(s->compare_rows, sizeof(s->compare_rows), v, msg, ml, key))
+		return -1;
+	snprintf(list, sizeof(list), "%s", v);
+	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (!compare_row_find(tok)) {
+			snprintf(msg, ml, "%s: no EXPERIMENTS.md row '%.16s' (E1a-E1e, E2a-E2e, E3a-E3e)",
+				 key, tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int set_ethtool(struct scenario *s, const char *v, char *msg, size_t ml,
+		       const char *key)
+{
+	if (s->n_ethtool == SCN_MAX_ETHTOOL) {
+		snprintf(msg, ml, "%s: more than %d commands", key, SCN_MAX_ETHTOOL);
+		return -1;
+	}
+	return set_str(s->ethtool[s->n_ethtool++], SCN_STR, v, msg, ml, key);
+}
+
+enum scn_kind {
+	SK_UINT,        /* a whole number in lo..hi (unsigned or uint64_t) */
+	SK_AUTO_UINT,   /* -1 (the default's choice), or a whole number (int) */
+	SK_BOOL,        /* 0/1, yes/no, true/false, on/off */
+	SK_STR,         /* a string that fits the field */
+	SK_SECONDS,     /* seconds in [1e-6, 3600] */
+	SK_CHOICE,      /* one of two words: choice[1] sets the bool */
+	SK_FUNC,        /* parsed by set() */
+};
+
+/* One scenario key (scenario.h lists them) and where its value goes. */
+struct scn_key {
+	const char *name;               /* "section.key" */
+	enum scn_kind kind;
+	size_t off, size;               /* the field in struct scenario */
+	unsigned long lo, hi;           /* SK_UINT, SK_AUTO_UINT */
+	unsigned long min_set;          /* SK_UINT: a non-zero value is at
+					   least this (0 keeps the default) */
+	const char *what;               /* SK_SECONDS, SK_CHOICE: "is not ..." */
+	const char *choice[2];          /* SK_CHOICE: the false and true words */
+	int (*set)(struct scenario *s, const char *v, char *msg, size_t ml,
+		   const char *key);
+};
+
+#define FIELD(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
+#define UINT(k, f, l, h) { .name = k, .kind = SK_UINT, FIELD(f), .lo = l, .hi = h }
+#define BOOL(k, f) { .name = k, .kind = SK_BOOL, FIELD(f) }
+#define STR(k, f) { .name = k, .kind = SK_STR, FIELD(f) }
+#define FUNC(k, fn) { .name = k, .kind = SK_FUNC, .set = fn }
+#define CHOICE(k, f, no, yes, w) \
+	{ .name = k, .kind = SK_CHOICE, FIELD(f), .choice = { no, yes }, .what = w }
+
+static const struct scn_key scn_keys[] = {
+	/* at least 1 us: the simulation's clock is integer ns */
+	{ .name = "run.duration", .kind = SK_SECONDS, FIELD(duration_s),
+	  .what = "a duration in [0.000001, 3600] s" },
+	UINT("run.seed", seed, 0, ~0UL),
+	UINT("host.cpus", cpus, 1, 256),
+	STR("host.preset", preset),
+	FUNC("host.speed", set_speed),
+	STR("host.irq_cpus", irq_cpus),
+	STR("nic.chip", chip),
+	UINT("nic.rx_queues", rx_queues, 0, 64),
+	BOOL("nic.ownbit_erratum", ownbit_erratum),
+	{ .name = "nic.ownbit_workaround", .kind = SK_AUTO_UINT, FIELD(ownbit_workaround),
+	  .lo = 0, .hi = 1 },
+	STR("replay.pcap", pcap),
+	BOOL("replay.line_rate", line_rate),
+	UINT("iperf3.streams", iperf_streams, 0, 128),
+	BOOL("iperf3.udp", iperf_udp),
+	FUNC("iperf3.bitrate", set_bitrate),
+	FUNC("iperf3.cc", set_cc),
+	{ .name = "iperf3.rcvbuf", .kind = SK_UINT, FIELD(iperf_rcvbuf), .lo = 0,
+	  .hi = 64u << 20, .min_set = 4096 },
+	FUNC("usb.link_gbps", set_link_gbps),
+	UINT("usb.imod_ns", usb_imod_ns, 0, 1000000),
+	/* 524 us: the 16-bit timer register in 8 ns units (research
+	 * usb-and-coalescing.md s1.3-1.4) */
+	{ .name = "usb.rx_usecs", .kind = SK_AUTO_UINT, FIELD(usb_rx_usecs), .lo = 0,
+	  .hi = 524 },
+	CHOICE("usb.mitigation", usb_mitigation_off, "on", "off", "on or off"),
+	CHOICE("ping.from", ping_from_host, "peer", "host", "peer or host"),
+	CHOICE("iperf3.threads", iperf_thread_per_stream, "1", "0",
+	       "1 (one thread) or 0 (one per stream)"),
+	BOOL("iperf3.reverse", iperf_reverse),
+	{ .name = "iperf3.sndbuf", .kind = SK_UINT, FIELD(iperf_sndbuf), .lo = 0,
+	  .hi = 64u << 20, .min_set = 65536 },
+	UINT("iperf3.len", iperf_len, 0, 1 << 20),
+	UINT("ping.count", ping_count, 0, 100000),
+	{ .name = "ping.interval", .kind = SK_SECONDS, FIELD(ping_interval_s),
+	  .what = "an interval in [1e-6, 3600] s" },
+	UINT("ping.size", ping_size, 8, 1472),
+	UINT("link.prop_ns", prop_ns, 0, 1000000000),
+	FUNC("compare.rows", set_compare_rows),
+	FUNC("ethtool.cmd", set_ethtool),
+};
+
 /* One key; returns 0 or -1 with @msg set. */
 static int apply(struct scenario *s, const char *sec, const char *key,
 		 const char *v, char *msg, size_t ml)
 {
-	char full[130];
+	const struct scn_key *k = NULL;
+	char full[130], *field = (char *)s;
 	unsigned long u;
 
 	snprintf(full, sizeof(full), "%.60s.%.60s", sec, key);
-	if (!strcmp(full, "run.duration")) {
+	for (size_t i = 0; i < sizeof(scn_keys) / sizeof(scn_keys[0]) && !k; i++)
+		if (!strcmp(full, scn_keys[i].name))
+			k = &scn_keys[i];
+	if (!k) {
+		snprintf(msg, ml, "unknown key '%s'", full);
+		return -1;
+	}
+	field += k->off;
+	switch (k->kind) {
+	case SK_UINT:
+		if (set_uint(&u, v, k->lo, k->hi, msg, ml, full))
+			return -1;
+		if (u && u < k->min_set) {
+			snprintf(msg, ml, "%s: at least %lu bytes (or 0 for the default)",
+				 full, k->min_set);
+			return -1;
+		}
+		if (k->size == sizeof(uint64_t))
+			*(uint64_t *)(void *)field = u;
+		else
+			*(unsigned *)(void *)field = (unsigned)u;
+		return 0;
+	case SK_AUTO_UINT:
+		if (!strcmp(v, "-1")) {
+			*(int *)(void *)field = -1;
+			return 0;
+		}
+		if (set_uint(&u, v, k->lo, k->hi, msg, ml, full))
+			return -1;
+		*(int *)(void *)field = (int)u;
+		return 0;
+	case SK_BOOL:
+		return set_bool((bool *)(void *)field, v, msg, ml, full);
+	case SK_STR:
+		return set_str(field, k->size, v, msg, ml, full);
+	case SK_SECONDS: {
 		char *end;
 		double d = strtod(v, &end);
 
-		/* at least 1 us: the simulation's clock is integer ns */
 		if (end == v || *end || !(d >= 1e-6 && d <= 3600)) {
-			snprintf(msg, ml, "%s: '%.64s' is not a duration in [0.000001, 3600] s",
-				 full, v);
+			snprintf(msg, ml, "%s: '%.64s' is not %s", full, v, k->what);
 			return -1;
 		}
-		s->duration_s = d;
+		*(double *)(void *)field = d;
 		return 0;
 	}
-	if (!strcmp(full, "run.seed")) {
-		if (set_uint(&u, v, 0, ~0UL, msg, ml, full))
-			return -1;
-		s->seed = u;
-		return 0;
-	}
-	if (!strcmp(full, "host.cpus")) {
-		if (set_uint(&u, v, 1, 256, msg, ml, full))
-			return -1;
-		s->cpus = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "host.preset"))
-		return set_str(s->preset, sizeof(s->preset), v, msg, ml, full);
-	if (!strcmp(full, "host.speed")) {
-		char tmp[SCN_STR], *tok, *save = NULL;
-
-		if (set_str(s->speed, sizeof(s->speed), v, msg, ml, full))
-			return -1;
-		snprintf(tmp, sizeof(tmp), "%s", v);
-		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			char *end;
-			double d = strtod(tok, &end);
-
-			if (end == tok || *end || !(d >= 0.05 && d <= 20)) {
-				snprintf(msg, ml, "%s: '%.32s' is not a speed in [0.05, 20]", full, tok);
-				return -1;
-			}
-		}
-		return 0;
-	}
-	if (!strcmp(full, "host.irq_cpus"))
-		return set_str(s->irq_cpus, sizeof(s->irq_cpus), v, msg, ml, full);
-	if (!strcmp(full, "nic.chip"))
-		return set_str(s->chip, sizeof(s->chip), v, msg, ml, full);
-	if (!strcmp(full, "nic.rx_queues")) {
-		if (set_uint(&u, v, 0, 64, msg, ml, full))
-			return -1;
-		s->rx_queues = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "nic.ownbit_erratum"))
-		return set_bool(&s->ownbit_erratum, v, msg, ml, full);
-	if (!strcmp(full, "nic.ownbit_workaround")) {
-		if (!strcmp(v, "-1")) {
-			s->ownbit_workaround = -1;
-			return 0;
-		}
-		if (set_uint(&u, v, 0, 1, msg, ml, full))
-			return -1;
-		s->ownbit_workaround = (int)u;
-		return 0;
-	}
-	if (!strcmp(full, "replay.pcap"))
-		return set_str(s->pcap, sizeof(s->pcap), v, msg, ml, full);
-	if (!strcmp(full, "replay.line_rate"))
-		return set_bool(&s->line_rate, v, msg, ml, full);
-	if (!strcmp(full, "iperf3.streams")) {
-		if (set_uint(&u, v, 0, 128, msg, ml, full))
-			return -1;
-		s->iperf_streams = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "iperf3.udp"))
-		return set_bool(&s->iperf_udp, v, msg, ml, full);
-	if (!strcmp(full, "iperf3.bitrate")) {
-		if (parse_rate(v, &s->iperf_bitrate)) {
-			snprintf(msg, ml, "%s: '%.64s' is not a bit rate (e.g. 9.4G, 800M)",
-				 full, v);
+	case SK_CHOICE:
+		if (strcmp(v, k->choice[0]) && strcmp(v, k->choice[1])) {
+			snprintf(msg, ml, "%s: '%.64s' is not %s", full, v, k->what);
 			return -1;
 		}
+		*(bool *)(void *)field = !strcmp(v, k->choice[1]);
 		return 0;
+	case SK_FUNC:
+		return k->set(s, v, msg, ml, full);
 	}
-	if (!strcmp(full, "iperf3.cc")) {
-		if (strcmp(v, "reno") && strcmp(v, "cubic")) {
-			snprintf(msg, ml, "%s: '%.64s' is not reno or cubic", full, v);
-			return -1;
-		}
-		snprintf(s->iperf_cc, sizeof(s->iperf_cc), "%s", v);
-		return 0;
-	}
-	if (!strcmp(full, "iperf3.rcvbuf")) {
-		if (set_uint(&u, v, 0, 64u << 20, msg, ml, full))
-			return -1;
-		if (u && u < 4096) {
-			snprintf(msg, ml, "%s: at least 4096 bytes (or 0 for the default)", full);
-			return -1;
-		}
-		s->iperf_rcvbuf = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "usb.link_gbps")) {
-		if (strcmp(v, "5") && strcmp(v, "10") && strcmp(v, "20")) {
-			snprintf(msg, ml, "%s: '%.64s' is not 5, 10 or 20", full, v);
-			return -1;
-		}
-		s->usb_link_mbps = (unsigned)strtoul(v, NULL, 10) * 1000u;
-		return 0;
-	}
-	if (!strcmp(full, "usb.imod_ns")) {
-		if (set_uint(&u, v, 0, 1000000, msg, ml, full))
-			return -1;
-		s->usb_imod_ns = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "usb.rx_usecs")) {
-		if (!strcmp(v, "-1")) {
-			s->usb_rx_usecs = -1;
-			return 0;
-		}
-		/* 524 us: the 16-bit timer register in 8 ns units (research
-		 * usb-and-coalescing.md s1.3-1.4) */
-		if (set_uint(&u, v, 0, 524, msg, ml, full))
-			return -1;
-		s->usb_rx_usecs = (int)u;
-		return 0;
-	}
-	if (!strcmp(full, "usb.mitigation")) {
-		if (strcmp(v, "on") && strcmp(v, "off")) {
-			snprintf(msg, ml, "%s: '%.64s' is not on or off", full, v);
-			return -1;
-		}
-		s->usb_mitigation_off = !strcmp(v, "off");
-		return 0;
-	}
-	if (!strcmp(full, "ping.from")) {
-		if (strcmp(v, "peer") && strcmp(v, "host")) {
-			snprintf(msg, ml, "%s: '%.64s' is not peer or host", full, v);
-			return -1;
-		}
-		s->ping_from_host = !strcmp(v, "host");
-		return 0;
-	}
-	if (!strcmp(full, "iperf3.threads")) {
-		if (strcmp(v, "0") && strcmp(v, "1")) {
-			snprintf(msg, ml, "%s: '%.64s' is not 1 (one thread) or 0 (one per stream)",
-				 full, v);
-			return -1;
-		}
-		s->iperf_thread_per_stream = !strcmp(v, "0");
-		return 0;
-	}
-	if (!strcmp(full, "iperf3.reverse"))
-		return set_bool(&s->iperf_reverse, v, msg, ml, full);
-	if (!strcmp(full, "iperf3.sndbuf")) {
-		if (set_uint(&u, v, 0, 64u << 20, msg, ml, full))
-			return -1;
-		if (u && u < 65536) {
-			snprintf(msg, ml, "%s: at least 65536 bytes (or 0 for the default)", full);
-			return -1;
-		}
-		s->iperf_sndbuf = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "iperf3.len")) {
-		if (set_uint(&u, v, 0, 1 << 20, msg, ml, full))
-			return -1;
-		s->iperf_len = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "ping.count")) {
-		if (set_uint(&u, v, 0, 100000, msg, ml, full))
-			return -1;
-		s->ping_count = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "ping.interval")) {
-		char *end;
-		double d = strtod(v, &end);
-
-		if (end == v || *end || !(d >= 0.000001 && d <= 3600)) {
-			snprintf(msg, ml, "%s: '%.64s' is not an interval in [1e-6, 3600] s",
-				 full, v);
-			return -1;
-		}
-		s->ping_interval_s = d;
-		return 0;
-	}
-	if (!strcmp(full, "ping.size")) {
-		if (set_uint(&u, v, 8, 1472, msg, ml, full))
-			return -1;
-		s->ping_size = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "link.prop_ns")) {
-		if (set_uint(&u, v, 0, 1000000000, msg, ml, full))
-			return -1;
-		s->prop_ns = (unsigned)u;
-		return 0;
-	}
-	if (!strcmp(full, "compare.rows")) {
-		char list[128], *tok, *save = NULL;
-
-		if (set_str(s->compare_rows, sizeof(s->compare_rows), v, msg, ml, full))
-			return -1;
-		snprintf(list, sizeof(list), "%s", v);
-		for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-			if (!compare_row_find(tok)) {
-				snprintf(msg, ml, "%s: no EXPERIMENTS.md row '%.16s' (E1a-E1e, E2a-E2e, E3a-E3e)",
-					 full, tok);
-				return -1;
-			}
-		}
-		return 0;
-	}
-	if (!strcmp(full, "ethtool.cmd")) {
-		if (s->n_ethtool == SCN_MAX_ETHTOOL) {
-			snprintf(msg, ml, "%s: more than %d commands", full, SCN_MAX_ETHTOOL);
-			return -1;
-		}
-		return set_str(s->ethtool[s->n_ethtool++], SCN_STR, v, msg, ml, full);
-	}
-	snprintf(msg, ml, "unknown key '%s'", full);
 	return -1;
 }
 

@@ -179,6 +179,9 @@ int r8152_rx_alloc(struct r8152 *tp);		/* 0 or -ENOMEM */
 void r8152_rx_free(struct r8152 *tp);
 int r8152_rx_start(struct r8152 *tp);		/* submit; 0 or -errno */
 void r8152_rx_stop(struct r8152 *tp);		/* kill, purge queues */
+/* Change the bulk-in URBs in flight on a running interface (ethtool -G):
+ * 0, or -errno with the old count kept. */
+int r8152_rx_set_pending(struct r8152 *tp, unsigned int n);
 /* Parse what completed and deliver up to @budget frames; returns them. */
 int r8152_rx_bottom(struct r8152 *tp, int budget);
 int r8152_poll(struct napi_struct *napi, int budget);

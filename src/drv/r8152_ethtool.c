@@ -56,7 +56,7 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 {
 	struct r8152 *tp = netdev_priv(dev);
 	u32 max_us = tp->chip->caps->coalesce_max_ns / 1000;
-	u32 ns;
+	u32 ns, old;
 
 	(void)kc;
 	if (c->rx_coalesce_usecs > max_us) {
@@ -72,9 +72,17 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 	ns = c->rx_coalesce_usecs * 1000;
 	if (ns == tp->coalesce)
 		return 0;
+	old = tp->coalesce;
 	tp->coalesce = ns;
-	if (netif_running(dev))
-		return r8152_write_coalesce(tp);
+	if (netif_running(dev)) {
+		int rc = r8152_write_coalesce(tp);
+
+		/* the device kept its timer: so does the driver */
+		if (rc) {
+			tp->coalesce = old;
+			return rc;
+		}
+	}
 	return 0;
 }
 
@@ -98,8 +106,6 @@ static int r8152_set_ringparam(struct net_device *dev, struct ethtool_ringparam 
 			       struct netlink_ext_ack *extack)
 {
 	struct r8152 *tp = netdev_priv(dev);
-	bool running = netif_running(dev);
-	int rc = 0;
 
 	(void)kr;
 	if (r->rx_pending < R8152_RX_PENDING_MIN) {
@@ -111,18 +117,12 @@ static int r8152_set_ringparam(struct net_device *dev, struct ethtool_ringparam 
 		return -EINVAL;
 	if (r->rx_pending == tp->rx_pending)
 		return 0;
-	/* URBs are submitted at open: the driver's own close and open, under
-	 * the RTNL the ethtool core holds (frames in flight are counted as
-	 * drops by the close) */
-	if (running)
-		r8152_close(dev);
-	tp->rx_pending = r->rx_pending;
-	if (running) {
-		rc = r8152_open(dev);
-		if (rc)
-			netdev_err(dev, "cannot reopen after -G: %d\n", rc);
+	if (!netif_running(dev)) {
+		tp->rx_pending = r->rx_pending;
+		return 0;
 	}
-	return rc;
+	/* on the running interface, nothing reallocated (r8152_rx.c) */
+	return r8152_rx_set_pending(tp, r->rx_pending);
 }
 
 /* ---- statistics ---- */

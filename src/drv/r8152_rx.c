@@ -81,6 +81,13 @@ int r8152_rx_start(struct r8152 *tp)
 	return 0;
 }
 
+/* Bulk-in URBs beyond rx_pending (after ethtool -G made it smaller) are
+ * not resubmitted when they complete. */
+static bool rx_agg_wanted(const struct r8152 *tp, const struct rx_agg *agg)
+{
+	return (unsigned int)(agg - tp->rx_agg) < tp->rx_pending;
+}
+
 static void rx_queue_purge(struct r8152 *tp)
 {
 	struct sk_buff *skb;
@@ -143,7 +150,7 @@ static void read_bulk_callback(struct urb *urb)
 	case 0:
 		if (urb->actual_length < ETH_ZLEN) {
 			tp->stats.rx_short_transfers++;
-			if (tp->running)
+			if (tp->running && rx_agg_wanted(tp, agg))
 				rx_submit(tp, agg, GFP_ATOMIC);
 			return;
 		}
@@ -297,6 +304,56 @@ void r8152_rx_stop(struct r8152 *tp)
 	rx_queue_purge(tp);
 }
 
+/* Whether @agg is neither submitted nor waiting on rx_done. */
+static bool rx_agg_idle(struct r8152 *tp, const struct rx_agg *agg)
+{
+	unsigned long flags;
+	bool idle = !agg->in_flight;
+
+	spin_lock_irqsave(&tp->rx_lock, flags);
+	for (const struct rx_agg *a = tp->rx_done; a && idle; a = a->next)
+		idle = a != agg;
+	spin_unlock_irqrestore(&tp->rx_lock, flags);
+	return idle;
+}
+
+/*
+ * ethtool -G on a running interface, as mainline r8152 changes rx_pending:
+ * with NAPI paused, nothing reallocated (all RTL8152_MAX_RX buffers exist
+ * while open).  More URBs: the idle ones are submitted; if a submission
+ * fails, those submitted here are taken back and the old count stays.
+ * Fewer: the URBs beyond the count finish their transfer (nothing in them
+ * is lost) and are not resubmitted.
+ */
+int r8152_rx_set_pending(struct r8152 *tp, unsigned int n)
+{
+	bool submitted[RTL8152_MAX_RX] = { false };
+	unsigned int old = tp->rx_pending;
+	int rc = 0;
+
+	napi_disable(&tp->napi);
+	tp->rx_pending = n;
+	for (unsigned int i = 0; i < n && !rc; i++) {
+		struct rx_agg *agg = &tp->rx_agg[i];
+
+		if (!rx_agg_idle(tp, agg))
+			continue;
+		rc = rx_submit(tp, agg, GFP_KERNEL);
+		submitted[i] = !rc;
+	}
+	if (rc) {
+		tp->rx_pending = old;
+		for (unsigned int i = 0; i < n; i++)
+			if (submitted[i])
+				usb_kill_urb(tp->rx_agg[i].urb);
+	}
+	napi_enable(&tp->napi);
+	/* completions while NAPI was paused could not schedule it */
+	if (READ_ONCE(tp->rx_done))
+		napi_schedule(&tp->napi);
+	return rc;
+}
+
 int r8152_rx_bottom(struct r8152 *tp, int budget)
 {
 	struct rx_agg *agg;
@@ -313,7 +370,7 @@ int r8152_rx_bottom(struct r8152 *tp, int budget)
 	while (work < budget && (agg = rx_done_pop(tp))) {
 		if (agg->urb->actual_length)
 			rx_parse(tp, agg, budget, &work);
-		if (tp->running)
+		if (tp->running && rx_agg_wanted(tp, agg))
 			rx_submit(tp, agg, GFP_ATOMIC);
 	}
 	return work;

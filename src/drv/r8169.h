@@ -25,6 +25,7 @@
 #include "kern/io.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"
+#include "kern/timer.h"
 
 /* KBUILD_MODNAME: "rxscale_r8169" as a kernel module (kmod/), "r8169" in
  * the simulator (src/drv/meson.build), so the module's driver name cannot
@@ -58,20 +59,26 @@ struct rtl_rx_stats {
 	u64 errors;		/* of which: error bits in the descriptor */
 	u64 alloc_fail;		/* of which: no skb */
 	u64 length;		/* of which: multi-descriptor or bad length */
+	u64 flushed;		/* of which: completed by the device, not
+				 * polled yet when the ring was freed
+				 * (close, ethtool -L/-G) */
 	u64 csum_ok;		/* CHECKSUM_UNNECESSARY given */
 	u64 ownbit_rechecks;	/* OWN seen, MMIO flush, OWN clear */
 };
 
 struct rtl_tx_stats {
 	u64 packets, bytes;
-	u64 drops;		/* dma mapping failures */
+	u64 drops;		/* dma mapping failures, and frames not sent
+				 * when the ring was freed (close, -L/-G) */
 	u64 stops;		/* queue stopped for lack of descriptors */
 };
 
 struct rtl_rx_ring {
 	struct rtl8169_private *tp;
 	unsigned int index;
-	void *desc;			/* num_desc descriptors of rx_ops->fmt->size */
+	/* the descriptor format this ring was laid out in */
+	const struct rtl_rx_desc_ops *ops;
+	void *desc;			/* num_desc descriptors of ops->fmt->size */
 	dma_addr_t desc_dma;
 	unsigned int num_desc;
 	unsigned int cur_rx;		/* next descriptor to look at (free-running) */
@@ -100,9 +107,21 @@ enum rtl_vec_kind {
 	RTL_VEC_ALL,		/* legacy single vector: RX 0, TX 0, link */
 };
 
-/* One interrupt vector and the NAPI instance it schedules. */
+/*
+ * One interrupt vector and the NAPI instance it schedules.  The slots of
+ * tp->qv[] are fixed: qv[q] serves RX queue q, qv[R8169_QV_TX] the TX
+ * ring (unless a "ring vector" of the map serves it), qv[R8169_QV_LINK]
+ * link changes; with the legacy model qv[0] serves everything.  A slot
+ * keeps its NAPI instance (and address) while it is active, so a channel
+ * change adds or removes only the RX queues that change.
+ */
+#define R8169_QV_TX	R8169_MAX_RX_QUEUES
+#define R8169_QV_LINK	(R8169_MAX_RX_QUEUES + R8169_MAX_TX_QUEUES)
+#define R8169_NQV	(R8169_QV_LINK + 1)
+
 struct rtl_q_vector {
 	struct rtl8169_private *tp;
+	bool active;			/* in use for the current queue counts */
 	enum rtl_vec_kind kind;
 	unsigned int id;		/* message id = MSI-X entry (V2), 0 legacy */
 	int irq;			/* Linux irq number, < 0 if none */
@@ -113,6 +132,9 @@ struct rtl_q_vector {
 	struct rtl_tx_ring *tx;
 	char name[IFNAMSIZ + 16];	/* "eth0-rx-0" */
 	u64 irqs;
+	/* the service timer's view at its last check (rtl_watchdog) */
+	bool wd_pending;		/* work was waiting */
+	u64 wd_progress;		/* descriptors done by then */
 };
 
 /* RX descriptor format: size and field access for one descriptor type. */
@@ -138,6 +160,8 @@ struct rtl_irq_ops {
 	void (*enable_all)(struct rtl8169_private *tp);
 	void (*disable_all)(struct rtl8169_private *tp);
 	void (*unmask)(struct rtl_q_vector *qv);	/* after napi completes */
+	/* make a vector whose message was lost fire again */
+	void (*kick)(struct rtl_q_vector *qv);
 };
 
 /* Driver knobs (module parameters in Linux terms). */
@@ -161,6 +185,8 @@ struct rtl8169_private {
 	const struct rtl_irq_ops *irq_ops;
 	const struct rtl_rx_desc_ops *rx_ops;
 	bool v2_irq;			/* per-message-id model in use */
+	bool link_irq;			/* link changes have a vector (else the
+					 * service timer polls the link) */
 	unsigned int nvec;		/* vectors allocated */
 	unsigned int max_rx_queues;	/* what the vectors allow */
 	unsigned int num_rx_queues;
@@ -168,8 +194,8 @@ struct rtl8169_private {
 	unsigned int rx_ring_size, tx_ring_size;
 	struct rtl_rx_ring rx_ring[R8169_MAX_RX_QUEUES];
 	struct rtl_tx_ring tx_ring[R8169_MAX_TX_QUEUES];
-	struct rtl_q_vector qv[R8169_MAX_RX_QUEUES + R8169_MAX_TX_QUEUES + 1];
-	unsigned int nqv;
+	struct rtl_q_vector qv[R8169_NQV];
+	unsigned int nqv;		/* active slots */
 	u32 legacy_mask;		/* IntrMask_8125 value when enabled */
 	/* RSS shadow state */
 	bool rss_on;
@@ -181,6 +207,16 @@ struct rtl8169_private {
 	bool recheck_ownbit;
 	u8 mac[ETH_ALEN];
 	u64 link_changes;
+	/* the service timer: lost interrupts (and link, when it has no
+	 * vector) */
+	struct timer_list watchdog;
+	u64 watchdog_kicks;		/* stalled vectors made to fire again */
+};
+
+/* A datapath configuration: what open and ethtool -L/-G set up. */
+struct rtl_cfg {
+	unsigned int num_rx_queues;
+	unsigned int rx_ring_size, tx_ring_size;
 };
 
 /* ---- r8169_main.c ---- */
@@ -188,25 +224,52 @@ extern struct pci_driver rtl8169_pci_driver;
 void rtl_hw_start(struct rtl8169_private *tp);
 int rtl_open(struct net_device *dev);
 int rtl_close(struct net_device *dev);
+/* Switch a running interface to @cfg: the new rings (and vectors) are
+ * allocated first, then the device is quiesced, the rings swapped and the
+ * old ones freed.  On failure returns -errno with the old configuration
+ * intact and running. */
+int rtl_reconfigure(struct rtl8169_private *tp, const struct rtl_cfg *cfg);
+void rtl_cfg_current(const struct rtl8169_private *tp, struct rtl_cfg *cfg);
 
 /* ---- r8169_irq.c ---- */
 int rtl_alloc_vectors(struct rtl8169_private *tp);
 void rtl_free_vectors(struct rtl8169_private *tp);
-int rtl_setup_q_vectors(struct rtl8169_private *tp);
-void rtl_teardown_q_vectors(struct rtl8169_private *tp);
-int rtl_request_irqs(struct rtl8169_private *tp);
-void rtl_free_irqs(struct rtl8169_private *tp);
+/* Activate the vector slots @nrx RX queues need that are not active yet
+ * (NAPI added, IRQ requested; NAPI stays disabled).  On failure those it
+ * activated are released again and -errno returned. */
+int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx);
+/* Release the RX slots from @nrx on (all slots: @nrx 0 and @all). */
+void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all);
+void rtl_napi_enable_all(struct rtl8169_private *tp);
+void rtl_napi_disable_all(struct rtl8169_private *tp);
 void rtl_link_check(struct rtl8169_private *tp);
+/* The service timer: every R8169_WATCHDOG_PERIOD while up. */
+#define R8169_WATCHDOG_PERIOD	HZ
+void rtl_watchdog(struct timer_list *t);
 
 /* ---- r8169_rx.c ---- */
 const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt);
-int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
+/* The RX descriptor format for @nrx queues: the chip's RSS format, or
+ * type 1 with RSS off. */
+const struct rtl_rx_desc_ops *rtl_rx_ops_for_queues(const struct rtl8169_private *tp,
+						    unsigned int nrx);
+int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
+		      const struct rtl_rx_desc_ops *ops, unsigned int size);
 void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
+/* Count what the device completed and nobody polled (device stopped,
+ * NAPI disabled), before the ring is freed. */
+void rtl_rx_ring_flush(struct rtl_rx_ring *ring);
 int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget);
+/* Whether the device completed a descriptor no poll took yet. */
+bool rtl_rx_pending(struct rtl_rx_ring *ring);
 
 /* ---- r8169_tx.c ---- */
-int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring);
+int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
+		      unsigned int size);
 void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring);
+/* Reclaim what the device sent and drop (count) the rest; the device is
+ * stopped. */
+void rtl_tx_ring_flush(struct rtl_tx_ring *ring);
 netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev);
 void rtl_tx_clean(struct rtl_tx_ring *ring, int budget);
 

@@ -10,31 +10,6 @@
 
 #include "drv/r8169.h"
 
-/* Re-plan the datapath with the device down; bring it back if it was up.
- * Vectors were allocated at probe for the most queues; only IRQs, NAPI
- * instances and rings change.  The ethtool core holds RTNL around the
- * op, so this goes through the driver's own close and open, as mainline
- * drivers do (the interface stays administratively up and keeps its
- * queued TX packets). */
-static int rtl_reconfigure(struct rtl8169_private *tp,
-			   void (*apply)(struct rtl8169_private *, const void *),
-			   const void *arg)
-{
-	struct net_device *dev = tp->dev;
-	bool running = netif_running(dev);
-	int rc = 0;
-
-	if (running)
-		rtl_close(dev);
-	apply(tp, arg);
-	if (running) {
-		rc = rtl_open(dev);
-		if (rc)
-			netdev_err(dev, "cannot reopen after reconfiguration: %d\n", rc);
-	}
-	return rc;
-}
-
 /* ---- channels: RX queues each have a vector; one TX queue ---- */
 
 static void rtl_get_channels(struct net_device *dev, struct ethtool_channels *ch)
@@ -48,29 +23,22 @@ static void rtl_get_channels(struct net_device *dev, struct ethtool_channels *ch
 	ch->tx_count = tp->num_tx_queues;
 }
 
-static void apply_channels(struct rtl8169_private *tp, const void *arg)
-{
-	unsigned int n = *(const unsigned int *)arg;
-
-	tp->num_rx_queues = n;
-	/* the kernel core refused a count below the user's table; keep a
-	 * user table, re-spread the default one */
-	if (!netif_is_rxfh_configured(tp->dev))
-		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
-			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, n);
-}
-
 static int rtl_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
 	unsigned int n = ch->rx_count + ch->combined_count;
+	struct rtl_cfg cfg;
 
 	if (!n || n > tp->max_rx_queues || ch->tx_count != tp->num_tx_queues ||
 	    ch->other_count)
 		return -EINVAL;
 	if (n == tp->num_rx_queues)
 		return 0;
-	return rtl_reconfigure(tp, apply_channels, &n);
+	/* under RTNL, as the ethtool core calls it: new rings and vectors
+	 * first, then the swap (r8169_main.c) */
+	rtl_cfg_current(tp, &cfg);
+	cfg.num_rx_queues = n;
+	return rtl_reconfigure(tp, &cfg);
 }
 
 static u32 rtl_get_rx_ring_count(struct net_device *dev)
@@ -238,33 +206,24 @@ static void rtl_get_ringparam(struct net_device *dev, struct ethtool_ringparam *
 	r->tx_pending = tp->tx_ring_size;
 }
 
-struct ring_sizes {
-	u32 rx, tx;
-};
-
-static void apply_rings(struct rtl8169_private *tp, const void *arg)
-{
-	const struct ring_sizes *s = arg;
-
-	tp->rx_ring_size = s->rx;
-	tp->tx_ring_size = s->tx;
-}
-
 static int rtl_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r,
 			     struct kernel_ethtool_ringparam *kr,
 			     struct netlink_ext_ack *extack)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
-	struct ring_sizes s = { r->rx_pending, r->tx_pending };
+	struct rtl_cfg cfg;
 
 	(void)kr;
-	if (s.rx < R8169_RING_MIN || s.tx < R8169_RING_MIN) {
+	if (r->rx_pending < R8169_RING_MIN || r->tx_pending < R8169_RING_MIN) {
 		NL_SET_ERR_MSG(extack, "rings need at least 64 descriptors");
 		return -EINVAL;
 	}
-	if (s.rx == tp->rx_ring_size && s.tx == tp->tx_ring_size)
+	if (r->rx_pending == tp->rx_ring_size && r->tx_pending == tp->tx_ring_size)
 		return 0;
-	return rtl_reconfigure(tp, apply_rings, &s);
+	rtl_cfg_current(tp, &cfg);
+	cfg.rx_ring_size = r->rx_pending;
+	cfg.tx_ring_size = r->tx_pending;
+	return rtl_reconfigure(tp, &cfg);
 }
 
 /* ---- moderation: INT_MITI_V2 per-queue timers (research s5.1) ---- */
@@ -353,7 +312,7 @@ static int rtl_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
 
 static const char *const rtl_rxq_stat_names[] = {
 	"packets", "bytes", "drops", "errors", "alloc_fail", "length",
-	"csum_ok", "ownbit_rechecks",
+	"flushed", "csum_ok", "ownbit_rechecks",
 };
 
 static const char *const rtl_txq_stat_names[] = {
@@ -370,7 +329,7 @@ static int rtl_get_sset_count(struct net_device *dev, int sset)
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return (int)(tp->num_rx_queues * RXQ_NSTATS + tp->num_tx_queues * TXQ_NSTATS +
-		     tp->nqv + 1);
+		     tp->nqv + 2);
 }
 
 static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -385,9 +344,11 @@ static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
 		for (unsigned int i = 0; i < TXQ_NSTATS; i++)
 			ethtool_sprintf(&data, "tx_queue_%u_%s", q, rtl_txq_stat_names[i]);
-	for (unsigned int i = 0; i < tp->nqv; i++)
-		ethtool_sprintf(&data, "irq_%s", tp->qv[i].name);
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (tp->qv[i].active)
+			ethtool_sprintf(&data, "irq_%s", tp->qv[i].name);
 	ethtool_puts(&data, "link_changes");
+	ethtool_puts(&data, "watchdog_kicks");
 }
 
 static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *st,
@@ -405,6 +366,7 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 		*d++ = s->errors;
 		*d++ = s->alloc_fail;
 		*d++ = s->length;
+		*d++ = s->flushed;
 		*d++ = s->csum_ok;
 		*d++ = s->ownbit_rechecks;
 	}
@@ -416,9 +378,11 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 		*d++ = s->drops;
 		*d++ = s->stops;
 	}
-	for (unsigned int i = 0; i < tp->nqv; i++)
-		*d++ = tp->qv[i].irqs;
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (tp->qv[i].active)
+			*d++ = tp->qv[i].irqs;
 	*d++ = tp->link_changes;
+	*d++ = tp->watchdog_kicks;
 }
 
 static void rtl_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)

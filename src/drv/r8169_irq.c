@@ -65,9 +65,11 @@ static void v2_enable_all(struct rtl8169_private *tp)
 {
 	u32 lo = 0, hi = 0;
 
-	for (unsigned int i = 0; i < tp->nqv; i++) {
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
 		unsigned int id = tp->qv[i].id;
 
+		if (!tp->qv[i].active)
+			continue;
 		if (id < RTL_MSIX_ID_L2_BASE)
 			lo |= BIT(id);
 		else
@@ -90,12 +92,25 @@ static void v2_unmask(struct rtl_q_vector *qv)
 	v2_unmask_id(qv->tp, qv->id);
 }
 
+/* Mask and unmask the id: its level falls and, with its status still
+ * latched, rises again, so the device sends the message again (research
+ * s4.3: a bit unmasked while latched re-fires).  This is what igc's and
+ * ice's software-interrupt triggers (EICS, GLINT_DYN_CTL SWINT_TRIG) do
+ * for their queues; the RTL8125 family has no such register in the V2
+ * model. */
+static void v2_kick(struct rtl_q_vector *qv)
+{
+	v2_mask(qv->tp, qv->id);
+	v2_unmask_id(qv->tp, qv->id);
+}
+
 static const struct rtl_irq_ops rtl_irq_ops_v2 = {
 	.name = "per-vector",
 	.handler = rtl_interrupt_v2,
 	.enable_all = v2_enable_all,
 	.disable_all = v2_disable_all,
 	.unmask = v2_unmask,
+	.kick = v2_kick,
 };
 
 /* ---- legacy model: IntrMask/IntrStatus 0x38/0x3C, research s4.2 ---- */
@@ -138,22 +153,33 @@ static void legacy_unmask(struct rtl_q_vector *qv)
 	rtl_w32(qv->tp, RTL_IntrMask_8125, qv->tp->legacy_mask);
 }
 
+/* The same through IntrMask: its level falls and rises again. */
+static void legacy_kick(struct rtl_q_vector *qv)
+{
+	rtl_w32(qv->tp, RTL_IntrMask_8125, 0);
+	rtl_w32(qv->tp, RTL_IntrMask_8125, qv->tp->legacy_mask);
+}
+
 static const struct rtl_irq_ops rtl_irq_ops_legacy = {
 	.name = "legacy",
 	.handler = rtl_interrupt_legacy,
 	.enable_all = legacy_enable_all,
 	.disable_all = legacy_disable_all,
 	.unmask = legacy_unmask,
+	.kick = legacy_kick,
 };
 
 /* ---- vector plan ---- */
 
-/* Vectors the V2 model needs for @nrx RX queues: entries up to the
- * largest message id used. */
-static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int nrx)
+/* Vectors the V2 model needs for @nrx RX queues, the TX ring and, with
+ * @link, the link: entries up to the largest message id used. */
+static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int nrx,
+				      bool link)
 {
-	unsigned int need = m->tx[0] > m->link ? m->tx[0] : m->link;
+	unsigned int need = m->tx[0];
 
+	if (link && m->link > need)
+		need = m->link;
 	for (unsigned int q = 0; q < nrx; q++)
 		if (m->rx[q] > need)
 			need = m->rx[q];
@@ -172,10 +198,28 @@ static unsigned int rx_queues_wanted(struct rtl8169_private *tp)
 	return n ? n : 1;
 }
 
+/* The most RX queues (<= @want) @n vectors serve with the V2 map. */
+static unsigned int v2_queues_for(const struct rtl_irq_map *m, unsigned int want,
+				  unsigned int n, bool link)
+{
+	while (want && v2_vectors_needed(m, want, link) > n)
+		want--;
+	return want;
+}
+
 /*
- * MSI-X with the chip's per-vector model if the vectors cover at least
- * one RX queue plus TX and link; otherwise one vector (MSI-X, MSI or
- * INTx) with the legacy model and a single queue, which always works.
+ * The vector ladder, as drivers with per-queue vectors step down when
+ * MSI-X grants fewer than they asked for (ixgbe, ice: as many queue
+ * vectors as were granted, then MSI with one queue):
+ *  1. MSI-X with the per-vector model, as many RX queues as the granted
+ *     vectors reach with the TX and link ids;
+ *  2. the same without the link id, for at least two queues: the link
+ *     is then polled by the service timer;
+ *  3. one vector (MSI-X, MSI or INTx) with the legacy model and one
+ *     queue, which always works.
+ * The message ids are fixed by the chip's map, so a vector count helps
+ * only if it reaches the ids: on the RTL8127A (RX 0-3, TX 8, link 29)
+ * 30 vectors give step 1, 9 to 29 step 2 with 4 queues, fewer step 3.
  */
 int rtl_alloc_vectors(struct rtl8169_private *tp)
 {
@@ -187,15 +231,23 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 		n = pci_alloc_irq_vectors(tp->pdev, 1, tp->chip->caps->msix_max,
 					  PCI_IRQ_MSIX);
 		if (n > 0) {
-			unsigned int k = want;
+			unsigned int k = v2_queues_for(m, want, (unsigned int)n, true);
+			bool link = k > 0;
 
-			while (k && v2_vectors_needed(m, k) > (unsigned int)n)
-				k--;
+			if (!link) {
+				k = v2_queues_for(m, want, (unsigned int)n, false);
+				if (k < 2)
+					k = 0;
+			}
 			if (k) {
 				tp->nvec = (unsigned int)n;
 				tp->v2_irq = true;
+				tp->link_irq = link;
 				tp->irq_ops = &rtl_irq_ops_v2;
 				tp->max_rx_queues = k;
+				if (!link)
+					dev_info(&tp->pdev->dev, "%d MSI-X vectors: %u RX queues, "
+						 "link polled\n", n, k);
 				return 0;
 			}
 			dev_info(&tp->pdev->dev, "%d MSI-X vectors are too few for the "
@@ -210,6 +262,7 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 	}
 	tp->nvec = 1;
 	tp->v2_irq = false;
+	tp->link_irq = true;
 	tp->irq_ops = &rtl_irq_ops_legacy;
 	tp->max_rx_queues = 1;
 	tp->legacy_mask = RTL_INT_ROK | RTL_INT_RER | RTL_INT_TOK | RTL_INT_TER |
@@ -265,134 +318,228 @@ static int rtl_poll_all(struct napi_struct *napi, int budget)
 	return work;
 }
 
-static void qv_add(struct rtl8169_private *tp, enum rtl_vec_kind kind,
-		   unsigned int id, unsigned int q)
+/* What slot @i serves for @nrx RX queues; false if it is not needed. */
+static bool qv_plan(const struct rtl8169_private *tp, unsigned int i, unsigned int nrx,
+		    enum rtl_vec_kind *kind, unsigned int *id)
 {
-	struct rtl_q_vector *qv = &tp->qv[tp->nqv++];
-	const char *dn = tp->dev->name;
+	const struct rtl_irq_map *m = tp->map;
 
-	memset(qv, 0, sizeof(*qv));
+	if (!tp->v2_irq) {
+		*kind = RTL_VEC_ALL;
+		*id = 0;
+		return i == 0;
+	}
+	if (i < R8169_QV_TX) {
+		*kind = RTL_VEC_RX;
+		*id = m->rx[i];
+		return i < nrx;
+	}
+	if (i < R8169_QV_LINK) {
+		unsigned int q = i - R8169_QV_TX;
+
+		*kind = RTL_VEC_TX;
+		*id = m->tx[q];
+		if (q >= tp->num_tx_queues)
+			return false;
+		/* a TX ring whose message id is an RX queue's (ring vectors)
+		 * is served by that vector's poll */
+		for (unsigned int r = 0; r < nrx; r++)
+			if (m->rx[r] == *id)
+				return false;
+		return true;
+	}
+	*kind = RTL_VEC_LINK;
+	*id = m->link;
+	return tp->link_irq;
+}
+
+/* The TX ring a ring vector of the map (an RX vector with the TX ring's
+ * message id) also serves. */
+static struct rtl_tx_ring *qv_shared_tx(struct rtl8169_private *tp, unsigned int id)
+{
+	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
+		if (tp->map->tx[q] == id)
+			return &tp->tx_ring[q];
+	return NULL;
+}
+
+static int qv_activate(struct rtl8169_private *tp, unsigned int i,
+		       enum rtl_vec_kind kind, unsigned int id)
+{
+	struct rtl_q_vector *qv = &tp->qv[i];
+	const char *dn = tp->dev->name;
+	unsigned int cpu_idx = kind == RTL_VEC_RX ? i : 0;
+	int rc;
+
 	qv->tp = tp;
 	qv->kind = kind;
 	qv->id = id;
 	qv->irq = -1;
+	qv->rx = NULL;
+	qv->tx = NULL;
 	switch (kind) {
 	case RTL_VEC_RX:
-		snprintf(qv->name, sizeof(qv->name), "%s-rx-%u", dn, q);
-		break;
-	case RTL_VEC_TX:
-		snprintf(qv->name, sizeof(qv->name), "%s-tx-%u", dn, q);
-		break;
-	case RTL_VEC_LINK:
-		snprintf(qv->name, sizeof(qv->name), "%s-link", dn);
-		break;
-	case RTL_VEC_ALL:
-		snprintf(qv->name, sizeof(qv->name), "%s", dn);
-		break;
-	}
-	switch (kind) {
-	case RTL_VEC_RX:
-		qv->rx = &tp->rx_ring[q];
+		snprintf(qv->name, sizeof(qv->name), "%s-rx-%u", dn, i);
+		qv->rx = &tp->rx_ring[i];
+		qv->tx = qv_shared_tx(tp, id);
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_rx);
 		break;
 	case RTL_VEC_TX:
-		qv->tx = &tp->tx_ring[q];
+		snprintf(qv->name, sizeof(qv->name), "%s-tx-%u", dn, i - R8169_QV_TX);
+		qv->tx = &tp->tx_ring[i - R8169_QV_TX];
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_tx);
 		break;
 	case RTL_VEC_ALL:
+		snprintf(qv->name, sizeof(qv->name), "%s", dn);
 		qv->rx = &tp->rx_ring[0];
 		qv->tx = &tp->tx_ring[0];
 		netif_napi_add(tp->dev, &qv->napi, rtl_poll_all);
 		break;
 	case RTL_VEC_LINK:
-		return;
+		snprintf(qv->name, sizeof(qv->name), "%s-link", dn);
+		break;
 	}
-	qv->napi_added = true;
-}
-
-/* The vectors in use for the current queue counts. */
-int rtl_setup_q_vectors(struct rtl8169_private *tp)
-{
-	const struct rtl_irq_map *m = tp->map;
-
-	tp->nqv = 0;
-	if (!tp->v2_irq) {
-		qv_add(tp, RTL_VEC_ALL, 0, 0);
-		return 0;
-	}
-	for (unsigned int q = 0; q < tp->num_rx_queues; q++)
-		qv_add(tp, RTL_VEC_RX, m->rx[q], q);
-	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
-		struct rtl_q_vector *shared = NULL;
-
-		/* a TX ring whose message id is an RX queue's (ring vectors)
-		 * is served by that vector's poll */
-		for (unsigned int i = 0; i < tp->nqv; i++)
-			if (tp->qv[i].id == m->tx[q])
-				shared = &tp->qv[i];
-		if (shared)
-			shared->tx = &tp->tx_ring[q];
-		else
-			qv_add(tp, RTL_VEC_TX, m->tx[q], q);
-	}
-	qv_add(tp, RTL_VEC_LINK, m->link, 0);
-	return 0;
-}
-
-void rtl_teardown_q_vectors(struct rtl8169_private *tp)
-{
-	for (unsigned int i = 0; i < tp->nqv; i++) {
-		if (tp->qv[i].napi_added)
-			netif_napi_del(&tp->qv[i].napi);
-		tp->qv[i].napi_added = false;
-	}
-	tp->nqv = 0;
-}
-
-int rtl_request_irqs(struct rtl8169_private *tp)
-{
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < tp->nqv; i++) {
-		struct rtl_q_vector *qv = &tp->qv[i];
-
-		qv->irq = pci_irq_vector(tp->pdev, qv->id);
-		if (qv->irq < 0) {
-			rc = qv->irq;
-			goto err_free;
-		}
+	qv->napi_added = kind != RTL_VEC_LINK;
+	rc = pci_irq_vector(tp->pdev, id);
+	if (rc >= 0) {
+		qv->irq = rc;
 		rc = request_irq((unsigned int)qv->irq, tp->irq_ops->handler, 0,
 				 qv->name, qv);
-		if (rc)
-			goto err_free;
-		qv->irq_requested = true;
-		/* RX queue q's vector on the q-th interrupt CPU; TX and link
-		 * with queue 0 */
-		irq_set_affinity_hint((unsigned int)qv->irq,
-				      cpumask_of(cpumask_local_spread(qv->kind == RTL_VEC_RX ?
-								      (unsigned int)(qv->rx - tp->rx_ring) : 0,
-								      -1)));
 	}
+	if (rc) {
+		netdev_err(tp->dev, "cannot request irq for %s: %d\n", qv->name, rc);
+		if (qv->napi_added)
+			netif_napi_del(&qv->napi);
+		qv->napi_added = false;
+		return rc;
+	}
+	qv->irq_requested = true;
+	/* RX queue q's vector on the q-th interrupt CPU; TX and link with
+	 * queue 0 */
+	irq_set_affinity_hint((unsigned int)qv->irq,
+			      cpumask_of(cpumask_local_spread(cpu_idx, -1)));
+	qv->active = true;
+	tp->nqv++;
 	return 0;
-
-err_free:
-	netdev_err(tp->dev, "cannot request irq for %s: %d\n", tp->qv[i].name, rc);
-	rtl_free_irqs(tp);
-	return rc;
 }
 
-void rtl_free_irqs(struct rtl8169_private *tp)
+static void qv_deactivate(struct rtl8169_private *tp, unsigned int i)
 {
-	for (unsigned int i = 0; i < tp->nqv; i++) {
-		struct rtl_q_vector *qv = &tp->qv[i];
+	struct rtl_q_vector *qv = &tp->qv[i];
 
-		if (!qv->irq_requested)
-			continue;
+	if (!qv->active)
+		return;
+	if (qv->irq_requested) {
 		irq_set_affinity_hint((unsigned int)qv->irq, NULL);
 		free_irq((unsigned int)qv->irq, qv);
 		qv->irq_requested = false;
 	}
+	if (qv->napi_added)
+		netif_napi_del(&qv->napi);
+	qv->napi_added = false;
+	qv->active = false;
+	tp->nqv--;
+}
+
+int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx)
+{
+	bool added[R8169_NQV] = { false };
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < R8169_NQV; i++) {
+		enum rtl_vec_kind kind;
+		unsigned int id;
+
+		if (tp->qv[i].active || !qv_plan(tp, i, nrx, &kind, &id))
+			continue;
+		rc = qv_activate(tp, i, kind, id);
+		if (rc)
+			break;
+		added[i] = true;
+	}
+	if (rc)
+		for (i = 0; i < R8169_NQV; i++)
+			if (added[i])
+				qv_deactivate(tp, i);
+	return rc;
+}
+
+void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (all || (tp->v2_irq && i >= nrx && i < R8169_QV_TX))
+			qv_deactivate(tp, i);
+}
+
+void rtl_napi_enable_all(struct rtl8169_private *tp)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (tp->qv[i].active && tp->qv[i].napi_added)
+			napi_enable(&tp->qv[i].napi);
+}
+
+void rtl_napi_disable_all(struct rtl8169_private *tp)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		if (tp->qv[i].active && tp->qv[i].napi_added)
+			napi_disable(&tp->qv[i].napi);
+}
+
+/* ---- the service timer: lost interrupts ---- */
+
+/*
+ * A vector stalls when its message is lost: the status stays latched and
+ * unmasked, so the level never falls and rises again and the device never
+ * sends another; its NAPI never runs and its ring fills (the rest is
+ * rx_missed).  Mainline drivers catch this from a periodic task:
+ *  - ice (ice_check_for_hang_subtask, every service-timer period, HZ):
+ *    a TX ring with work pending whose packet count did not move since
+ *    the last check gets a software interrupt on its vector;
+ *  - igc (igc_watchdog_task, every 2 s): a software interrupt on every
+ *    queue vector, unconditionally ("to ensure Rx ring is cleaned");
+ *  - r8169 has only the TX timeout (dev_watchdog, 6 s), which resets the
+ *    chip.
+ * This driver applies ice's rule to every vector's rings, RX and TX:
+ * work pending at two checks in a row with no descriptor done between
+ * them.  A stall therefore ends between one and two periods after it
+ * began, and a vector that is merely busy is never disturbed.
+ */
+static bool qv_stalled(struct rtl_q_vector *qv)
+{
+	u64 progress = 0;
+	bool pending = false, stalled;
+
+	if (qv->rx) {
+		progress += qv->rx->cur_rx;
+		pending |= rtl_rx_pending(qv->rx);
+	}
+	if (qv->tx) {
+		progress += READ_ONCE(qv->tx->dirty_tx);
+		pending |= READ_ONCE(qv->tx->dirty_tx) != READ_ONCE(qv->tx->cur_tx);
+	}
+	stalled = pending && qv->wd_pending && progress == qv->wd_progress;
+	qv->wd_pending = pending && !stalled;
+	qv->wd_progress = progress;
+	return stalled;
+}
+
+void rtl_watchdog(struct timer_list *t)
+{
+	struct rtl8169_private *tp = timer_container_of(tp, t, watchdog);
+
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
+		struct rtl_q_vector *qv = &tp->qv[i];
+
+		if (!qv->active || !qv->napi_added || !qv_stalled(qv))
+			continue;
+		tp->watchdog_kicks++;
+		tp->irq_ops->kick(qv);
+	}
+	/* no link vector (the vector ladder's second step): poll */
+	if (!tp->link_irq)
+		rtl_link_check(tp);
+	mod_timer(&tp->watchdog, jiffies + R8169_WATCHDOG_PERIOD);
 }
 
 void rtl_link_check(struct rtl8169_private *tp)

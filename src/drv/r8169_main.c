@@ -86,84 +86,189 @@ void rtl_hw_start(struct rtl8169_private *tp)
 	tp->irq_ops->enable_all(tp);
 }
 
-/* ---- open / close ---- */
+/* ---- open / close / reconfigure ---- */
 
-static void rtl_free_rings(struct rtl8169_private *tp)
+/* Rings for @cfg, laid out but not yet the device's. */
+struct rtl_rings {
+	struct rtl_rx_ring rx[R8169_MAX_RX_QUEUES];
+	struct rtl_tx_ring tx[R8169_MAX_TX_QUEUES];
+};
+
+static void rtl_rings_free(struct rtl8169_private *tp, struct rtl_rings *r)
 {
 	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++)
-		rtl_rx_ring_free(tp, &tp->rx_ring[q]);
+		rtl_rx_ring_free(tp, &r->rx[q]);
 	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++)
-		rtl_tx_ring_free(tp, &tp->tx_ring[q]);
+		rtl_tx_ring_free(tp, &r->tx[q]);
+}
+
+static int rtl_rings_alloc(struct rtl8169_private *tp, const struct rtl_cfg *cfg,
+			   struct rtl_rings *r)
+{
+	const struct rtl_rx_desc_ops *ops = rtl_rx_ops_for_queues(tp, cfg->num_rx_queues);
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (unsigned int q = 0; q < cfg->num_rx_queues && !rc; q++)
+		rc = rtl_rx_ring_alloc(tp, &r->rx[q], ops, cfg->rx_ring_size);
+	for (unsigned int q = 0; q < tp->num_tx_queues && !rc; q++)
+		rc = rtl_tx_ring_alloc(tp, &r->tx[q], cfg->tx_ring_size);
+	if (rc)
+		rtl_rings_free(tp, r);
+	return rc;
+}
+
+/* Make @r the device's rings: each queue keeps its index and statistics;
+ * what the queue had before goes into @r, to be freed. */
+static void rtl_rings_swap(struct rtl8169_private *tp, struct rtl_rings *r)
+{
+	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++) {
+		struct rtl_rx_ring old = tp->rx_ring[q];
+
+		r->rx[q].index = q;
+		r->rx[q].stats = old.stats;
+		tp->rx_ring[q] = r->rx[q];
+		r->rx[q] = old;
+	}
+	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++) {
+		struct rtl_tx_ring old = tp->tx_ring[q];
+
+		r->tx[q].index = q;
+		r->tx[q].stats = old.stats;
+		tp->tx_ring[q] = r->tx[q];
+		r->tx[q] = old;
+	}
+}
+
+/* Take @cfg as the current configuration (rings already in place). */
+static void rtl_cfg_apply(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
+{
+	tp->num_rx_queues = cfg->num_rx_queues;
+	tp->rx_ring_size = cfg->rx_ring_size;
+	tp->tx_ring_size = cfg->tx_ring_size;
+	tp->rss_on = cfg->num_rx_queues >= 2;
+	tp->rx_ops = rtl_rx_ops_for_queues(tp, cfg->num_rx_queues);
+	/* the kernel core refused a count below the user's table; keep a
+	 * user table, re-spread the default one */
+	if (!netif_is_rxfh_configured(tp->dev))
+		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, cfg->num_rx_queues);
+}
+
+void rtl_cfg_current(const struct rtl8169_private *tp, struct rtl_cfg *cfg)
+{
+	cfg->num_rx_queues = tp->num_rx_queues;
+	cfg->rx_ring_size = tp->rx_ring_size;
+	cfg->tx_ring_size = tp->tx_ring_size;
+}
+
+/* Start the datapath on the rings in place: NAPI first, since
+ * rtl_hw_start() unmasks the interrupts and one taken at once on another
+ * CPU must find its NAPI ready to schedule. */
+static void rtl_up(struct rtl8169_private *tp)
+{
+	netif_set_real_num_rx_queues(tp->dev, tp->num_rx_queues);
+	netif_set_real_num_tx_queues(tp->dev, tp->num_tx_queues);
+	rtl_napi_enable_all(tp);
+	rtl_hw_start(tp);
+	netif_tx_wake_all_queues(tp->dev);
+	rtl_link_check(tp);
+	for (unsigned int i = 0; i < R8169_NQV; i++)
+		tp->qv[i].wd_pending = false;
+	mod_timer(&tp->watchdog, jiffies + R8169_WATCHDOG_PERIOD);
+}
+
+/* Stop the datapath: no TX from the stack, no interrupt, no poll, the
+ * DMA engines stopped (frames still in the device's pipeline are dropped
+ * and counted by it); then count what completed and was not polled. */
+static void rtl_quiesce(struct rtl8169_private *tp)
+{
+	timer_delete_sync(&tp->watchdog);
+	netif_tx_stop_all_queues(tp->dev);
+	tp->irq_ops->disable_all(tp);
+	rtl_napi_disable_all(tp);
+	rtl_w8(tp, RTL_ChipCmd, 0);
+	rtl_hw_reset(tp);
+	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++)
+		rtl_rx_ring_flush(&tp->rx_ring[q]);
+	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++)
+		rtl_tx_ring_flush(&tp->tx_ring[q]);
 }
 
 int rtl_open(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
-	unsigned int q;
+	struct rtl_rings r;
+	struct rtl_cfg cfg;
 	int rc;
 
-	tp->rss_on = tp->num_rx_queues >= 2;
-	tp->rx_ops = rtl_rx_desc_ops_for(tp->rss_on ? tp->chip->rx_desc :
-						    rtl_rx_desc_fmt_basic);
-	for (q = 0; q < tp->num_rx_queues; q++) {
-		tp->rx_ring[q].index = q;
-		rc = rtl_rx_ring_alloc(tp, &tp->rx_ring[q]);
-		if (rc)
-			goto err_free_rings;
-	}
-	for (q = 0; q < tp->num_tx_queues; q++) {
-		tp->tx_ring[q].index = q;
-		rc = rtl_tx_ring_alloc(tp, &tp->tx_ring[q]);
-		if (rc)
-			goto err_free_rings;
-	}
-	rc = rtl_setup_q_vectors(tp);
+	rtl_cfg_current(tp, &cfg);
+	rc = rtl_rings_alloc(tp, &cfg, &r);
 	if (rc)
-		goto err_free_rings;
-	rc = rtl_request_irqs(tp);
-	if (rc)
-		goto err_teardown;
-	netif_set_real_num_rx_queues(dev, tp->num_rx_queues);
-	netif_set_real_num_tx_queues(dev, tp->num_tx_queues);
-	/* NAPI first: rtl_hw_start() unmasks the interrupts, and one taken
-	 * at once on another CPU must find its NAPI ready to schedule */
-	for (unsigned int i = 0; i < tp->nqv; i++)
-		if (tp->qv[i].napi_added)
-			napi_enable(&tp->qv[i].napi);
-	rtl_hw_start(tp);
-	netif_tx_start_all_queues(dev);
-	rtl_link_check(tp);
+		return rc;
+	rtl_rings_swap(tp, &r);
+	rtl_cfg_apply(tp, &cfg);
+	rc = rtl_q_vectors_up(tp, cfg.num_rx_queues);
+	if (rc) {
+		rtl_rings_swap(tp, &r);
+		rtl_rings_free(tp, &r);
+		return rc;
+	}
+	rtl_up(tp);
 	return 0;
-
-err_teardown:
-	rtl_teardown_q_vectors(tp);
-err_free_rings:
-	rtl_free_rings(tp);
-	return rc;
 }
 
 int rtl_close(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
+	struct rtl_rings r;
 
-	netif_tx_stop_all_queues(dev);
-	tp->irq_ops->disable_all(tp);
-	for (unsigned int i = 0; i < tp->nqv; i++)
-		if (tp->qv[i].napi_added)
-			napi_disable(&tp->qv[i].napi);
-	/* stop the DMA engines before the rings go away */
-	rtl_w8(tp, RTL_ChipCmd, 0);
-	rtl_hw_reset(tp);
-	rtl_free_irqs(tp);
-	rtl_teardown_q_vectors(tp);
-	/* reclaim what the device completed, then drop the rest */
-	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
-		rtl_tx_clean(&tp->tx_ring[q], 0);
-		/* what never completed is dropped with the ring */
-		netdev_tx_reset_queue(netdev_get_tx_queue(dev, q));
-	}
-	rtl_free_rings(tp);
+	rtl_quiesce(tp);
+	rtl_q_vectors_down(tp, 0, true);
+	memset(&r, 0, sizeof(r));
+	rtl_rings_swap(tp, &r);
+	rtl_rings_free(tp, &r);
 	netif_carrier_off(dev);
+	return 0;
+}
+
+/*
+ * What modern drivers do for a live ring or channel change (mlx5e's
+ * mlx5e_safe_switch_params, ice_vsi_realloc_stat_arrays/ice_vsi_rebuild):
+ * everything that can fail is done before the running configuration is
+ * touched; the swap itself cannot fail.
+ *   1. allocate the new rings, and activate the vectors of new queues
+ *      (IRQs requested, their NAPI disabled, their ids masked);
+ *   2. quiesce: stop TX, mask, disable NAPI, stop and reset the chip;
+ *      count what the old rings hold unpolled;
+ *   3. swap rings, release the vectors of removed queues;
+ *   4. start the chip on the new rings, then free the old ones.
+ * A failure in 1 returns its errno with nothing changed: the interface
+ * stays up on its old configuration.
+ */
+int rtl_reconfigure(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
+{
+	struct rtl_rings r;
+	int rc;
+
+	if (!netif_running(tp->dev)) {
+		rtl_cfg_apply(tp, cfg);
+		return 0;
+	}
+	rc = rtl_rings_alloc(tp, cfg, &r);
+	if (rc)
+		return rc;
+	rc = rtl_q_vectors_up(tp, cfg->num_rx_queues);
+	if (rc) {
+		rtl_rings_free(tp, &r);
+		return rc;
+	}
+	rtl_quiesce(tp);
+	rtl_rings_swap(tp, &r);
+	rtl_q_vectors_down(tp, cfg->num_rx_queues, false);
+	rtl_cfg_apply(tp, cfg);
+	rtl_up(tp);
+	rtl_rings_free(tp, &r);
 	return 0;
 }
 
@@ -246,6 +351,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 			     r8169_params.ownbit_workaround > 0;
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl8169_ethtool_ops;
+	timer_setup(&tp->watchdog, rtl_watchdog, 0);
 	SET_NETDEV_DEV(dev, &pdev->dev);
 	mac0 = readl(mmio + RTL_MAC0);
 	mac4 = readl(mmio + RTL_MAC4);

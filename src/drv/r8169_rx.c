@@ -193,19 +193,30 @@ const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *
 
 /* ---- rings ---- */
 
-static void *rx_desc(struct rtl_rx_ring *ring, unsigned int i)
+const struct rtl_rx_desc_ops *rtl_rx_ops_for_queues(const struct rtl8169_private *tp,
+						    unsigned int nrx)
 {
-	return (u8 *)ring->desc + (size_t)i * ring->tp->rx_ops->fmt->size;
+	return rtl_rx_desc_ops_for(nrx >= 2 ? tp->chip->rx_desc : rtl_rx_desc_fmt_basic);
 }
 
-int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
+static void *rx_desc(struct rtl_rx_ring *ring, unsigned int i)
+{
+	return (u8 *)ring->desc + (size_t)i * ring->ops->fmt->size;
+}
+
+/* Lay out @ring: @size descriptors of format @ops, each with a mapped
+ * buffer, all given to the device.  The ring's index and statistics are
+ * the caller's. */
+int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
+		      const struct rtl_rx_desc_ops *ops, unsigned int size)
 {
 	struct device *d = &tp->pdev->dev;
-	unsigned int n = tp->rx_ring_size, i;
-	size_t bytes = (size_t)n * tp->rx_ops->fmt->size;
+	size_t bytes = (size_t)size * ops->fmt->size;
+	unsigned int i;
 
 	ring->tp = tp;
-	ring->num_desc = n;
+	ring->ops = ops;
+	ring->num_desc = size;
 	ring->cur_rx = 0;
 	/* dma_alloc_coherent memory is page aligned: 256-byte alignment of
 	 * the ring base (K "Rx and Tx descriptors needs 256 bytes
@@ -213,11 +224,11 @@ int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
 	ring->desc = dma_alloc_coherent(d, bytes, &ring->desc_dma, GFP_KERNEL);
 	if (!ring->desc)
 		return -ENOMEM;
-	ring->buf = kcalloc(n, sizeof(*ring->buf), GFP_KERNEL);
-	ring->buf_dma = kcalloc(n, sizeof(*ring->buf_dma), GFP_KERNEL);
+	ring->buf = kcalloc(size, sizeof(*ring->buf), GFP_KERNEL);
+	ring->buf_dma = kcalloc(size, sizeof(*ring->buf_dma), GFP_KERNEL);
 	if (!ring->buf || !ring->buf_dma)
 		goto err_free;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < size; i++) {
 		ring->buf[i] = kzalloc(R8169_RX_BUF_SIZE, GFP_KERNEL);
 		if (!ring->buf[i])
 			goto err_free;
@@ -228,8 +239,8 @@ int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
 			ring->buf[i] = NULL;
 			goto err_free;
 		}
-		tp->rx_ops->refill(rx_desc(ring, i), ring->buf_dma[i],
-				   R8169_RX_BUF_SIZE, i == n - 1);
+		ops->refill(rx_desc(ring, i), ring->buf_dma[i], R8169_RX_BUF_SIZE,
+			    i == size - 1);
 	}
 	return 0;
 
@@ -256,9 +267,37 @@ void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
 	ring->buf = NULL;
 	ring->buf_dma = NULL;
 	if (ring->desc)
-		dma_free_coherent(d, (size_t)ring->num_desc * tp->rx_ops->fmt->size,
+		dma_free_coherent(d, (size_t)ring->num_desc * ring->ops->fmt->size,
 				  ring->desc, ring->desc_dma);
 	ring->desc = NULL;
+}
+
+/*
+ * The device is stopped and NAPI disabled: descriptors it completed that
+ * no poll took are frames that reached host memory and will never reach
+ * the stack.  Mainline drivers free such buffers uncounted when they tear
+ * a ring down (igc_clean_rx_ring, ice_clean_rx_ring, mlx5e_free_rx_descs
+ * release the buffers only); here each is counted, so that every frame
+ * the device delivered is in packets or in one drop reason.
+ */
+bool rtl_rx_pending(struct rtl_rx_ring *ring)
+{
+	return ring->desc &&
+	       !(ring->ops->opts1(rx_desc(ring, ring->cur_rx % ring->num_desc)) & RTL_DESC_OWN);
+}
+
+void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
+{
+	if (!ring->desc)
+		return;
+	for (unsigned int n = 0; n < ring->num_desc; n++) {
+		void *desc = rx_desc(ring, (ring->cur_rx + n) % ring->num_desc);
+
+		if (ring->ops->opts1(desc) & RTL_DESC_OWN)
+			break;
+		ring->stats.flushed++;
+		ring->stats.drops++;
+	}
 }
 
 /*
@@ -276,7 +315,7 @@ static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
 	if (!tp->recheck_ownbit)
 		return st;
 	(void)rtl_r8(tp, RTL_IntrMask_8125);
-	st = tp->rx_ops->opts1(desc);
+	st = ring->ops->opts1(desc);
 	if (!(st & RTL_DESC_OWN))
 		ring->stats.ownbit_rechecks++;
 	return st;
@@ -287,7 +326,7 @@ static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
 int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 {
 	struct rtl8169_private *tp = ring->tp;
-	const struct rtl_rx_desc_ops *ops = tp->rx_ops;
+	const struct rtl_rx_desc_ops *ops = ring->ops;
 	const u32 fs_ls = ops->fmt->fs | ops->fmt->ls;
 	struct device *d = &tp->pdev->dev;
 	int count;

@@ -6,10 +6,10 @@
 #include "drv/r8169.h"
 #include "kern/netdev_queues.h"
 
-int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
+int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
+		      unsigned int n)
 {
 	struct device *d = &tp->pdev->dev;
-	unsigned int n = tp->tx_ring_size;
 
 	ring->tp = tp;
 	ring->num_desc = n;
@@ -52,12 +52,32 @@ void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 	ring->desc = NULL;
 }
 
+void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
+{
+	struct net_device *dev = ring->tp->dev;
+
+	if (!ring->desc)
+		return;
+	rtl_tx_clean(ring, 0);
+	/* what never completed is freed with the ring */
+	for (unsigned int i = ring->dirty_tx; i != ring->cur_tx; i++)
+		if (ring->skb[i % ring->num_desc])
+			ring->stats.drops++;
+	netdev_tx_reset_queue(netdev_get_tx_queue(dev, ring->index));
+}
+
 /* Free descriptors.  ndo_start_xmit (advancing cur_tx) and the NAPI TX
  * completion (advancing dirty_tx) may run at once on two CPUs, so both
  * indices are read fresh each time (netdev_queues.h's get_desc rule). */
 static unsigned int tx_free(const struct rtl_tx_ring *ring)
 {
 	return ring->num_desc - (READ_ONCE(ring->cur_tx) - READ_ONCE(ring->dirty_tx));
+}
+
+/* The doorbell: the device fetches ring @q (K writes 16 bits). */
+static void rtl_tx_doorbell(struct rtl8169_private *tp, unsigned int q)
+{
+	rtl_w16(tp, RTL_TxPoll_8125, (u16)RTL_TXPOLL_Q(q));
 }
 
 netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -69,6 +89,7 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct device *d = &tp->pdev->dev;
 	unsigned int entry;
 	dma_addr_t mapping;
+	bool ring_it;
 	u32 opts1;
 
 	if (unlikely(!tx_free(ring))) {
@@ -82,6 +103,9 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (unlikely(dma_mapping_error(d, mapping))) {
 		ring->stats.drops++;
 		dev_kfree_skb_any(skb);
+		/* frames posted before it with xmit_more still wait for it */
+		if (!netdev_xmit_more())
+			rtl_tx_doorbell(tp, q);
 		return NETDEV_TX_OK;
 	}
 	ring->skb[entry] = skb;
@@ -94,14 +118,17 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	dma_wmb();      /* descriptor body before OWN */
 	WRITE_ONCE(ring->desc[entry].opts1, cpu_to_le32(opts1));
 	WRITE_ONCE(ring->cur_tx, ring->cur_tx + 1);
-	/* byte queue limits: what the completion will report done */
-	netdev_tx_sent_queue(txq, skb->len);
+	/* byte queue limits: what the completion will report done; with
+	 * more frames right behind this one the doorbell can wait for them */
+	ring_it = __netdev_tx_sent_queue(txq, skb->len, netdev_xmit_more());
 	/* stop, then re-check against a completion on another CPU */
 	if (!netif_subqueue_maybe_stop(dev, q, tx_free(ring), R8169_TX_STOP_THRS,
-				       R8169_TX_START_THRS))
+				       R8169_TX_START_THRS)) {
 		ring->stats.stops++;
-	/* the doorbell: the device fetches ring q (K writes 16 bits) */
-	rtl_w16(tp, RTL_TxPoll_8125, (u16)RTL_TXPOLL_Q(q));
+		ring_it = true; /* no later call would ring it */
+	}
+	if (ring_it)
+		rtl_tx_doorbell(tp, q);
 	return NETDEV_TX_OK;
 }
 

@@ -117,7 +117,16 @@
 /* IntrMitigate (0xE2) on the 8125 family: both FIFOs empty (s5.2). */
 #define RTL_RXTX_EMPTY		0x0103u
 
-/* PHYstatus (0x6C), D bit values. */
+/* MCU (0xD3), K r8169_main.c bit names. */
+#define RTL_MCU_NOW_IS_OOB	RTL_BIT(7)
+#define RTL_MCU_TX_EMPTY	RTL_BIT(5)
+#define RTL_MCU_RX_EMPTY	RTL_BIT(4)
+#define RTL_MCU_EN_NDP		RTL_BIT(3)
+#define RTL_MCU_EN_OOB_RESET	RTL_BIT(2)
+#define RTL_MCU_LINK_LIST_RDY	RTL_BIT(1)
+
+/* PHYstatus (0x6C), D bit values, in bits 23:0; byte 3 is PMCH. */
+#define RTL_PHYSTATUS_MASK	0x00FFFFFFu
 #define RTL_PHY_FULL_DUP	RTL_BIT(0)
 #define RTL_PHY_LINK		RTL_BIT(1)
 #define RTL_PHY_10M		RTL_BIT(2)

@@ -121,6 +121,9 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		return -EINVAL;
 	if (d->handler)
 		return -EBUSY;
+	/* the irqaction allocation (fault knob) */
+	if (kern->fault.irq_fail_nth && !--kern->fault.irq_fail_nth)
+		return -ENOMEM;
 	d->handler = handler;
 	d->dev_id = dev_id;
 	snprintf(d->name, sizeof(d->name), "%s", name ? name : "");

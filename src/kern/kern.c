@@ -11,6 +11,8 @@
 struct kern *kern;
 
 void kern_napi_init_softirq(void);
+int kern_timer_init(struct kern *k);
+void kern_timer_fini(struct kern *k);
 
 int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 {
@@ -33,6 +35,11 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 		free(k->sd);
 		return -ENOMEM;
 	}
+	if (kern_timer_init(k)) {
+		free(k->irq_desc);
+		free(k->sd);
+		return -ENOMEM;
+	}
 	kern = k;
 	kern_napi_init_softirq();
 	return 0;
@@ -45,6 +52,7 @@ void kern_fini(struct kern *k)
 			kern_irq_release(&k->irq_desc[i]);
 	kern_skb_pool_fini(k);
 	plat_mem_fini(&k->mem);
+	kern_timer_fini(k);
 	free(k->irq_desc);
 	free(k->sd);
 	if (kern == k)

@@ -32,6 +32,7 @@
 #define NETDEV_RSS_KEY_LEN 52   /* include/linux/netdevice.h */
 
 struct kern_irq_desc;
+struct kern_timer_cpu;
 struct softnet_data;
 struct net_device;
 struct netdev_queue;
@@ -47,6 +48,7 @@ struct kern_faults {
 	 * (1 = the next one). */
 	unsigned dma_fail_nth;
 	unsigned skb_fail_nth;          /* same for skb allocation */
+	unsigned irq_fail_nth;          /* same for request_irq (-ENOMEM) */
 	unsigned urb_fail_nth;          /* same for usb_alloc_urb */
 };
 
@@ -85,6 +87,7 @@ struct kern {
 	struct kern_irq_desc *irq_desc; /* KERN_NR_IRQS entries */
 
 	struct softnet_data *sd;        /* per CPU */
+	struct kern_timer_cpu *timer_cpu; /* per CPU: expired timer_lists */
 
 	struct kern_faults fault;
 	struct kern_warnings warn;

@@ -151,10 +151,16 @@ void napi_enable(struct napi_struct *n)
 
 void napi_disable(struct napi_struct *n)
 {
+	bool listed = n->on_list;
+
 	n->state |= BIT(NAPI_STATE_DISABLE);
 	/* Linux waits for SCHED to clear; one thread here: take it off the
-	 * lists and stop the watchdog instead. */
+	 * lists and stop the watchdog instead.  A scheduled instance would
+	 * get its last poll with the disable pending, which completes it
+	 * and so flushes GRO (net/core/dev.c __napi_poll): flush here. */
 	unlist(n);
+	if (listed && n->dev && n->dev->rx_flush)
+		n->dev->rx_flush(n, n->dev->rx_handler_data);
 	sim_hrtimer_cancel(kern->host, napi_timer(n));
 	sim_irq_fini(&napi_timer(n)->irq);
 	n->state |= BIT(NAPI_STATE_SCHED);

@@ -205,6 +205,17 @@ void netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes)
 	q->bql_queued += bytes;
 }
 
+bool __netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes,
+			    bool xmit_more)
+{
+	if (!xmit_more) {
+		netdev_tx_sent_queue(q, bytes);
+		return true;
+	}
+	q->bql_queued += bytes;
+	return netif_tx_queue_stopped(q);
+}
+
 void netdev_tx_completed_queue(struct netdev_queue *q, unsigned int pkts,
 			       unsigned int bytes)
 {

@@ -118,6 +118,26 @@ struct netdev_queue {
  * itself is not modelled: BQL never stops a queue here.
  */
 void netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes);
+/*
+ * The same, for a driver that defers its doorbell while the stack has more
+ * frames for it (netdev_xmit_more()): with @xmit_more the bytes are only
+ * counted, and the return says whether the doorbell must ring anyway (the
+ * queue is stopped, so no later call will come to ring it); without it,
+ * netdev_tx_sent_queue() and true (include/linux/netdevice.h).
+ */
+bool __netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes,
+			    bool xmit_more);
+/*
+ * True while the caller of ndo_start_xmit has further frames for the
+ * device right behind this one (Linux: a GSO segment list, or a bulk
+ * qdisc dequeue), so a driver may leave the doorbell for the last one.
+ * The simulated stack hands the driver one frame per qdisc run step and
+ * builds no segment lists (load_iperf3.h), so here it is always false.
+ */
+static inline bool netdev_xmit_more(void)
+{
+	return false;
+}
 void netdev_tx_completed_queue(struct netdev_queue *q, unsigned int pkts,
 			       unsigned int bytes);
 /* Forget what was in flight (after the driver dropped its ring). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* load_iperf3.c - the iperf3-like UDP measurement (see load_iperf3.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kern/kern.h"
@@ -73,6 +74,7 @@ static void stream_fn(struct sim *s, struct sim_event *ev)
 		st->blocked++;
 	} else {
 		set_seq(st, st->next_seq);
+		st->t_sent[st->next_seq % IPERF3_SENT_RING] = sim_now(s);
 		load_wire_peer_send(ip->wire, st->tmpl, st->tmpl_len);
 		st->next_seq++;
 		st->sent++;
@@ -404,6 +406,27 @@ uint64_t iperf3_retransmits(const struct iperf3 *ip)
 	return n;
 }
 
+/*
+ * iperf3's receiver jitter (RFC 1889 A.8, as iperf_udp.c applies it): the
+ * transit time of each datagram, its change from the previous one's, and
+ * a running mean of that change with gain 1/16; the previous transit
+ * starts at 0, as iperf3's does.  Taken when the datagram reaches its
+ * socket (iperf3 takes it when its read returns, after the socket queue).
+ */
+static void udp_jitter(struct iperf3_stream *st, uint32_t seq)
+{
+	double transit, d;
+
+	if (st->next_seq - seq > IPERF3_SENT_RING || seq >= st->next_seq)
+		return;         /* not a send time this ring still holds */
+	transit = (double)(sim_now(st->ip->host->sim) - st->t_sent[seq % IPERF3_SENT_RING]) / 1e9;
+	d = transit - st->prev_transit_s;
+	if (d < 0)
+		d = -d;
+	st->prev_transit_s = transit;
+	st->jitter_s += (d - st->jitter_s) / 16.0;
+}
+
 bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 		    struct napi_struct *napi)
 {
@@ -440,6 +463,9 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 	if (st->q_truesize + skb->truesize > ip->cfg.rcvbuf) {
 		st->rcvbuf_errors++;
 	} else {
+		if (skb->len >= ihl + 12)
+			udp_jitter(st, (uint32_t)p[ihl + 8] << 24 | (uint32_t)p[ihl + 9] << 16 |
+				   (uint32_t)p[ihl + 10] << 8 | p[ihl + 11]);
 		st->q_bytes += ip->cfg.len;
 		st->q_truesize += skb->truesize;
 		st->q_dgrams++;
@@ -575,8 +601,14 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 			st->gap = 1;
 		sim_event_init(&st->ev, stream_fn, st);
 		if (ip->cfg.udp) {
-			if (build_template(ip, st))
-				return -EINVAL;
+			st->t_sent = calloc(IPERF3_SENT_RING, sizeof(*st->t_sent));
+			if (!st->t_sent || build_template(ip, st)) {
+				for (unsigned k = 0; k <= i; k++) {
+					free(ip->s[k].t_sent);
+					ip->s[k].t_sent = NULL;
+				}
+				return -ENOMEM;
+			}
 		} else if (tcp_stream_init(ip, st, &rng)) {
 			return -EINVAL;
 		}
@@ -639,6 +671,8 @@ void iperf3_fini(struct iperf3 *ip)
 {
 	iperf3_stop(ip);
 	for (unsigned i = 0; i < ip->cfg.streams; i++) {
+		free(ip->s[i].t_sent);
+		ip->s[i].t_sent = NULL;
 		if (!ip->s[i].tcp_up)
 			continue;
 		tcp_sender_fini(&ip->s[i].snd);

@@ -58,6 +58,9 @@
  * 1 ms at the pacing rate, capped by net.ipv4.tcp_limit_output_bytes;
  * 1 ms at 10 Gbit/s is 1.25 MB, so the cap, 1 MiB, applies). */
 #define IPERF3_TSQ_LIMIT (1u << 20)
+/* UDP: send times kept per stream for the receiver's jitter, by sequence
+ * number modulo this (more than a stream has on the wire and in the rings) */
+#define IPERF3_SENT_RING 4096
 
 struct iperf3_cfg {
 	unsigned streams;               /* -P, 1..IPERF3_MAX_STREAMS */
@@ -101,6 +104,9 @@ struct iperf3_stream {
 	bool tcp_up;
 	uint64_t rcvbuf_errors;
 	uint64_t sent;                  /* datagrams the peer sent */
+	sim_time_t *t_sent;             /* UDP: send time by seq % IPERF3_SENT_RING */
+	double jitter_s;                /* UDP: iperf3's receiver jitter, s */
+	double prev_transit_s;
 	uint64_t blocked;               /* turns skipped: the peer's transmit
 					   queue was full (over the line rate) */
 };

@@ -233,6 +233,22 @@ uint64_t rtlm_rx_dropped(const struct rtlm_dev *dev);
 /** rtlm_last_error() - text of the latest guest error ("" if none). */
 const char *rtlm_last_error(const struct rtlm_dev *dev);
 
+/* Accesses to offsets the register table does not know, and writes to
+ * its read-only rows, per offset: what a real driver touches that the
+ * model does not model (each is also a guest error).  The first
+ * RTLM_UNKNOWN_MAX offsets are kept. */
+#define RTLM_UNKNOWN_MAX 64
+struct rtlm_unknown_reg {
+	uint32_t off;
+	uint32_t reads, writes;
+	uint32_t last_write;    /* the value of the latest write */
+};
+
+/** rtlm_unknown_regs() - the unknown offsets touched, in first-touch order;
+ * *@n gets their number. */
+const struct rtlm_unknown_reg *rtlm_unknown_regs(const struct rtlm_dev *dev,
+						  unsigned *n);
+
 /** rtlm_set_log() - also pass each guest error message to @fn (NULL:
  * only count and keep the last one).  The model never prints. */
 void rtlm_set_log(struct rtlm_dev *dev,

@@ -41,7 +41,8 @@ void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
 		dev->log(dev->log_arg, dev->last_error);
 }
 
-/* PHYstatus (0x6C) for the current link (D PHYstatus bit values). */
+/* PHYstatus (0x6C) bits 23:0 for the current link (D PHYstatus bit
+ * values). */
 static uint32_t phy_status(const struct rtlm_dev *dev)
 {
 	static const struct { uint32_t mbps, bit; } speeds[] = {
@@ -58,6 +59,14 @@ static uint32_t phy_status(const struct rtlm_dev *dev)
 		if (speeds[i].mbps == dev->link_mbps)
 			v |= speeds[i].bit;
 	return v;
+}
+
+/* Set the status bits; byte 3 (PMCH) keeps what the driver wrote. */
+static void phy_status_set(struct rtlm_dev *dev)
+{
+	uint32_t *r = rtlm_reg(dev, RTL_RI_PHYstatus, 0);
+
+	*r = (*r & ~RTL_PHYSTATUS_MASK) | phy_status(dev);
 }
 
 /*
@@ -77,7 +86,7 @@ void rtlm_reset(struct rtlm_dev *dev)
 	rtlm_moder_reset(dev);
 	rtlm_tally_reset(dev);
 	rtlm_regs_reset(dev);
-	*rtlm_reg(dev, RTL_RI_PHYstatus, 0) = phy_status(dev);
+	phy_status_set(dev);
 	for (unsigned t = 0; t < 4; t++)
 		dev->tctr_base[t] = sim_now(dev->sim);
 	dev->ocp_n[0] = dev->ocp_n[1] = 0;
@@ -139,15 +148,17 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		total += rtl_regs[ri].n;
 	}
 	dev->regs = calloc(total, sizeof(*dev->regs));
-	dev->tx_buf = malloc(RTLM_TX_MAX + 4);
+	dev->tx_buf = malloc(RTLM_TSO_MAX + 4);
+	dev->tx_seg = malloc(RTLM_TX_MAX + 4);
 	snprintf(name, sizeof(name), "%s", chip->name);
-	if (!dev->regs || !dev->tx_buf ||
+	if (!dev->regs || !dev->tx_buf || !dev->tx_seg ||
 	    plat_pci_dev_init(&dev->pci, host, mem, name, RTL_PCI_VENDOR_REALTEK,
 			     chip->caps->pci_device,
 			     chip->caps->msix_max > PLAT_PCI_MSIX_MAX ?
 			     PLAT_PCI_MSIX_MAX : chip->caps->msix_max)) {
 		free(dev->regs);
 		free(dev->tx_buf);
+		free(dev->tx_seg);
 		free(dev);
 		return NULL;
 	}
@@ -157,6 +168,7 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		plat_pci_dev_fini(&dev->pci);
 		free(dev->regs);
 		free(dev->tx_buf);
+		free(dev->tx_seg);
 		free(dev);
 		return NULL;
 	}
@@ -188,6 +200,7 @@ void rtlm_destroy(struct rtlm_dev *dev)
 	plat_pci_dev_fini(&dev->pci);
 	free(dev->regs);
 	free(dev->tx_buf);
+	free(dev->tx_seg);
 	free(dev);
 }
 
@@ -215,7 +228,7 @@ int rtlm_set_link(struct rtlm_dev *dev, bool up, uint32_t mbps)
 	changed = up != dev->link_up || (up && mbps != dev->link_mbps);
 	dev->link_up = up;
 	dev->link_mbps = mbps;
-	*rtlm_reg(dev, RTL_RI_PHYstatus, 0) = phy_status(dev);
+	phy_status_set(dev);
 	if (changed)
 		rtlm_irq_event(dev, RTLM_IRQ_LINK, 0);
 	return 0;

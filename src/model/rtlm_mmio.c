@@ -80,13 +80,17 @@ static const rtlm_rd_hook rd_hooks[RTL_RI__COUNT] = {
 	[RTL_RI_TCTR2_8125] = rtlm_tctr_read,
 	[RTL_RI_HW_CLO_PTR0_8125BP] = rtlm_tx_clo_read,
 	[RTL_RI_HW_CLO_PTR1_8125BP] = rtlm_tx_clo_read,
+	[RTL_RI_MCU] = rtlm_mcu_read,
 };
 
-static uint32_t chip_reset_value(struct rtlm_dev *dev, unsigned ri)
+static uint32_t chip_reset_value(struct rtlm_dev *dev, unsigned ri,
+				 unsigned e)
 {
 	const uint8_t *m = dev->p.mac;
 
 	switch (ri) {
+	case RTL_RI_MAC0_BKP:
+		return m[e];
 	case RTL_RI_MAC0:
 		return (uint32_t)m[0] | (uint32_t)m[1] << 8 |
 		       (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
@@ -112,7 +116,7 @@ void rtlm_regs_reset(struct rtlm_dev *dev)
 			continue;
 		for (unsigned e = 0; e < d->n; e++)
 			*rtlm_reg(dev, ri, e) = d->flags & RTL_RF_CHIP ?
-				chip_reset_value(dev, ri) : d->reset;
+				chip_reset_value(dev, ri, e) : d->reset;
 	}
 }
 
@@ -132,6 +136,37 @@ static uint32_t elem_read(struct rtlm_dev *dev, unsigned ri, unsigned e)
 	}
 }
 
+/* Count an access to unknown offset @off (the first byte of it), or a
+ * write to read-only row at @off. */
+static void unknown_note(struct rtlm_dev *dev, uint32_t off, bool write,
+			 uint32_t val)
+{
+	struct rtlm_unknown_reg *u = NULL;
+
+	for (unsigned i = 0; i < dev->n_unknown; i++)
+		if (dev->unknown[i].off == off)
+			u = &dev->unknown[i];
+	if (!u) {
+		if (dev->n_unknown == RTLM_UNKNOWN_MAX)
+			return;
+		u = &dev->unknown[dev->n_unknown++];
+		u->off = off;
+	}
+	if (write) {
+		u->writes++;
+		u->last_write = val;
+	} else {
+		u->reads++;
+	}
+}
+
+const struct rtlm_unknown_reg *rtlm_unknown_regs(const struct rtlm_dev *dev,
+						  unsigned *n)
+{
+	*n = dev->n_unknown;
+	return dev->unknown;
+}
+
 /* Apply @val on the byte lanes @lanes (bit mask in element bit positions)
  * of element @e of row @ri. */
 static void elem_write(struct rtlm_dev *dev, unsigned ri, unsigned e,
@@ -147,6 +182,7 @@ static void elem_write(struct rtlm_dev *dev, unsigned ri, unsigned e,
 		nv = (old & ~(d->wmask & lanes)) | (val & d->wmask);
 		break;
 	case RTL_ACC_RO:
+		unknown_note(dev, rtl_reg_elem_offset(d, e), true, val);
 		rtlm_guest_error(dev, "write 0x%x to read-only %s[%u]", val,
 				 d->name, e);
 		return;
@@ -209,9 +245,11 @@ static uint32_t mmio_read32(struct rtlm_dev *dev, uint32_t off, unsigned size)
 		for (; i < size && off + i < eo + d->width; i++)
 			v |= ((ev >> (8 * (off + i - eo))) & 0xffu) << (8 * i);
 	}
-	if (unknown)
+	if (unknown) {
+		unknown_note(dev, off, false, 0);
 		rtlm_guest_error(dev, "read of %u bytes at 0x%x: unknown register",
 				 size, off);
+	}
 	return v;
 }
 
@@ -242,9 +280,11 @@ static void mmio_write32(struct rtlm_dev *dev, uint32_t off, uint32_t val,
 		}
 		elem_write(dev, ri, e, ev, lanes);
 	}
-	if (unknown)
+	if (unknown) {
+		unknown_note(dev, off, true, val);
 		rtlm_guest_error(dev, "write 0x%x of %u bytes at 0x%x: unknown register",
 				 val, size, off);
+	}
 }
 
 static uint64_t bar_read(void *opaque, uint64_t off, unsigned size)

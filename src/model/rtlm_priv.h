@@ -28,6 +28,9 @@
 #define RTLM_FCS_LEN		4u
 #define RTLM_RX_MAX		(RTL_RX_LEN_MASK - RTLM_FCS_LEN)
 #define RTLM_TX_MAX		16384u	/* [I] one frame's bytes, all segments */
+/* A giant send (TSO) frame before segmentation: K's RTL_GSO_MAX_SIZE_V2
+ * is 64000 bytes; [I] the device takes up to 64 KiB. */
+#define RTLM_TSO_MAX		65536u
 #define RTLM_MIN_FRAME		60u	/* Ethernet minimum without FCS */
 #define RTLM_RSS_KEY_MAX	40u	/* RSS_KEY_8125: 10 dwords */
 #define RTLM_OCP_SLOTS		64	/* distinct OCP addresses remembered */
@@ -99,6 +102,8 @@ struct rtlm_dev {
 	struct rtlm_params p;
 	struct rtlm_stats st;
 	char last_error[192];
+	struct rtlm_unknown_reg unknown[RTLM_UNKNOWN_MAX];
+	unsigned n_unknown;
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 
@@ -129,7 +134,8 @@ struct rtlm_dev {
 	struct sim_event tx_ev;
 	rtlm_wire_tx_fn wire_tx;
 	void *wire_arg;
-	uint8_t *tx_buf;	/* RTLM_TX_MAX + VLAN tag */
+	uint8_t *tx_buf;	/* RTLM_TSO_MAX + VLAN tag */
+	uint8_t *tx_seg;	/* one TSO segment: RTLM_TX_MAX + VLAN tag */
 
 	/* interrupts */
 	uint64_t irq_sent;	/* V2: id's message sent, level not fallen */
@@ -194,6 +200,29 @@ typedef uint32_t (*rtlm_rd_hook)(struct rtlm_dev *dev, unsigned ri,
 /* ---- rtlm_rx.c */
 void rtlm_rx_ring_base_write(struct rtlm_dev *dev, unsigned ri,
 			     unsigned elem, uint32_t old, uint32_t val);
+/* 16-bit big-endian words of @p added to the partial checksum @s (RFC
+ * 1071), for pseudo-headers; the result goes to net_csum_fold(). */
+static inline uint32_t rtlm_sum16(const uint8_t *p, size_t n, uint32_t s)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+/* rtlm_txoff.c: a frame the TX engine sends, after offloads. */
+typedef void (*rtlm_txoff_emit)(struct rtlm_dev *dev, uint8_t *frame,
+				size_t len, void *arg);
+/* Apply the checksum offload or giant send the first descriptor's
+ * @opts1/@opts2 ask for to the frame @f of @len bytes and hand each frame
+ * to leave (one, or one per TSO segment; each buffer has 4 bytes of room
+ * for a VLAN tag) to @emit.  The number of frames, or -EINVAL after a
+ * guest error (nothing emitted). */
+int rtlm_tx_offload(struct rtlm_dev *dev, uint32_t opts1, uint32_t opts2,
+		    uint8_t *f, size_t len, rtlm_txoff_emit emit, void *arg);
+uint32_t rtlm_mcu_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		       uint32_t stored);
 uint32_t rtlm_chipcmd_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 			   uint32_t stored);
 void rtlm_rx_reset(struct rtlm_dev *dev);

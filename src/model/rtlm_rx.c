@@ -82,15 +82,6 @@ static bool addr_filter(struct rtlm_dev *dev, const uint8_t *p)
 	return (rcr & RTL_RXCFG_APM) && !memcmp(p, mac, 6);
 }
 
-static uint32_t sum16(const uint8_t *p, size_t n, uint32_t s)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
 /* Checksum status of a dissected frame (s8 opts1/opts2 IPF/TCPF/UDPF). */
 static void rx_csum(struct rtlm_rx_frame *fr, const uint8_t *p, size_t len,
 		    const struct net_flow *f)
@@ -114,8 +105,8 @@ static void rx_csum(struct rtlm_rx_frame *fr, const uint8_t *p, size_t len,
 		if (f->l4 == NET_L4_UDP && f->l3 == NET_L3_IPV4 &&
 		    l4len >= 8 && !l4[6] && !l4[7])
 			return;
-		s = sum16(f->src, f->addr_len, 0);
-		s = sum16(f->dst, f->addr_len, s);
+		s = rtlm_sum16(f->src, f->addr_len, 0);
+		s = rtlm_sum16(f->dst, f->addr_len, s);
 		s += f->ip_proto + (l4len & 0xffffu) + (l4len >> 16);
 		fr->l4f = net_csum_fold(l4, l4len, s) != 0;
 	}
@@ -544,4 +535,19 @@ void rtlm_rx_fini(struct rtlm_dev *dev)
 		free(fr);
 	}
 	dev->fr_pool_n = 0;
+}
+
+/* MCU (0xD3): the driver's bits as stored, the FIFO and link-list status
+ * from the model's state (rtl_regs.def). */
+uint32_t rtlm_mcu_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		       uint32_t stored)
+{
+	(void)ri;
+	(void)elem;
+	stored &= ~(uint32_t)(RTL_MCU_TX_EMPTY | RTL_MCU_RX_EMPTY);
+	if (!dev->tx_pending)
+		stored |= RTL_MCU_TX_EMPTY;
+	if (!dev->st.rx_inflight)
+		stored |= RTL_MCU_RX_EMPTY;
+	return stored | RTL_MCU_LINK_LIST_RDY;
 }

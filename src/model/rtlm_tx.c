@@ -26,8 +26,9 @@
  * next doorbell.  A chain without FS, too long, or with a buffer that is
  * not DMA-visible is a guest error and TxErr; the first two are consumed
  * (OWN cleared, not sent), a DMA fault stops the queue until the next
- * doorbell.  VLAN insertion (opts2 bit 17) is applied; checksum offload
- * and TSO are not modelled (frames leave as the driver built them).
+ * doorbell.  VLAN insertion (opts2 bit 17), checksum offload and giant
+ * send (TSO, one frame per segment on the wire, one TxOK for the lot) are
+ * applied (rtlm_txoff.c).
  */
 #include <string.h>
 
@@ -80,10 +81,13 @@ static void tx_complete(struct rtlm_dev *dev, unsigned q,
 	dev->tx[q].closed += n;
 }
 
-static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
+/* Fetch the next frame of queue @q into tx_buf: its length and the first
+ * descriptor's opts1/opts2 (offloads, VLAN tag). */
+static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len,
+			  uint32_t *first_opts1, uint32_t *first_opts2)
 {
 	uint64_t base = tx_ring_base(dev, q), at[TX_CHAIN_MAX];
-	uint32_t o1[TX_CHAIN_MAX], opts2 = 0, idx = dev->tx[q].cur;
+	uint32_t o1[TX_CHAIN_MAX], opts2 = 0, idx = dev->tx[q].cur, max = RTLM_TX_MAX;
 	const struct rtl_tx_desc_fmt *f = tx_desc_fmt(dev);
 	unsigned dsz = f->size, n = 0;
 	size_t total = 0;
@@ -105,6 +109,8 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 			return TX_EMPTY;	/* nothing, or chain not complete */
 		if (!n) {
 			opts2 = rtlm_le32(d + f->opts2_off);
+			if (o1[0] & (RTL_TX_GTSENV4 | RTL_TX_GTSENV6))
+				max = RTLM_TSO_MAX;     /* giant send */
 			if (!(o1[n] & RTL_TX_FS)) {
 				rtlm_guest_error(dev, "TX queue %u descriptor %u: chain without FS",
 						 q, idx);
@@ -113,9 +119,9 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 		}
 		len = o1[n] & RTL_TX_LEN_MASK;
 		buf = rtlm_le64(d + f->addr_off);
-		if (!bad && total + len > RTLM_TX_MAX) {
+		if (!bad && total + len > max) {
 			rtlm_guest_error(dev, "TX queue %u: frame longer than %u bytes",
-					 q, RTLM_TX_MAX);
+					 q, max);
 			bad = true;
 		}
 		if (!bad && plat_pci_dma_read(&dev->pci, buf, dev->tx_buf + total,
@@ -140,21 +146,45 @@ static enum tx_res tx_one(struct rtlm_dev *dev, unsigned q, size_t *out_len)
 	dev->tx[q].cur = idx;
 	if (bad)
 		return TX_BAD;
-	if (opts2 & RTL_TX_VLAN_TAG) {
-		uint16_t tci = (uint16_t)(opts2 & RTL_TX_VLAN_TCI_MASK);
+	*out_len = total;
+	*first_opts1 = o1[0];
+	*first_opts2 = opts2;
+	return TX_SENT;
+}
+
+/* What one fetched frame put on the wire. */
+struct tx_out {
+	unsigned q;
+	uint32_t opts2;
+	sim_time_t wire;
+};
+
+/* A frame leaves: the VLAN tag inserted (opts2 bit 17), to the wire. */
+static void tx_emit(struct rtlm_dev *dev, uint8_t *f, size_t len, void *arg)
+{
+	struct tx_out *o = arg;
+
+	if ((o->opts2 & RTL_TX_VLAN_TAG) && len >= 12) {
+		uint16_t tci = (uint16_t)(o->opts2 & RTL_TX_VLAN_TCI_MASK);
 
 		tci = (uint16_t)(tci << 8 | tci >> 8);
-		if (total >= 12) {
-			memmove(dev->tx_buf + 16, dev->tx_buf + 12, total - 12);
-			dev->tx_buf[12] = 0x81;
-			dev->tx_buf[13] = 0x00;
-			dev->tx_buf[14] = (uint8_t)(tci >> 8);
-			dev->tx_buf[15] = (uint8_t)tci;
-			total += 4;
-		}
+		memmove(f + 16, f + 12, len - 12);
+		f[12] = 0x81;
+		f[13] = 0x00;
+		f[14] = (uint8_t)(tci >> 8);
+		f[15] = (uint8_t)tci;
+		len += 4;
 	}
-	*out_len = total;
-	return TX_SENT;
+	if (dev->link_up) {
+		if (dev->wire_tx)
+			dev->wire_tx(dev->wire_arg, f, len);
+	} else {
+		dev->st.tx_link_down++;
+	}
+	dev->st.tx_ok[o->q]++;
+	dev->st.tx_bytes[o->q] += len;
+	dev->tally.tx_packets++;
+	o->wire += wire_ns(dev, len);
 }
 
 static void tx_step(struct sim *s, struct sim_event *ev)
@@ -163,12 +193,14 @@ static void tx_step(struct sim *s, struct sim_event *ev)
 
 	while (dev->tx_pending) {
 		unsigned q = dev->tx_rr;
+		struct tx_out o = { .q = q };
+		uint32_t opts1 = 0;
 		size_t len = 0;
 
 		dev->tx_rr = (q + 1) % RTL_MAX_TX_QUEUES;
 		if (!((dev->tx_pending >> q) & 1))
 			continue;
-		switch (tx_one(dev, q, &len)) {
+		switch (tx_one(dev, q, &len, &opts1, &o.opts2)) {
 		case TX_EMPTY:
 			dev->tx_pending &= ~(1u << q);
 			break;
@@ -184,18 +216,16 @@ static void tx_step(struct sim *s, struct sim_event *ev)
 			rtlm_irq_event(dev, RTLM_IRQ_TX_ERR, q);
 			break;
 		case TX_SENT:
-			if (dev->link_up) {
-				if (dev->wire_tx)
-					dev->wire_tx(dev->wire_arg, dev->tx_buf,
-						     len);
-			} else {
-				dev->st.tx_link_down++;
+			if (rtlm_tx_offload(dev, opts1, o.opts2, dev->tx_buf, len,
+					    tx_emit, &o) < 0) {
+				/* offsets that do not fit: not sent */
+				dev->st.tx_err[q]++;
+				dev->tally.tx_errors++;
+				rtlm_irq_event(dev, RTLM_IRQ_TX_ERR, q);
+				break;
 			}
-			dev->st.tx_ok[q]++;
-			dev->st.tx_bytes[q] += len;
-			dev->tally.tx_packets++;
 			rtlm_irq_event(dev, RTLM_IRQ_TX_OK, q);
-			sim_schedule_in(s, ev, wire_ns(dev, len));
+			sim_schedule_in(s, ev, o.wire);
 			return;
 		}
 	}

@@ -30,6 +30,7 @@
 
 #define IP6_OPT_PAD1		0x00
 #define IP6_OPT_HOME_ADDRESS	0xC9	/* RFC 6275 s6.3 */
+#define IP6_OPT_JUMBO		0xC2	/* RFC 2675 s2 */
 #define IP6_RH_TYPE2		2	/* RFC 6275 s6.4 */
 
 static inline uint16_t rd16(const uint8_t *p)
@@ -69,10 +70,14 @@ static void scan_dstopts(struct net_flow *f, const uint8_t *p, size_t n)
 	}
 }
 
+/* L4 at @off of an IP packet ending at @end; bytes at or past @len
+ * (the capture's) cannot be read. */
 static enum net_stop parse_l4(struct net_flow *f, const uint8_t *p,
-			      size_t off, size_t end)
+			      size_t off, size_t end, size_t len)
 {
-	size_t avail = end - off;
+	size_t room = end - off;
+	/* the header must be in the packet, and in the capture to be read */
+	size_t avail = len < end ? (len > off ? len - off : 0) : room;
 
 	f->l4_off = (uint32_t)off;
 	switch (f->ip_proto) {
@@ -85,7 +90,7 @@ static enum net_stop parse_l4(struct net_flow *f, const uint8_t *p,
 		{
 			size_t doff = (size_t)(p[off + 12] >> 4) * 4;
 
-			if (doff < 20 || doff > avail)
+			if (doff < 20 || doff > room)
 				return stop(f, NET_STOP_L4_BAD);
 		}
 		f->l4_ok = true;
@@ -119,7 +124,7 @@ static enum net_stop parse_l4(struct net_flow *f, const uint8_t *p,
 }
 
 static enum net_stop parse_ipv4(struct net_flow *f, const uint8_t *p,
-				size_t off, size_t len)
+				size_t off, size_t len, size_t wlen)
 {
 	size_t ihl, tot;
 	uint16_t frag;
@@ -136,7 +141,7 @@ static enum net_stop parse_ipv4(struct net_flow *f, const uint8_t *p,
 		return stop(f, NET_STOP_L3_BAD);
 	if (ihl > len - off)
 		return stop(f, NET_STOP_L3_TRUNC);
-	if (tot > len - off)
+	if (tot > wlen - off)
 		return stop(f, NET_STOP_L3_LEN);
 
 	f->l3_len = (uint32_t)tot;
@@ -152,11 +157,40 @@ static enum net_stop parse_ipv4(struct net_flow *f, const uint8_t *p,
 	f->is_first_frag = f->is_frag && f->frag_off == 0;
 	if (f->frag_off)
 		return stop(f, NET_STOP_FRAG);
-	return parse_l4(f, p, off + ihl, off + tot);
+	return parse_l4(f, p, off + ihl, off + tot, len);
+}
+
+/* The Jumbo Payload option (RFC 2675 s2: Hop-by-Hop option 0xC2, a
+ * 32-bit length of what follows the IPv6 header, above 65535) in the
+ * Hop-by-Hop header at @hbh of @n readable bytes: its length, or 0. */
+static uint32_t jumbo_len(const uint8_t *hbh, size_t n)
+{
+	size_t hlen = ((size_t)hbh[1] + 1) * 8, i = 2;
+
+	if (hlen > n)
+		return 0;
+	while (i < hlen) {
+		size_t olen;
+
+		if (hbh[i] == IP6_OPT_PAD1) {
+			i++;
+			continue;
+		}
+		if (i + 2 > hlen)
+			return 0;
+		olen = hbh[i + 1];
+		if (i + 2 + olen > hlen)
+			return 0;
+		if (hbh[i] == IP6_OPT_JUMBO && olen == 4)
+			return (uint32_t)hbh[i + 2] << 24 | (uint32_t)hbh[i + 3] << 16 |
+			       (uint32_t)hbh[i + 4] << 8 | hbh[i + 5];
+		i += 2 + olen;
+	}
+	return 0;
 }
 
 static enum net_stop parse_ipv6(struct net_flow *f, const uint8_t *p,
-				size_t off, size_t len)
+				size_t off, size_t len, size_t wlen)
 {
 	size_t end, cur;
 	uint8_t nh;
@@ -167,11 +201,25 @@ static enum net_stop parse_ipv6(struct net_flow *f, const uint8_t *p,
 		return stop(f, NET_STOP_L3_TRUNC);
 	if ((p[off] >> 4) != 6)
 		return stop(f, NET_STOP_L3_BAD);
-	/* Payload length 0 is a jumbogram (RFC 2675) or a BIG TCP packet
-	 * whose length lives elsewhere: take the frame's end as the end. */
 	end = rd16(p + off + 4);
-	end = end ? off + 40 + end : len;
-	if (end > len)
+	if (!end) {
+		/* Payload length 0: a jumbogram, whose length is in the
+		 * Hop-by-Hop header's Jumbo option; without one the packet
+		 * is as malformed as an IPv4 total length of 0 */
+		uint32_t j;
+
+		if (p[off + 6] != IPPROTO_HOPOPTS_)
+			return stop(f, NET_STOP_L3_BAD);
+		if (len - off < 48)
+			return stop(f, NET_STOP_L3_TRUNC);
+		j = jumbo_len(p + off + 40, len - off - 40);
+		if (j <= 65535)
+			return stop(f, j || len - off - 40 >= ((size_t)p[off + 41] + 1) * 8 ?
+					NET_STOP_L3_BAD : NET_STOP_L3_TRUNC);
+		end = j;
+	}
+	end += off + 40;
+	if (end > wlen)
 		return stop(f, NET_STOP_L3_LEN);
 
 	f->l3_len = (uint32_t)(end - off);
@@ -192,6 +240,9 @@ static enum net_stop parse_ipv6(struct net_flow *f, const uint8_t *p,
 		 * hash, so a bad chain leaves l3_ok false. */
 		if (f->n_ext == NET_EXT_MAX || end - cur < 8)
 			return stop(f, NET_STOP_EXT_BAD);
+		/* a header the capture cut: the chain cannot be walked */
+		if (len < cur + 8)
+			return stop(f, NET_STOP_L3_TRUNC);
 		if (nh == IPPROTO_FRAGMENT_)
 			hlen = 8;
 		else if (nh == IPPROTO_AH_)
@@ -200,6 +251,8 @@ static enum net_stop parse_ipv6(struct net_flow *f, const uint8_t *p,
 			hlen = ((size_t)p[cur + 1] + 1) * 8;
 		if (hlen > end - cur)
 			return stop(f, NET_STOP_EXT_BAD);
+		if (hlen > len - cur)
+			return stop(f, NET_STOP_L3_TRUNC);
 		f->n_ext++;
 
 		if (nh == IPPROTO_DSTOPTS_) {
@@ -229,27 +282,36 @@ static enum net_stop parse_ipv6(struct net_flow *f, const uint8_t *p,
 	}
 	f->ip_proto = nh;
 	f->l3_ok = true;
-	return parse_l4(f, p, cur, end);
+	return parse_l4(f, p, cur, end, len);
 }
 
 static enum net_stop parse_l3(struct net_flow *f, const uint8_t *p,
-			      size_t off, size_t len, uint16_t ethertype)
+			      size_t off, size_t len, size_t wlen, uint16_t ethertype)
 {
 	f->ethertype = ethertype;
 	if (ethertype == ETH_P_IPV4)
-		return parse_ipv4(f, p, off, len);
+		return parse_ipv4(f, p, off, len, wlen);
 	if (ethertype == ETH_P_IPV6)
-		return parse_ipv6(f, p, off, len);
+		return parse_ipv6(f, p, off, len, wlen);
 	return stop(f, NET_STOP_NOT_IP);
 }
 
 enum net_stop net_dissect(const uint8_t *p, size_t len, enum net_link link,
 			  struct net_flow *f)
 {
+	return net_dissect_cap(p, len, len, link, f);
+}
+
+enum net_stop net_dissect_cap(const uint8_t *p, size_t len, size_t wlen,
+			      enum net_link link, struct net_flow *f)
+{
 	size_t off;
 	uint16_t et;
 
 	memset(f, 0, sizeof(*f));
+	if (wlen < len)
+		wlen = len;
+	f->cut = wlen > len;
 	switch (link) {
 	case NET_LINK_ETH:
 		if (len < ETH_HLEN)
@@ -269,22 +331,22 @@ enum net_stop net_dissect(const uint8_t *p, size_t len, enum net_link link,
 			et = rd16(p + off + 2);
 			off += 4;
 		}
-		return parse_l3(f, p, off, len, et);
+		return parse_l3(f, p, off, len, wlen, et);
 	case NET_LINK_SLL:
 		if (len < SLL_HLEN)
 			return stop(f, NET_STOP_L2_TRUNC);
-		return parse_l3(f, p, SLL_HLEN, len, rd16(p + 14));
+		return parse_l3(f, p, SLL_HLEN, len, wlen, rd16(p + 14));
 	case NET_LINK_SLL2:
 		if (len < SLL2_HLEN)
 			return stop(f, NET_STOP_L2_TRUNC);
-		return parse_l3(f, p, SLL2_HLEN, len, rd16(p));
+		return parse_l3(f, p, SLL2_HLEN, len, wlen, rd16(p));
 	case NET_LINK_RAW:
 		if (len < 1)
 			return stop(f, NET_STOP_L3_TRUNC);
 		if ((p[0] >> 4) == 4)
-			return parse_l3(f, p, 0, len, ETH_P_IPV4);
+			return parse_l3(f, p, 0, len, wlen, ETH_P_IPV4);
 		if ((p[0] >> 4) == 6)
-			return parse_l3(f, p, 0, len, ETH_P_IPV6);
+			return parse_l3(f, p, 0, len, wlen, ETH_P_IPV6);
 		return stop(f, NET_STOP_L3_BAD);
 	}
 	return stop(f, NET_STOP_L2_TRUNC);

@@ -12,7 +12,8 @@
  *
  * Protocol facts: IPv4 RFC 791 (IHL, total length, MF, fragment offset in
  * 8-byte units); IPv6 RFC 8200 (extension headers, Fragment header, atomic
- * fragments RFC 6946); Home Address option RFC 6275 s6.3 (option type 0xC9,
+ * fragments RFC 6946; payload length 0 only with the Jumbo Payload option,
+ * RFC 2675); Home Address option RFC 6275 s6.3 (option type 0xC9,
  * 16 bytes); Type 2 routing header RFC 6275 s6.4 (one address, hdr ext len 2);
  * AH RFC 4302 (length in 4-byte units minus 2); 802.1Q TPID 0x8100, 802.1ad
  * TPID 0x88A8; Linux cooked captures SLL (16-byte header, protocol at 14) and
@@ -67,6 +68,8 @@ enum net_stop {
 
 struct net_flow {
 	enum net_stop stop;
+	bool cut;			/* the capture kept fewer bytes than the
+					 * frame had (net_dissect_cap) */
 	/* L2 */
 	uint16_t ethertype;		/* innermost, after VLAN tags */
 	uint8_t n_vlan;
@@ -107,6 +110,20 @@ struct net_flow {
  */
 enum net_stop net_dissect(const uint8_t *p, size_t len, enum net_link link,
 			  struct net_flow *f);
+
+/**
+ * net_dissect_cap() - parse a frame a capture cut at its snap length.
+ * @len:  bytes captured (nothing at or past p[len] is read)
+ * @wlen: bytes the frame had on the wire (>= @len)
+ *
+ * IP and L4 lengths are checked against @wlen, so a frame whose payload
+ * the capture dropped is parsed as the frame it was: the headers that
+ * were kept are hashed.  A header the capture cut stops the parse as a
+ * truncated one (l3-trunc, l4-trunc).  f->cut says @wlen > @len.
+ * net_dissect(p, len, ...) is net_dissect_cap(p, len, len, ...).
+ */
+enum net_stop net_dissect_cap(const uint8_t *p, size_t len, size_t wlen,
+			      enum net_link link, struct net_flow *f);
 
 /**
  * net_stop_name() - short lower-case name of a stop reason ("done",

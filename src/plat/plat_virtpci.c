@@ -420,6 +420,11 @@ static void serve_cmdq(struct plat_virtpci *vp)
 {
 	struct plat_vhost_chain c;
 	bool done = false;
+	static int trace = -1;
+	unsigned served = 0;
+
+	if (trace < 0)
+		trace = getenv("RXSCALE_VIRTPCI_TRACE") != NULL;
 
 	for (;;) {
 		int rc = plat_vhost_pop(&vp->vh, PLAT_VIRTPCI_CMDQ, &c);
@@ -433,12 +438,20 @@ static void serve_cmdq(struct plat_virtpci *vp)
 		if (plat_vhost_push(&vp->vh, PLAT_VIRTPCI_CMDQ, &c, written))
 			break;
 		done = true;
+		served++;
+		if (trace)
+			fprintf(stderr, "TRACE head %u out %llu in %llu written %u\n",
+				c.head, (unsigned long long)c.out_len,
+				(unsigned long long)c.in_len, written);
 		/* interrupts the access raised go after its completion */
 		if (vp->pend_n)
 			irq_flush(vp);
 	}
 	if (done)
 		plat_vhost_call(&vp->vh, PLAT_VIRTPCI_CMDQ);
+	if (trace)
+		fprintf(stderr, "TRACE cmdq served %u last_avail %u\n", served,
+			vp->vh.vq[PLAT_VIRTPCI_CMDQ].last_avail);
 }
 
 static void on_notify(void *opaque, struct plat_vhost *vh, unsigned q)

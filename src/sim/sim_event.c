@@ -46,7 +46,7 @@ void sim_fini(struct sim *s)
 {
 	free(s->heap_base);
 	s->heap = s->heap_base = NULL;
-	s->heap_len = s->heap_cap = s->live = 0;
+	s->heap_len = s->heap_cap = s->live = s->live_bg = 0;
 	s->heap_live = 0;
 	memset(s->wheel, 0, sizeof(s->wheel));
 	memset(s->wheel_map, 0, sizeof(s->wheel_map));
@@ -337,6 +337,7 @@ static void detach(struct sim *s, struct sim_event *ev)
 	ev->in_wheel = false;
 	ev->pending = false;
 	s->live--;
+	s->live_bg -= ev->background;
 }
 
 void sim_cancel_pending(struct sim *s, struct sim_event *ev)
@@ -380,6 +381,7 @@ int sim_schedule_at(struct sim *s, struct sim_event *ev, sim_time_t t)
 	s->next_seq++;
 	ev->pending = true;
 	s->live++;
+	s->live_bg += ev->background;
 	return 0;
 }
 
@@ -402,6 +404,9 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until)
 
 	s->stop = false;
 	while ((ev = first(s, &from_heap)) && ev->time <= until) {
+		/* only housekeeping left: a run to the end is done */
+		if (until == SIM_TIME_MAX && s->live == s->live_bg)
+			break;
 		/* A heap event's entry stays at the root while the callback
 		 * runs (nothing it schedules can sort before it); popped
 		 * afterwards unless the callback re-armed the event. */

@@ -49,6 +49,9 @@ struct sim_event {
 	struct sim_event *next, *prev;  /* wheel bucket list (while there) */
 	bool in_wheel;          /* pending in the wheel (else in the heap) */
 	bool pending;
+	/* Housekeeping (a kernel's periodic timers): sim_run() does not wait
+	 * for it.  Set before scheduling, never while pending. */
+	bool background;
 };
 
 /* The timing wheel: 1024 buckets of 128 ns, ~131 us ahead of now. */
@@ -72,6 +75,7 @@ struct sim {
 	struct sim_heap_ent *heap_base; /* 128-byte aligned allocation */
 	size_t heap_len, heap_cap;
 	size_t live;            /* pending events */
+	size_t live_bg;         /* of which background */
 	size_t heap_live;       /* of them in the heap (heap_len minus stale) */
 	struct sim_event *wheel[SIM_WHEEL_SLOTS];       /* bucket heads */
 	uint64_t wheel_map[SIM_WHEEL_SLOTS / 64];       /* non-empty buckets */
@@ -101,6 +105,7 @@ static inline void sim_event_init(struct sim_event *ev, sim_event_fn fn,
 	ev->next = ev->prev = NULL;
 	ev->in_wheel = false;
 	ev->pending = false;
+	ev->background = false;
 }
 
 /* Current virtual time in ns. */
@@ -141,7 +146,8 @@ static inline void sim_cancel(struct sim *s, struct sim_event *ev)
 
 /*
  * Run events in order until the next one would be later than @until (ns)
- * or none is left or sim_stop() is called; then set now = @until unless
+ * or none is left (with @until SIM_TIME_MAX: none but background ones) or
+ * sim_stop() is called; then set now = @until unless
  * stopped early or @until is SIM_TIME_MAX.  Returns the number of events
  * run.
  */
@@ -151,7 +157,9 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until);
  * (Drops cancelled entries from the top of the heap on the way.) */
 bool sim_next_time(struct sim *s, sim_time_t *t);
 
-/* Run until no event is pending (or sim_stop()).  Returns events run. */
+/* Run until no event is pending but background ones (or sim_stop()):
+ * a system whose only future is periodic housekeeping is done; a test
+ * that wants housekeeping to act runs until a time.  Returns events run. */
 static inline uint64_t sim_run(struct sim *s)
 {
 	return sim_run_until(s, SIM_TIME_MAX);

@@ -14,8 +14,8 @@
  * paths and print "Cannot ...: <strerror>".  Where the text had to be
  * guessed, ethtool_cmd.c says so next to it.
  */
-#ifndef RXSCALE_KERN_ETHTOOL_CMD_H
-#define RXSCALE_KERN_ETHTOOL_CMD_H
+#ifndef RXSCALE_ETHTOOL_ETHTOOL_CMD_H
+#define RXSCALE_ETHTOOL_ETHTOOL_CMD_H
 
 #include <stdio.h>
 
@@ -44,4 +44,4 @@ int ethtool_cmd_run(struct net_device *dev, const char *args, FILE *out,
 int ethtool_cmd_runv(struct net_device *dev, int argc,
 		     const char *const *argv, FILE *out, FILE *err);
 
-#endif /* RXSCALE_KERN_ETHTOOL_CMD_H */
+#endif /* RXSCALE_ETHTOOL_ETHTOOL_CMD_H */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_world.c - bring the simulated system of `rxscale run` up and down:
+ * the cost preset, host CPUs, the kernel API, the NIC (cli_nic.c), and
+ * the scenario's ethtool commands before any traffic.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cli_world.h"
+#include "ethtool/ethtool_cmd.h"
+
+#ifndef RXSCALE_PRESETS_DIR
+#define RXSCALE_PRESETS_DIR "presets"
+#endif
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static int load_preset(struct world *w)
+{
+	char path[600], err[512];
+
+	if (!strcmp(w->scn.preset, "default")) {
+		sim_cost_load_default(&w->cost);
+		return 0;
+	}
+	if (strchr(w->scn.preset, '/') || strstr(w->scn.preset, ".ini")) {
+		snprintf(path, sizeof(path), "%s", w->scn.preset);
+	} else {
+		snprintf(path, sizeof(path), "%s/%s.ini", RXSCALE_PRESETS_DIR, w->scn.preset);
+		if (access(path, R_OK)) {
+			/* a name: say which names there are, sorted */
+			char list[1200] = "default", names[16][64];
+			unsigned nn = 0;
+			DIR *d = opendir(RXSCALE_PRESETS_DIR);
+			struct dirent *e;
+
+			while (d && (e = readdir(d)) && nn < 16) {
+				size_t l = strlen(e->d_name);
+
+				if (l > 4 && l < 60 && !strcmp(e->d_name + l - 4, ".ini") &&
+				    strcmp(e->d_name, "default.ini"))
+					snprintf(names[nn++], sizeof(names[0]), "%.*s",
+						 (int)(l - 4), e->d_name);
+			}
+			if (d)
+				closedir(d);
+			qsort(names, nn, sizeof(names[0]), cmp_name);
+			for (unsigned i = 0; i < nn; i++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list),
+					 ", %.60s", names[i]);
+			cli_err("host.preset: no preset '%s' (there are: %s; or give a path "
+				"to an .ini file)", w->scn.preset, list);
+			return -1;
+		}
+	}
+	if (sim_cost_load_file(&w->cost, path, err, sizeof(err))) {
+		cli_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_world_up(struct world *w)
+{
+	struct sim_host_params p;
+	int rc;
+
+	w->nic = cli_nic_for_chip(w->scn.chip);
+	if (!w->nic) {
+		cli_err("nic.chip: unknown chip '%s' (RTL8125A, RTL8125B, RTL8125D, "
+			"RTL8126A, RTL8127A, RTL8157, RTL8159)", w->scn.chip);
+		return -1;
+	}
+	for (unsigned i = 0; i < rtl_chips_count; i++)
+		if (!strcasecmp(rtl_chips[i].name, w->scn.chip))
+			w->chip = &rtl_chips[i];
+	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
+		if (!strcasecmp(rtl_usb_chips[i].name, w->scn.chip))
+			w->uchip = &rtl_usb_chips[i];
+	/* keys the chosen NIC does not have are errors, not silent no-ops */
+	if (w->chip && (w->scn.usb_link_mbps != 20000 || w->scn.usb_imod_ns != 40000 ||
+			w->scn.usb_rx_usecs != -1 || w->scn.usb_mitigation_off)) {
+		cli_err("usb.*: these keys apply to the USB chips (RTL8157, RTL8159), not to %s",
+			w->chip->name);
+		return -1;
+	}
+	if (w->uchip && (w->scn.rx_queues > 1 || w->scn.ownbit_erratum ||
+			 w->scn.ownbit_workaround != -1)) {
+		cli_err("nic.rx_queues/nic.ownbit_*: these keys apply to the PCIe chips; "
+			"the %s has one RX queue", w->uchip->name);
+		return -1;
+	}
+	if (load_preset(w))
+		return -1;
+	sim_init(&w->sim);
+	sim_host_params_default(&p, w->scn.cpus);
+	if (w->scn.speed[0]) {
+		char tmp[SCN_STR], *tok, *save = NULL;
+		unsigned c = 0;
+
+		snprintf(tmp, sizeof(tmp), "%s", w->scn.speed);
+		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save), c++) {
+			if (c >= w->scn.cpus) {
+				cli_err("host.speed: more speeds than the %u CPUs", w->scn.cpus);
+				return -1;
+			}
+			p.speed_ppm[c] = (uint32_t)(strtod(tok, NULL) * 1e6 + 0.5);
+		}
+	}
+	w->host = sim_host_create(&w->sim, &w->cost, &p);
+	if (!w->host || kern_init(&w->k, w->host, w->scn.seed)) {
+		cli_err("out of memory");
+		return -1;
+	}
+	if (w->scn.irq_cpus[0]) {
+		struct sim_cpuset set;
+
+		if (sim_cpuset_parse(&set, w->scn.irq_cpus, w->scn.cpus) ||
+		    kern_irq_restrict(&w->k, &set)) {
+			cli_err("host.irq_cpus: '%s' is not a CPU list within 0-%u",
+				w->scn.irq_cpus, w->scn.cpus - 1);
+			return -1;
+		}
+	}
+	if (w->nic->up(w))
+		return -1;
+	if (w->scn.rx_queues && w->nic->nqueues(w) != w->scn.rx_queues)
+		fprintf(stderr, "rxscale: note: nic.rx_queues=%u asked, the driver set up %u on "
+			"the %s with %u CPUs\n", w->scn.rx_queues, w->nic->nqueues(w),
+			w->nic->chip_name(w), w->scn.cpus);
+	rc = dev_open(w->dev, NULL);
+	if (rc) {
+		cli_err("cannot bring %s up: %s", w->dev->name, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+void cli_world_down(struct world *w)
+{
+	if (w->ip_up)
+		iperf3_fini(&w->ip);
+	if (w->pg_up)
+		ping_fini(&w->pg);
+	if (w->wire_up)
+		load_wire_fini(&w->wire);
+	if (w->nic)
+		w->nic->down(w);
+	if (w->host) {
+		kern_fini(&w->k);
+		sim_host_destroy(w->host);
+		sim_fini(&w->sim);
+	}
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+		free(w->q_flows[q].slot);
+	rss_thash_fini(&w->key);
+}
+
+/* Run the scenario's ethtool commands in order; query output to @out
+ * (stderr with --json, so stdout stays one JSON document), or discarded
+ * when @out is NULL (a sweep's check pass). */
+int cli_world_ethtool(struct world *w, FILE *out)
+{
+	FILE *null = out ? NULL : fopen("/dev/null", "w");
+	int rc = 0;
+
+	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
+		rc = ethtool_cmd_run(w->dev, w->scn.ethtool[i],
+				     out ? out : null ? null : stdout, stderr);
+		if (rc)
+			cli_err("ethtool %s: failed (exit %d); the run stops before any "
+				"traffic", w->scn.ethtool[i], rc);
+	}
+	if (null)
+		fclose(null);
+	return rc ? -1 : 0;
+}
+
+/* What every report shows of the system: the header, the drop reasons
+ * and the driver's per-queue counters. */
+void cli_world_report(struct world *w, struct rpt_run *r)
+{
+	r->head = (struct rpt_head){
+		.chip = w->nic->chip_name(w), .bus = w->nic->bus, .preset = w->cost.name,
+		.queues = w->nic->nqueues(w), .cpus = w->scn.cpus,
+		.rss = w->nic->rss_on(w), .seed = w->scn.seed,
+		.duration_s = w->scn.duration_s,
+	};
+	r->ndrops = w->nic->drop_reasons(w, r->drops);
+	r->nqueues = w->nic->nqueues(w);
+	for (unsigned q = 0; q < r->nqueues; q++) {
+		u64 packets, bytes, drops;
+
+		w->nic->queue(w, q, &packets, &bytes, &drops);
+		r->q[q] = (struct rpt_queue){ packets, bytes, drops };
+	}
+	r->ncpus = w->scn.cpus;
+}

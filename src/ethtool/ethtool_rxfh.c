@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ethtool_rxfh.c - ethtool -x / -X: the RSS indirection table, hash key,
+ * hash function and input transformation.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ethtool/ethtool_priv.h"
+#include "kern/ethtool.h"
+#include "kern/netdevice.h"
+#include "rss/rss_indir.h"
+#include "rss/rss_key.h"
+
+/* ---------------------------------------------------------------- */
+/* -x (netlink/rss.c rss_reply_cb, common.c print_indir_table and    */
+/* print_rss_hkey)                                                   */
+/* ---------------------------------------------------------------- */
+
+/* Kernel ETH_SS_RSS_HASH_FUNCS strings, bit i = string i. */
+static const char *const hfunc_names[ETH_RSS_HASH_FUNCS_COUNT] = {
+	"toeplitz", "xor", "crc32",
+};
+
+int ecmd_do_grxfh(struct cmd *c)
+{
+	struct ethtool_rxfh_param p = { 0 };
+	const struct ethtool_ops *ops = c->dev->ethtool_ops;
+	u32 isz = 0, ksz = 0, i, hfunc, xfrm;
+	int ret, rings, rc = 0;
+
+	if (c->argc > 0) {
+		u32 ctx;
+
+		if (strcmp(c->argv[0], "context")) {
+			fprintf(c->err, "ethtool (-x): unknown parameter '%s'\n",
+				c->argv[0]);
+			return 1;
+		}
+		if (c->argc < 2) {
+			fputs("ethtool (-x): no value for parameter 'context'\n",
+			      c->err);
+			return 1;
+		}
+		if (!ecmd_parse_nl_u32(c->argv[1], &ctx)) {
+			fprintf(c->err,
+				"ethtool (-x): invalid value '%s' for parameter 'context'\n",
+				c->argv[1]);
+			return 1;
+		}
+		if (c->argc > 2) {
+			fprintf(c->err, "ethtool (-x): unknown parameter '%s'\n",
+				c->argv[2]);
+			return 1;
+		}
+		if (ecmd_dev_matches(c) && ctx) {
+			/* no extra RSS contexts on this device (guessed
+			 * kernel answer: -EOPNOTSUPP) */
+			ecmd_nl_report(c, -EOPNOTSUPP, NULL, NULL);
+			return 1;
+		}
+	}
+	if (!ecmd_dev_matches(c)) {
+		ecmd_nl_no_device(c);
+		return 1;
+	}
+	if (ops && ops->get_rxfh_indir_size)
+		isz = ops->get_rxfh_indir_size(c->dev);
+	if (ops && ops->get_rxfh_key_size)
+		ksz = ops->get_rxfh_key_size(c->dev);
+	p.indir = isz ? calloc(isz, sizeof(u32)) : NULL;
+	p.key = ksz ? calloc(ksz, 1) : NULL;
+	if ((isz && !p.indir) || (ksz && !p.key)) {
+		rc = 1;
+		goto out;
+	}
+	ret = ethtool_core_get_rxfh(c->dev, &p);
+	if (ret) {
+		ecmd_nl_report(c, ret, NULL, NULL);
+		rc = 1;
+		goto out;
+	}
+
+	fputc('\n', c->out);	/* rss_reply_cb starts with show_cr() */
+	rings = ethtool_core_get_rx_ring_count(c->dev);
+	if (rings < 0) {
+		ecmd_pr_errno(c, "Cannot get RX ring count", rings);
+		rc = 1;
+		goto out;
+	}
+	fprintf(c->out,
+		"RX flow hash indirection table for %s with %d RX ring(s):\n",
+		c->devname, rings);
+	if (!p.indir_size || !p.indir)
+		fputs("Operation not supported\n", c->out);
+	for (i = 0; p.indir && i < p.indir_size; i++) {
+		if (i % 8 == 0)
+			fprintf(c->out, "%5u: ", i);
+		fprintf(c->out, " %5u", p.indir[i]);
+		if (i % 8 == 7 || i == p.indir_size - 1)
+			fputc('\n', c->out);
+	}
+	fputs("RSS hash key:\n", c->out);
+	if (!p.key_size || !p.key) {
+		fputs("Operation not supported\n", c->out);
+	} else {
+		char *buf = malloc(3 * p.key_size + 1);
+
+		if (!buf) {
+			rc = 1;
+			goto out;
+		}
+		fprintf(c->out, "%s\n", rss_key_format(p.key, p.key_size, buf));
+		free(buf);
+	}
+	fputs("RSS hash function:\n", c->out);
+	hfunc = p.hfunc;
+	if (!hfunc) {
+		fputs("    Operation not supported\n", c->out);
+		goto out;
+	}
+	for (i = 0; i < ETH_RSS_HASH_FUNCS_COUNT; i++) {
+		fprintf(c->out, "    %s: %s\n", hfunc_names[i],
+			hfunc & (1u << i) ? "on" : "off");
+		hfunc &= ~(1u << i);
+	}
+	if (hfunc)
+		fprintf(c->out, "    Unknown hash function: 0x%x\n", hfunc);
+	xfrm = p.input_xfrm;
+	fputs("RSS input transformation:\n", c->out);
+	fprintf(c->out, "    symmetric-xor: %s\n",
+		xfrm & RXH_XFRM_SYM_XOR ? "on" : "off");
+	fprintf(c->out, "    symmetric-or-xor: %s\n",
+		xfrm & RXH_XFRM_SYM_OR_XOR ? "on" : "off");
+	xfrm &= ~(u32)(RXH_XFRM_SYM_XOR | RXH_XFRM_SYM_OR_XOR);
+	if (xfrm)
+		fprintf(c->out,
+			"    Unknown bits in RSS input transformation: 0x%x\n",
+			xfrm);
+out:
+	free(p.indir);
+	free(p.key);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* -X (ethtool.c ecmd_do_srxfh, fill_indir_table, parse_hkey; ioctl)      */
+/* ---------------------------------------------------------------- */
+
+/* ethtool.c convert_string_to_hashkey(): exit 2 on a malformed key. */
+static int parse_hkey(struct cmd *c, const char *s, u8 *key, u32 key_size)
+{
+	u32 n = 0;
+
+	do {
+		unsigned hi, lo;
+
+		if (n > key_size - 1) {
+			fprintf(c->err, "Key is too long for device (%u > %u)\n",
+				n + 1, key_size);
+			return 2;
+		}
+		if (!isxdigit((unsigned char)s[0]) ||
+		    !isxdigit((unsigned char)s[1])) {
+			fputs("Invalid RSS hash key format\n", c->err);
+			return 2;
+		}
+		hi = (unsigned)(isdigit((unsigned char)s[0]) ? s[0] - '0' :
+				(tolower((unsigned char)s[0]) - 'a' + 10));
+		lo = (unsigned)(isdigit((unsigned char)s[1]) ? s[1] - '0' :
+				(tolower((unsigned char)s[1]) - 'a' + 10));
+		key[n++] = (u8)(hi << 4 | lo);
+		s += 2;
+		if (*s == ':') {
+			s++;
+		} else if (*s) {
+			fputs("Invalid RSS hash key format\n", c->err);
+			return 2;
+		}
+	} while (*s);
+	if (n != key_size) {
+		fprintf(c->err, "Key is too short for device (%u < %u)\n", n,
+			key_size);
+		return 2;
+	}
+	return 0;
+}
+
+struct srxfh_args {
+	long long equal, start;
+	const char *const *weight;
+	u32 num_weights;
+	const char *hkey, *hfunc;
+	u32 input_xfrm;
+	u32 context;
+	bool is_default, is_delete, has_context;
+};
+
+static int srxfh_parse(struct cmd *c, struct srxfh_args *a)
+{
+	int i = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->input_xfrm = RXH_XFRM_NO_CHANGE;
+	if (c->argc < 1)
+		return ecmd_bad_args(c);
+	while (i < c->argc) {
+		const char *w = c->argv[i++];
+		const char *v = i < c->argc ? c->argv[i] : NULL;
+
+		if (!strcmp(w, "equal")) {
+			if (!ecmd_parse_int_range(v, 1, INT_MAX, &a->equal))
+				return ecmd_bad_args(c);
+			i++;
+		} else if (!strcmp(w, "start")) {
+			if (!ecmd_parse_int_range(v, 0, INT_MAX, &a->start))
+				return ecmd_bad_args(c);
+			i++;
+		} else if (!strcmp(w, "weight")) {
+			a->weight = c->argv + i;
+			while (i < c->argc &&
+			       isdigit((unsigned char)c->argv[i][0])) {
+				i++;
+				a->num_weights++;
+			}
+			if (!a->num_weights)
+				return ecmd_bad_args(c);
+		} else if (!strcmp(w, "hkey")) {
+			if (!v)
+				return ecmd_bad_args(c);
+			a->hkey = v;
+			i++;
+		} else if (!strcmp(w, "default")) {
+			a->is_default = true;
+		} else if (!strcmp(w, "hfunc")) {
+			if (!v)
+				return ecmd_bad_args(c);
+			a->hfunc = v;
+			i++;
+		} else if (!strcmp(w, "xfrm")) {
+			if (!v)
+				return ecmd_bad_args(c);
+			if (!strcmp(v, "symmetric-xor"))
+				a->input_xfrm = RXH_XFRM_SYM_XOR;
+			else if (!strcmp(v, "symmetric-or-xor"))
+				a->input_xfrm = RXH_XFRM_SYM_OR_XOR;
+			else if (!strcmp(v, "none"))
+				a->input_xfrm = 0;
+			else
+				return ecmd_bad_args(c);
+			i++;
+		} else if (!strcmp(w, "context")) {
+			long long ctx;
+
+			if (!v)
+				return ecmd_bad_args(c);
+			if (!strcmp(v, "new")) {
+				a->context = 0xffffffffu;
+			} else {
+				if (!ecmd_parse_int_range(v, 1, 0xfffffffeLL, &ctx))
+					return ecmd_bad_args(c);
+				a->context = (u32)ctx;
+			}
+			a->has_context = true;
+			i++;
+		} else if (!strcmp(w, "delete")) {
+			a->is_delete = true;
+		} else {
+			return ecmd_bad_args(c);
+		}
+	}
+	return 0;
+}
+
+/* ecmd_do_srxfh's mutual-exclusion messages, in ethtool's order. */
+static int srxfh_check(struct cmd *c, const struct srxfh_args *a)
+{
+	const char *msg = NULL;
+
+	if (a->equal && a->weight)
+		msg = "Equal and weight options are mutually exclusive";
+	else if (a->equal && a->is_default)
+		msg = "Equal and default options are mutually exclusive";
+	else if (a->weight && a->is_default)
+		msg = "Weight and default options are mutually exclusive";
+	else if (a->start && a->is_default)
+		msg = "Start and default options are mutually exclusive";
+	else if (a->start && !(a->equal || a->weight))
+		msg = "Start must be used with equal or weight options";
+	else if (a->is_default && a->context)
+		msg = "Default and context options are mutually exclusive";
+	else if (a->is_delete && !a->context)
+		msg = "Delete option requires context option";
+	else if (a->is_delete && a->weight)
+		msg = "Delete and weight options are mutually exclusive";
+	else if (a->is_delete && a->equal)
+		msg = "Delete and equal options are mutually exclusive";
+	else if (a->is_delete && a->is_default)
+		msg = "Delete and default options are mutually exclusive";
+	else if (a->is_delete && a->hkey)
+		msg = "Delete and hkey options are mutually exclusive";
+	if (msg) {
+		fprintf(c->err, "%s\n", msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* fill_indir_table(): equal and weight through rss_indir.c. */
+static int fill_indir(struct cmd *c, const struct srxfh_args *a, u32 size,
+		      u32 *indir)
+{
+	struct rss_indir *t = calloc(1, sizeof(*t));
+	uint32_t w[RSS_INDIR_MAX];
+	u64 sum = 0;
+	u32 j;
+	int ret = 0;
+
+	if (!t)
+		return 1;
+	if (size > RSS_INDIR_MAX || (size & (size - 1))) {
+		/* rss_indir.c covers power-of-two tables up to 512
+		 * entries, which every chip of this project has */
+		fprintf(c->err, "rxscale: indirection table of %u entries "
+			"is not supported\n", size);
+		free(t);
+		return 1;
+	}
+	if (a->equal) {
+		rss_indir_equal(t, size, (unsigned)a->equal,
+				(unsigned)a->start);
+	} else {
+		if (a->num_weights > RSS_INDIR_MAX) {
+			fputs("Total weight exceeds the size of the "
+			      "indirection table\n", c->err);
+			free(t);
+			return 1;
+		}
+		for (j = 0; j < a->num_weights; j++) {
+			if (!ecmd_parse_u32_base0(a->weight[j], &w[j])) {
+				free(t);
+				return ecmd_bad_args(c);
+			}
+			sum += w[j];
+		}
+		if (sum == 0) {
+			fputs("At least one weight must be non-zero\n", c->err);
+			ret = 1;
+		} else if (sum > size) {
+			fputs("Total weight exceeds the size of the "
+			      "indirection table\n", c->err);
+			ret = 1;
+		} else {
+			rss_indir_weight(t, size, w, a->num_weights,
+					 (unsigned)a->start);
+		}
+	}
+	if (!ret)
+		memcpy(indir, t->tbl, size * sizeof(*indir));
+	free(t);
+	return ret;
+}
+
+int ecmd_do_srxfh(struct cmd *c)
+{
+	struct ethtool_rxfh_param cur = { 0 }, req = { 0 };
+	struct srxfh_args a;
+	u32 *indir = NULL;
+	u8 *key = NULL;
+	int ret, rc = 0;
+	u32 i;
+
+	ret = srxfh_parse(c, &a);
+	if (ret)
+		return ret;
+	if (srxfh_check(c, &a))
+		return 1;
+	if (!ecmd_dev_matches(c)) {
+		ecmd_pr_errno(c, "Cannot get RX ring count", -ENODEV);
+		return 1;
+	}
+	ret = ethtool_core_get_rx_ring_count(c->dev);
+	if (ret < 0) {
+		ecmd_pr_errno(c, "Cannot get RX ring count", ret);
+		return 1;
+	}
+	/* ETHTOOL_GRSSH with no buffers: sizes and hfunc */
+	ret = ethtool_core_get_rxfh(c->dev, &cur);
+	if (ret < 0) {
+		ecmd_pr_errno(c, "Cannot get RX flow hash indir size and key size",
+			      ret);
+		return 1;
+	}
+
+	req.indir_size = ETH_RXFH_INDIR_NO_CHANGE;
+	req.input_xfrm = (u8)a.input_xfrm;
+	req.rss_context = a.context;
+	req.rss_delete = a.is_delete;
+	if (a.hkey) {
+		if (!cur.key_size) {
+			fputs("Cannot set RX flow hash configuration:\n"
+			      " Hash key setting not supported\n", c->err);
+			return 1;
+		}
+		key = malloc(cur.key_size);
+		if (!key)
+			return 1;
+		rc = parse_hkey(c, a.hkey, key, cur.key_size);
+		if (rc)
+			goto out;
+		req.key = key;
+		req.key_size = cur.key_size;
+	}
+	if (cur.hfunc && a.hfunc) {
+		for (i = 0; i < ETH_RSS_HASH_FUNCS_COUNT; i++)
+			if (!strncmp(hfunc_names[i], a.hfunc, ETH_GSTRING_LEN))
+				req.hfunc = (u8)(1u << i);
+		if (!req.hfunc) {
+			fprintf(c->err, "Unknown hash function: %s\n", a.hfunc);
+			rc = 1;
+			goto out;
+		}
+	}
+	if (a.is_delete) {
+		req.indir_size = 0;
+	} else if (a.equal || a.weight) {
+		indir = calloc(cur.indir_size ? cur.indir_size : 1,
+			       sizeof(*indir));
+		if (!indir) {
+			rc = 1;
+			goto out;
+		}
+		if (fill_indir(c, &a, cur.indir_size, indir)) {
+			rc = 1;
+			goto out;
+		}
+		req.indir = indir;
+		req.indir_size = cur.indir_size;
+	} else if (a.is_default) {
+		req.indir_size = 0;
+	}
+
+	ret = ethtool_core_set_rxfh(c->dev, &req, NULL);
+	if (ret < 0) {
+		ecmd_pr_errno(c, "Cannot set RX flow hash configuration", ret);
+		rc = 1;
+	}
+out:
+	free(indir);
+	free(key);
+	return rc;
+}

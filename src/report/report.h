@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - how `rxscale run` shows a run: as iperf3, mpstat, top, ping
+ * and ethtool -S show theirs, and as one JSON document.
+ *
+ * The run (src/cli) measures and fills a struct rpt_run; the printers here
+ * only format it, so each format is one function over plain figures.
+ */
+#ifndef RXSCALE_REPORT_H
+#define RXSCALE_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/compare.h"
+#include "hw/rtl_chips.h"
+#include "sim/sim_event.h"
+#include "sim/sim_host.h"
+
+struct net_device;
+
+/* One drop reason and its count (device and driver counters). */
+struct drop_reason {
+	const char *name;
+	uint64_t n;
+};
+
+#define RPT_DROP_REASONS 16
+#define RPT_COMPARE_ROWS 16
+
+/* One CPU's share of a window, percent (mpstat), by sim_acct class. */
+struct rpt_cpu {
+	double v[SIM_ACCT_NR];
+	double ksoftirqd;               /* ksoftirqd/N's share (top) */
+};
+
+/* What ran: the run header. */
+struct rpt_head {
+	const char *chip;
+	const char *bus;                /* "pci" or "usb" */
+	const char *preset;
+	unsigned queues, cpus;
+	bool rss;
+	uint64_t seed;
+	double duration_s;
+};
+
+/* The USB adapter's settings line (present: a USB chip). */
+struct rpt_usb {
+	bool present;
+	unsigned link_mbps, imod_ns, rx_usecs;
+	bool mitigation_off;
+};
+
+/* One iperf3 stream at the end of an interval: counts since the start,
+ * and the TCP sender's state then. */
+struct rpt_sample {
+	uint64_t bytes;                 /* sent: what iperf3 wrote (-R), the
+					   bytes first sent (the peer), UDP
+					   datagrams sent times -l */
+	uint64_t rx_bytes;              /* received in order (TCP), read (UDP) */
+	uint64_t retrans;               /* TCP segments sent again */
+	uint64_t packets;               /* UDP datagrams sent */
+	uint32_t cwnd;                  /* TCP congestion window, bytes */
+	uint32_t snd_wnd;               /* TCP window the receiver offers, bytes */
+	uint32_t rtt_us, rttvar_us;     /* TCP smoothed RTT and its variation */
+};
+
+/* One iperf3 stream over the whole run. */
+struct rpt_stream {
+	unsigned socket;                /* iperf3's stream id: 5, 7, 9, ... */
+	uint16_t port;                  /* the client's port */
+	uint32_t max_cwnd, max_snd_wnd, max_rtt_us, min_rtt_us, mean_rtt_us;
+	uint64_t dgrams_sent, dgrams_lost;      /* UDP, after the drain */
+	double jitter_ms;               /* UDP, at the run's end */
+};
+
+/* The iperf3 workload and what it measured. */
+struct rpt_iperf3 {
+	bool up;                        /* an iperf3 workload ran */
+	bool udp, reverse;
+	unsigned streams, len;
+	uint64_t bitrate;
+	const char *cc;                 /* congestion control name */
+	unsigned n;                     /* intervals */
+	const sim_time_t *end;          /* [0..n]: each interval's end, end[0] 0 */
+	const uint64_t *bytes;          /* [0..n]: bytes received by then, each
+					   interval's put where they crossed the
+					   wire (the --compare figures) */
+	uint64_t total_bytes;           /* read by the run's end */
+	double secs;                    /* the run's length */
+	uint64_t retransmits;
+	double app_cpu;                 /* the iperf3 process, top's %CPU */
+	double cpu_usr, cpu_sys;        /* the same over the whole run, by class */
+	const char *rcv_cc;             /* the receiving side's congestion control */
+	/* per stream, as iperf3 -c prints them (the client: the peer, or the
+	 * host with reverse) */
+	unsigned nstreams;
+	const struct rpt_sample *samp;  /* [(n + 1) * nstreams]: row 0 zero */
+	const struct rpt_stream *st;    /* [nstreams] */
+	/* accounting: TCP frames, the peer sending */
+	uint64_t tcp_sent, tcp_got;
+	/* the host sending: dropped in the host, in the qdisc or on the wire */
+	uint64_t tx_local_drops, tx_in_flight;
+	/* UDP datagrams */
+	uint64_t sent, got, rcvbuf, queued;
+	/* frames to the host: NIC and driver drops, inside the model or wire */
+	uint64_t nic_drops, drv_drops, inflight;
+	uint64_t no_socket;             /* frames for no socket */
+};
+
+/* ping's summary. */
+struct rpt_ping {
+	bool up;
+	bool from_host;                 /* the host pings the peer */
+	unsigned sent, received;
+	double time_ms;                 /* first to last probe */
+	bool have_stats;                /* at least one reply */
+	double min, avg, max, mdev;     /* ms */
+};
+
+/* A capture replay: per RX queue frames, bytes, flows, and the check. */
+struct rpt_replay {
+	const char *pcap;
+	bool line_rate;
+	uint64_t frames, bytes;         /* offered */
+	double secs;                    /* simulated time to the last frame */
+	uint64_t q_frames[RTL_MAX_RX_QUEUES], q_bytes[RTL_MAX_RX_QUEUES];
+	uint64_t q_flows[RTL_MAX_RX_QUEUES];
+	uint64_t delivered, hashed, mismatches;
+};
+
+/* The driver's counters of one RX queue. */
+struct rpt_queue {
+	uint64_t packets, bytes, drops;
+};
+
+/* One EXPERIMENTS.md row evaluated on this run (--compare). */
+struct rpt_compare {
+	const struct compare_row *row;
+	double value;
+	bool ok;
+	char note[128];
+};
+
+struct rpt_run {
+	struct rpt_head head;
+	struct rpt_usb usb;
+	struct rpt_iperf3 ip;
+	struct rpt_ping ping;
+	struct rpt_replay replay;
+	/* mpstat and top: per CPU, over the mean window (after 2 s) when
+	 * cpu_window, else the whole run */
+	unsigned ncpus;
+	struct rpt_cpu cpu[SIM_CPUS_MAX];
+	bool cpu_window;
+	/* mpstat: each CPU's cumulative counters at nsamp times (samp_t[],
+	 * the first at the run's start), [nsamp * ncpus]; a block per pair */
+	unsigned nsamp;
+	const sim_time_t *samp_t;
+	const struct sim_acct_sample *acct;
+	unsigned ndrops;
+	struct drop_reason drops[RPT_DROP_REASONS];
+	unsigned nqueues;
+	struct rpt_queue q[RTL_MAX_RX_QUEUES];
+	bool compare;                   /* --compare: rows below */
+	unsigned ncmp;
+	struct rpt_compare cmp[RPT_COMPARE_ROWS];
+};
+
+/* "rxscale run: CHIP, N RX queues, RSS on, N CPUs, preset P, seed S" */
+void report_head(FILE *out, const struct rpt_run *r);
+
+/* The iperf3 workload as text: the USB line, the command line, the
+ * intervals and the summary line, then the accounting lines. */
+void report_iperf3(FILE *out, const struct rpt_run *r);
+
+/* ping's statistics block. */
+void report_ping(FILE *out, const struct rpt_run *r);
+
+/* The CPUs as `mpstat -P ALL 1` prints them (sysstat 12.6, LC_ALL=C). */
+void report_mpstat(FILE *out, const struct rpt_run *r);
+
+/* top's view of the iperf3 process and ksoftirqd threads. */
+void report_top(FILE *out, const struct rpt_run *r);
+
+/* ethtool -S of @dev, as ethtool prints it. */
+void report_ethtool_stats(FILE *out, struct net_device *dev);
+
+/* The --compare table. */
+void report_compare(FILE *out, const struct rpt_run *r);
+
+/* A capture replay's per-queue table, accounting and queue check. */
+void report_replay(FILE *out, const struct rpt_run *r);
+
+/* The whole text report of an iperf3/ping run, or of a replay. */
+void report_text(FILE *out, const struct rpt_run *r, struct net_device *dev);
+void report_replay_text(FILE *out, const struct rpt_run *r, struct net_device *dev);
+
+/* The run as one JSON document (pretty-printed, newline-terminated). */
+void report_json(FILE *out, const struct rpt_run *r);
+void report_replay_json(FILE *out, const struct rpt_run *r);
+
+#endif /* RXSCALE_REPORT_H */

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report_run.c - the run header and the order of a text report's blocks.
+ */
+#include "report/report.h"
+
+#include <string.h>
+
+#include "ethtool/ethtool_cmd.h"
+#include "kern/netdevice.h"
+
+void report_head(FILE *out, const struct rpt_run *r)
+{
+	const struct rpt_head *h = &r->head;
+
+	fprintf(out, "rxscale run: %s, %u RX queue%s, RSS %s, %u CPU%s, preset %s, seed %llu\n",
+		h->chip, h->queues, h->queues == 1 ? "" : "s", h->rss ? "on" : "off",
+		h->cpus, h->cpus == 1 ? "" : "s", h->preset, (unsigned long long)h->seed);
+}
+
+void report_ethtool_stats(FILE *out, struct net_device *dev)
+{
+	char cmd[8 + IFNAMSIZ];
+
+	snprintf(cmd, sizeof(cmd), "-S %s", dev->name);
+	ethtool_cmd_run(dev, cmd, out, stderr);
+}
+
+void report_text(FILE *out, const struct rpt_run *r, struct net_device *dev)
+{
+	report_head(out, r);
+	report_iperf3(out, r);
+	report_ping(out, r);
+	report_mpstat(out, r);
+	report_top(out, r);
+	fputc('\n', out);
+	fflush(out);
+	report_ethtool_stats(out, dev);
+	if (r->compare)
+		report_compare(out, r);
+}
+
+void report_replay_text(FILE *out, const struct rpt_run *r, struct net_device *dev)
+{
+	report_head(out, r);
+	report_replay(out, r);
+	report_mpstat(out, r);
+	fputc('\n', out);
+	fflush(out);
+	report_ethtool_stats(out, dev);
+}
