@@ -16,6 +16,7 @@ int cli_hash(int argc, char **argv);
 int cli_mkpcap(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_uml(int argc, char **argv);
+int cli_sweep_merge(int argc, char **argv);
 
 /** cli_err() - print "rxscale: " + message + newline on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -26,6 +27,12 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
 		   unsigned long *out);
+
+/* 1 if @path is a directory, 0 another file, or -errno. */
+int cli_path_kind(const char *path);
+
+/* Make directory @path unless it exists as one: 0, or -errno. */
+int cli_mkdir(const char *path);
 
 /* One capture: pcap through libpcap, pcapng through cli_pcap.c's block
  * reader (each interface with its own link type). */
@@ -82,6 +89,9 @@ uint64_t cli_pcap_ts_ns(const struct cli_pcap *c);
 enum net_link cli_pcap_link(const struct cli_pcap *c);
 
 void cli_pcap_close(struct cli_pcap *c);
+
+/* Values a sweep takes at most. */
+#define CLI_SWEEP_MAX 32
 
 /* One point of `rxscale run --sweep`: the run's headline figures. */
 struct cli_sweep_point {

@@ -2,7 +2,9 @@
 /* cli_util.c - error printing and number parsing for the CLI. */
 #include <errno.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
@@ -33,4 +35,20 @@ int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int cli_path_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 1 : 0;
+}
+
+int cli_mkdir(const char *path)
+{
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
+	return cli_path_kind(path) == 1 ? 0 : -ENOTDIR;
 }

@@ -125,8 +125,24 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt);
  * status (1: a queue mismatch, a frame uncounted, or a bad capture). */
 int cli_run_replay(struct world *w, bool json);
 
-/* cli_sweep.c: --sweep @spec over @base, with an optional --plot; the
- * exit status. */
-int cli_run_sweep(const struct scenario *base, const char *spec, const char *plot);
+/* How a sweep runs and prints (rxscale run's options). */
+struct cli_sweep_opts {
+	const char *plot;               /* --plot FILE, or NULL */
+	bool json;                      /* --json: one document, no table */
+	unsigned jobs;                  /* -j N: points in N processes */
+	const char *emit;               /* --emit parallel|slurm, or NULL */
+	const char *emit_dir;           /* --emit-dir: the points' JSON files */
+	int point;                      /* --point I: only point I (-1: all) */
+	const char *point_json;         /* with --point: where its JSON goes */
+	/* for --emit: the run's arguments that say the scenario and the
+	 * sweep (scenario file, --set, --ethtool, --preset, --seed, --pcap,
+	 * --sweep), which every point's command repeats */
+	int argc;
+	char **argv;
+};
+
+/* cli_sweep.c: --sweep @spec over @base as @o says; the exit status. */
+int cli_run_sweep(const struct scenario *base, const char *spec,
+		  const struct cli_sweep_opts *o);
 
 #endif /* RXSCALE_CLI_WORLD_H */
