@@ -31,6 +31,10 @@ int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
 /* 1 if @path is a directory, 0 another file, or -errno. */
 int cli_path_kind(const char *path);
 
+/* 0 if the directory that file @path would go in takes writes, else -1
+ * and errno. */
+int cli_dir_writable(const char *path);
+
 /* Make directory @path unless it exists as one: 0, or -errno. */
 int cli_mkdir(const char *path);
 

@@ -405,6 +405,12 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 		struct scenario one = *base;
 		struct rpt_sweep single = sw;
 
+		/* where the file goes must take it before the point runs */
+		if (cli_dir_writable(o->point_json)) {
+			cli_err("--point-json: cannot write next to %s: %s", o->point_json,
+				strerror(errno));
+			return 1;
+		}
 		/* check this point's world only */
 		memcpy(single.vals[0], sw.vals[i], sizeof(sw.vals[0]));
 		single.n = 1;

@@ -4,7 +4,9 @@
 #include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
@@ -51,4 +53,20 @@ int cli_mkdir(const char *path)
 	if (mkdir(path, 0777) && errno != EEXIST)
 		return -errno;
 	return cli_path_kind(path) == 1 ? 0 : -ENOTDIR;
+}
+
+int cli_dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+
+	if (!slash)
+		return access(".", W_OK);
+	if ((size_t)(slash - path) >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = 0;
+	return access(slash == path ? "/" : dir, W_OK);
 }
