@@ -33,8 +33,9 @@ bench: all
 	$(BUILD)/bench/bench-thash
 	$(BUILD)/bench/bench-sim
 	@if [ -n "$(BENCH_BASE)" ]; then scripts/bench-base.sh "$(BENCH_BASE)" $(BUILD)/bench-base; fi
-	python3 bench/bench_run.py $(BUILD)/rxscale scenarios/e1-rss.ini \
+	python3 bench/bench_run.py $(BUILD)/rxscale scenarios/e1-rss.ini --scale 8,64,256 \
 		$$([ -n "$(BENCH_BASE)" ] && [ -x $(BUILD)/bench-base/rxscale ] && echo --base $(BUILD)/bench-base/rxscale)
+	python3 bench/bench_sweep.py $(BUILD)/rxscale
 
 # The drivers as Linux kernel modules (kmod/rxscale_r8169.ko,
 # kmod/rxscale_r8152.ko) against the installed kernel headers.

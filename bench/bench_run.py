@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench_run.py RXSCALE SCENARIO [--base RXSCALE_BASE] [--json] [--runs N]
-                [--no-callgrind] - the main job's speed.
+                [--no-callgrind] [--scale 8,64,256] - the main job's speed.
 
 Real-time factor: runs `RXSCALE run SCENARIO --set run.duration=10 --json`
 N times (3 by default) and reports simulated seconds per wall second of
@@ -15,7 +15,13 @@ the same call, its runs interleaved with RXSCALE's (A B A B ...), and the
 ratios are printed; both must print the same document (the simulated
 results are byte-identical across speed work).  Every run of one binary
 must print the same document too (determinism).  Target (issue 17):
->= 10x real time on one core."""
+>= 10x real time on one core.
+
+--scale: instructions per frame (callgrind) of the same scenario on hosts
+of each CPU count (host.cpus), against the first: the simulator's own cost
+must not grow with idle CPUs (target: within 2x of 8 CPUs).  The traffic
+stays on the scenario's RX queues (4 for e1-rss): what grows is the host,
+not the number of CPUs the frames are spread over."""
 import json
 import os
 import resource
@@ -39,7 +45,7 @@ args = sys.argv[1:]
 if "-h" in args or "--help" in args:
     usage(0)
 opts = {"--json": False, "--no-callgrind": False}
-vals = {"--base": None, "--runs": "3"}
+vals = {"--base": None, "--runs": "3", "--scale": None}
 pos = []
 i = 0
 while i < len(args):
@@ -82,11 +88,12 @@ def run_once(binary, sim_s):
     return wall, cpu, r.stdout
 
 
-def callgrind_ir(binary, sim_s):
+def callgrind_ir(binary, sim_s, extra=()):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
         r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                            binary, "run", scen, "--set", f"run.duration={sim_s}", "--json"],
+                            binary, "run", scen, "--set", f"run.duration={sim_s}", *extra,
+                            "--json"],
                            capture_output=True, text=True)
         if r.returncode:
             sys.exit(f"bench-run: callgrind of {binary} failed: {r.stderr.strip()[-500:]}")
@@ -142,6 +149,14 @@ if "base" in bins:
     if n["ir_per_frame"] and b["ir_per_frame"]:
         out["ir_per_frame_ratio"] = round(n["ir_per_frame"] / b["ir_per_frame"], 3)
 
+scale = []
+if vals["--scale"] and have_cg:
+    for n in [int(x) for x in vals["--scale"].split(",")]:
+        ir0, f0 = callgrind_ir(rxscale, 0.1, ("--set", f"host.cpus={n}"))
+        ir1, f1 = callgrind_ir(rxscale, 0.3, ("--set", f"host.cpus={n}"))
+        scale.append({"cpus": n, "ir_per_frame": round((ir1 - ir0) / max(1, f1 - f0), 1)})
+    out["scale"] = scale
+
 if opts["--json"]:
     print(json.dumps({"results": [out]}))
     sys.exit(0)
@@ -163,3 +178,10 @@ if "base" in bins:
 best = res["new"]["rt_best"]
 print(f"  target >= {TARGET:g}x real time: {'met' if best >= TARGET else 'NOT met'} "
       f"(best {best:.2f}x); peak {peak_mb:.0f} MB")
+if scale:
+    b = scale[0]["ir_per_frame"]
+    print("  per-frame cost by host size (instructions/frame, traffic on the scenario's "
+          "queues): " + ", ".join(f"{c['cpus']} CPUs {c['ir_per_frame']:,.0f} "
+                                   f"({c['ir_per_frame'] / b:.2f}x)" for c in scale) +
+          f"; target within 2x of {scale[0]['cpus']}: "
+          + ("met" if all(c["ir_per_frame"] <= 2 * b for c in scale) else "NOT met"))
