@@ -36,29 +36,41 @@ void report_sweep_row(const struct rpt_sweep *sw, unsigned i)
 	fflush(stdout);
 }
 
+typedef struct json_object *(*dbl_fn)(double v);
+
+/* What heads a sweep, into @o; doubles through @dbl. */
+static void add_head(struct json_object *o, const struct rpt_sweep *sw, dbl_fn dbl)
+{
+	json_object_object_add(o, "chip", json_object_new_string(sw->chip));
+	json_object_object_add(o, "cpus", json_object_new_int((int)sw->cpus));
+	json_object_object_add(o, "preset", json_object_new_string(sw->preset));
+	json_object_object_add(o, "seed", json_object_new_uint64(sw->seed));
+	json_object_object_add(o, "duration_s", dbl(sw->duration_s));
+}
+
+/* One point's figures, into @o; doubles through @dbl. */
+static void add_point(struct json_object *o, const struct cli_sweep_point *pt, dbl_fn dbl)
+{
+	json_object_object_add(o, "gbps", dbl(pt->gbps));
+	json_object_object_add(o, "ksoftirqd", dbl(pt->ksoftirqd));
+	json_object_object_add(o, "irqs_per_s", dbl(pt->irqs_per_s));
+	json_object_object_add(o, "ping_avg_ms", dbl(pt->ping_avg_ms));
+	json_object_object_add(o, "retransmits", json_object_new_uint64(pt->retransmits));
+}
+
 void report_sweep_json(const struct rpt_sweep *sw)
 {
 	struct json_object *doc = json_object_new_object(), *s = json_object_new_object();
 	struct json_object *pts = json_object_new_array();
 
 	json_object_object_add(s, "key", json_object_new_string(sw->key));
-	json_object_object_add(s, "chip", json_object_new_string(sw->chip));
-	json_object_object_add(s, "cpus", json_object_new_int((int)sw->cpus));
-	json_object_object_add(s, "preset", json_object_new_string(sw->preset));
-	json_object_object_add(s, "seed", json_object_new_uint64(sw->seed));
-	json_object_object_add(s, "duration_s", json_object_new_double(sw->duration_s));
+	add_head(s, sw, json_object_new_double);
 	json_object_object_add(s, "ping", json_object_new_string("idle, 20 probes, 0.1 s apart"));
 	for (unsigned i = 0; i < sw->n; i++) {
 		struct json_object *p = json_object_new_object();
 
 		json_object_object_add(p, "value", json_object_new_string(sw->vals[i]));
-		json_object_object_add(p, "gbps", json_object_new_double(sw->pt[i].gbps));
-		json_object_object_add(p, "ksoftirqd", json_object_new_double(sw->pt[i].ksoftirqd));
-		json_object_object_add(p, "irqs_per_s", json_object_new_double(sw->pt[i].irqs_per_s));
-		json_object_object_add(p, "ping_avg_ms",
-				       json_object_new_double(sw->pt[i].ping_avg_ms));
-		json_object_object_add(p, "retransmits",
-				       json_object_new_uint64(sw->pt[i].retransmits));
+		add_point(p, &sw->pt[i], json_object_new_double);
 		json_object_array_add(pts, p);
 	}
 	json_object_object_add(s, "points", pts);
@@ -67,7 +79,6 @@ void report_sweep_json(const struct rpt_sweep *sw)
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(doc);
 }
-
 
 /* A double that reads back bit for bit ("%.17g"). */
 static struct json_object *exact_double(double v)
@@ -94,16 +105,8 @@ int report_sweep_point_write(const char *path, const struct rpt_sweep *sw, unsig
 		json_object_array_add(vals, json_object_new_string(sw->vals[k]));
 	json_object_object_add(o, "values", vals);
 	json_object_object_add(o, "index", json_object_new_int((int)i));
-	json_object_object_add(o, "chip", json_object_new_string(sw->chip));
-	json_object_object_add(o, "cpus", json_object_new_int((int)sw->cpus));
-	json_object_object_add(o, "preset", json_object_new_string(sw->preset));
-	json_object_object_add(o, "seed", json_object_new_uint64(sw->seed));
-	json_object_object_add(o, "duration_s", exact_double(sw->duration_s));
-	json_object_object_add(o, "gbps", exact_double(pt->gbps));
-	json_object_object_add(o, "ksoftirqd", exact_double(pt->ksoftirqd));
-	json_object_object_add(o, "irqs_per_s", exact_double(pt->irqs_per_s));
-	json_object_object_add(o, "ping_avg_ms", exact_double(pt->ping_avg_ms));
-	json_object_object_add(o, "retransmits", json_object_new_uint64(pt->retransmits));
+	add_head(o, sw, exact_double);
+	add_point(o, pt, exact_double);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp)) {
