@@ -22,12 +22,20 @@ test:
 	 else meson setup $(BUILD) $(MESON_FLAGS); fi
 	meson test -C $(BUILD) --print-errorlogs
 
+# Speed figures, each comparison measured side by side in one call:
+# Toeplitz ns/hash against DPDK, the event engine's events/s, and the main
+# job (e1-rss) as real-time factor and instructions per simulated frame,
+# beside rxscale built at BENCH_BASE (default main; BENCH_BASE= for none).
+BENCH_BASE ?= main
 bench: all
-	scripts/deps.sh test
+	scripts/deps.sh bench
 	ninja -C $(BUILD) bench/bench-thash bench/bench-sim
-	$(BUILD)/bench/bench-thash --json
-	$(BUILD)/bench/bench-sim --json
-	python3 bench/bench_run.py $(BUILD)/rxscale scenarios/e1-rss.ini --json
+	$(BUILD)/bench/bench-thash
+	$(BUILD)/bench/bench-sim
+	@if [ -n "$(BENCH_BASE)" ]; then scripts/bench-base.sh "$(BENCH_BASE)" $(BUILD)/bench-base; fi
+	python3 bench/bench_run.py $(BUILD)/rxscale scenarios/e1-rss.ini --scale 8,64,256 \
+		$$([ -n "$(BENCH_BASE)" ] && [ -x $(BUILD)/bench-base/rxscale ] && echo --base $(BUILD)/bench-base/rxscale)
+	python3 bench/bench_sweep.py $(BUILD)/rxscale
 
 # The drivers as Linux kernel modules (kmod/rxscale_r8169.ko,
 # kmod/rxscale_r8152.ko) against the installed kernel headers.

@@ -17,6 +17,7 @@ int cli_hash(int argc, char **argv);
 int cli_mkpcap(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_uml(int argc, char **argv);
+int cli_sweep_merge(int argc, char **argv);
 
 /** cli_err() - print "rxscale: " + message + newline on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -36,6 +37,16 @@ void cli_progress_done(void);
  */
 int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
 		   unsigned long *out);
+
+/* 1 if @path is a directory, 0 another file, or -errno. */
+int cli_path_kind(const char *path);
+
+/* 0 if the directory that file @path would go in takes writes, else -1
+ * and errno. */
+int cli_dir_writable(const char *path);
+
+/* Make directory @path unless it exists as one: 0, or -errno. */
+int cli_mkdir(const char *path);
 
 /* One capture: pcap through libpcap, pcapng through cli_pcap.c's block
  * reader (each interface with its own link type). */
@@ -80,6 +91,9 @@ bool cli_pcap_has_ethernet(const struct cli_pcap *c);
 const char *cli_linktype_name(int linktype);
 
 void cli_pcap_close(struct cli_pcap *c);
+
+/* Values a sweep takes at most. */
+#define CLI_SWEEP_MAX 32
 
 /* One point of `rxscale run --sweep`: the run's headline figures. */
 struct cli_sweep_point {

@@ -316,7 +316,8 @@ static void rtlu_port_tx(void *dev, load_wire_rx_fn fn, void *arg)
 
 static struct load_wire_nic usb_port(struct world *w)
 {
-	return (struct load_wire_nic){ w->u, rtlu_port_rx, rtlu_port_tx };
+	return (struct load_wire_nic){ .dev = w->u, .eth_rx = rtlu_port_rx,
+				       .set_wire_tx = rtlu_port_tx };
 }
 
 static u64 usb_interrupts(const struct world *w)

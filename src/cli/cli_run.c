@@ -23,15 +23,19 @@ static void usage(FILE *out)
 {
 	fputs("usage: rxscale run [SCENARIO.ini] [--pcap FILE] [--set section.key=value]...\n"
 	      "                   [--ethtool \"ARGS\"]... [--at T \"ARGS\"]... [--preset NAME]\n"
-	      "                   [--seed N] [--json] [--compare]\n"
-	      "                   [--sweep section.key=V1,V2,... [--plot FILE]]\n"
-	      "                   [--regime NAME]\n"
+	      "                   [--seed N] [--json] [--compare] [--regime NAME]\n"
+	      "                   [--sweep section.key=V1,V2,... [--plot FILE]\n"
+	      "                    [-j N | --emit parallel|slurm [--emit-dir DIR]]]\n"
 	      "\n"
 	      "Simulate a host with a Realtek NIC model and its driver: a PCIe RTL8125/8126/\n"
 	      "8127 on the r8169-style driver, or a USB RTL8157/8159 (nic.chip) on the\n"
 	      "r8152-style driver behind an xHCI model.  --sweep runs the scenario once per\n"
 	      "value and prints throughput, ksoftirqd, interrupts/s and ping; --plot draws\n"
-	      "it with gnuplot (PNG, or SVG for a .svg name).\n"
+	      "it with gnuplot (PNG, or SVG for a .svg name); with --json, one JSON\n"
+	      "document.  -j N runs up to N points at once, as processes; --emit prints\n"
+	      "one command per point instead (GNU parallel's input, or a Slurm job-array\n"
+	      "script), each writing DIR/point-NNN.json (--point I --point-json FILE),\n"
+	      "which 'rxscale sweep-merge DIR' turns into the same table, JSON or plot.\n"
 	      "With --pcap (or replay.pcap in the scenario) the capture is replayed into\n"
 	      "the NIC and each RX queue's frames, bytes and flows are reported, with the\n"
 	      "mpstat CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
@@ -54,7 +58,12 @@ int cli_run(int argc, char **argv)
 		{ "ethtool", required_argument, NULL, 'e' },
 		{ "preset", required_argument, NULL, 'P' },
 		{ "seed", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "emit", required_argument, NULL, 'E' },
+		{ "emit-dir", required_argument, NULL, 'D' },
+		{ "point", required_argument, NULL, 'I' },
+		{ "point-json", required_argument, NULL, 'O' },
 		{ "compare", no_argument, NULL, 'c' },
 		{ "sweep", required_argument, NULL, 'W' },
 		{ "at", required_argument, NULL, 'a' },
@@ -69,6 +78,10 @@ int cli_run(int argc, char **argv)
 	unsigned nsets = 0;
 	const char *sweep = NULL, *plot = NULL, *regime = NULL;
 	struct scenario pre;
+	struct cli_sweep_opts so = { .jobs = 1, .point = -1, .emit_dir = "sweep-points" };
+	char *keep[2 * 64 + 2 * SCN_MAX_ETHTOOL + 3 * SCN_MAX_AT + 16];
+	int nkeep = 0;
+	bool jobs_given = false, emit_dir_given = false;
 	bool seed_given = false, preset_given = false;
 	bool json = false;
 	int c, rc = CLI_EXIT_USAGE;
@@ -80,7 +93,16 @@ int cli_run(int argc, char **argv)
 	scenario_default(&w->scn);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+		/* what a sweep point's command repeats (--emit) */
+		if (c > 0 && strchr("psePSWR", c) &&
+		    nkeep + 2 <= (int)(sizeof(keep) / sizeof(keep[0]))) {
+			static char *const flag[] = { "--pcap", "--set", "--ethtool",
+						      "--preset", "--seed", "--sweep", "--regime" };
+
+			keep[nkeep++] = flag[strchr("psePSWR", c) - "psePSWR"];
+			keep[nkeep++] = optarg;
+		}
 		switch (c) {
 		case 'p':
 			if (strlen(optarg) >= SCN_STR) {
@@ -129,13 +151,63 @@ int cli_run(int argc, char **argv)
 				cli_err("--at %.32s: no ethtool command after the time", optarg);
 				goto out;
 			}
-			if (scenario_add_at(&w->scn, optarg, argv[optind++], err, sizeof(err))) {
+			if (scenario_add_at(&w->scn, optarg, argv[optind], err, sizeof(err))) {
 				cli_err("--at: %s", err);
 				goto out;
 			}
+			if (nkeep + 3 <= (int)(sizeof(keep) / sizeof(keep[0]))) {
+				keep[nkeep++] = "--at";
+				keep[nkeep++] = optarg;
+				keep[nkeep++] = argv[optind];
+			}
+			optind++;
 			break;
-		case 'j':
+		case 'J':
 			json = true;
+			break;
+		case 'j': {
+			unsigned long v;
+
+			if (cli_parse_uint(optarg, 1, 256, &v)) {
+				cli_err("-j: '%.64s' is not a number of processes (1-256)", optarg);
+				goto out;
+			}
+			so.jobs = (unsigned)v;
+			jobs_given = true;
+			break;
+		}
+		case 'E':
+			if (strcmp(optarg, "parallel") && strcmp(optarg, "slurm")) {
+				cli_err("--emit: '%.64s' is not parallel or slurm", optarg);
+				goto out;
+			}
+			so.emit = optarg;
+			break;
+		case 'D':
+			if (!optarg[0] || strlen(optarg) >= SCN_STR) {
+				cli_err("--emit-dir: an empty or too long name");
+				goto out;
+			}
+			so.emit_dir = optarg;
+			emit_dir_given = true;
+			break;
+		case 'I': {
+			unsigned long v;
+
+			if (cli_parse_uint(optarg, 0, CLI_SWEEP_MAX - 1, &v)) {
+				cli_err("--point: '%.64s' is not a point number (0-%d)", optarg,
+					CLI_SWEEP_MAX - 1);
+				goto out;
+			}
+			so.point = (int)v;
+			break;
+		}
+		case 'O':
+			if (!optarg[0]) {
+				cli_err("--point-json: an empty file name");
+				goto out;
+			}
+			so.point_json = optarg;
 			break;
 		case 'c':
 			w->compare = true;
@@ -162,6 +234,7 @@ int cli_run(int argc, char **argv)
 	if (optind < argc) {
 		struct scenario file = w->scn;
 
+		keep[nkeep++] = argv[optind];           /* room kept above */
 		if (optind + 1 < argc) {
 			cli_err("run: one scenario file at most ('%.64s' is extra)", argv[optind + 1]);
 			goto out;
@@ -217,20 +290,47 @@ int cli_run(int argc, char **argv)
 		cli_err("--plot: only with --sweep");
 		goto out;
 	}
+	if (!sweep && (jobs_given || so.emit || emit_dir_given || so.point >= 0 ||
+		       so.point_json)) {
+		cli_err("-j, --emit, --emit-dir, --point and --point-json: only with --sweep");
+		goto out;
+	}
+	if (emit_dir_given && !so.emit) {
+		cli_err("--emit-dir: only with --emit");
+		goto out;
+	}
+	if ((so.point >= 0) != (so.point_json != NULL)) {
+		cli_err("--point and --point-json: both or neither");
+		goto out;
+	}
+	if ((so.emit || so.point >= 0) && (jobs_given || plot || json ||
+					   (so.emit && so.point >= 0))) {
+		cli_err("--emit and --point: not with -j, --plot, --json or each other");
+		goto out;
+	}
 	if (w->compare && !w->scn.compare_rows[0]) {
 		cli_err("--compare: this scenario names no EXPERIMENTS.md rows (compare.rows; "
 			"the scenarios/e*.ini files do)");
 		goto out;
 	}
 	if (sweep) {
-		if (json || w->compare) {
-			cli_err("--sweep: prints its own table (no --json or --compare)");
+		if (w->compare) {
+			cli_err("--sweep: prints its own table (no --compare)");
 			goto out;
 		}
+		if (pre.n_regimes && (json || so.jobs > 1 || so.emit || so.point >= 0)) {
+			cli_err("--sweep: a scenario with regimes sweeps them in one process, "
+				"without --json, -j, --emit or --point (or pick one with --regime)");
+			goto out;
+		}
+		so.plot = plot;
+		so.json = json;
+		so.argc = nkeep;
+		so.argv = keep;
 		if (pre.n_regimes)
 			rc = cli_run_regime_sweep(&pre, sets, nsets, sweep, plot);
 		else
-			rc = cli_run_sweep(&w->scn, sweep, plot);
+			rc = cli_run_sweep(&w->scn, sweep, &so);
 		goto out;
 	}
 	if (pre.n_regimes)

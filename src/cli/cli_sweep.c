@@ -1,27 +1,43 @@
 // SPDX-License-Identifier: MIT
 /*
  * cli_sweep.c - `rxscale run --sweep KEY=V1,V2,...`: the scenario once
- * per value, each in a fresh world, one table line per value, and an
- * optional gnuplot drawing of it (cli_plot.c); with the scenario's
- * regimes, a table, a verdict and a curve per regime.
+ * per value, each in a fresh world, one table line per value (or one JSON
+ * document, --json), and an optional gnuplot drawing of it (cli_plot.c);
+ * with the scenario's regimes, a table, a verdict and a curve per regime
+ * (in this process only).
+ *
+ * Where the points run:
+ *  - in this process, one after another (-j 1, the default);
+ *  - -j N: in up to N child processes at once (fork), each point's
+ *    figures sent back through a pipe as they are, printed in order;
+ *  - --emit parallel|slurm: nowhere yet -- one command per point is
+ *    printed (GNU parallel's input, or a Slurm job-array script), each
+ *    running `rxscale run ... --point I --point-json DIR/point-I.json`;
+ *    `rxscale sweep-merge DIR` then prints the table, JSON or plot.
+ * A point's figures do not depend on where it ran (a fresh world each,
+ * nothing shared), so every way prints the same bytes.
  */
+#include <errno.h>
+#include <glob.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_world.h"
+#include "report/report_sweep.h"
 
-#define SWEEP_MAX 32
 
 /*
  * One sweep point: @base with @set applied, in a fresh world.  @idle_ping:
  * instead of the workload, the host pings the idle peer 20 times, 0.1 s
  * apart (the seed measured ping on an idle link).
  */
-static int sweep_one(const struct scenario *base, const char *set, bool idle_ping,
+static int sweep_run(const struct scenario *base, const char *set, bool idle_ping,
 		     struct cli_sweep_point *pt)
 {
 	struct world *w = calloc(1, sizeof(*w));
@@ -41,180 +57,416 @@ static int sweep_one(const struct scenario *base, const char *set, bool idle_pin
 		w->scn.ping_count = 20;
 		w->scn.duration_s = 2.5;
 	}
-	rc = cli_world_up(w) || cli_world_ethtool(w, NULL) || cli_run_iperf3(w, false, pt) < 0;
+	rc = cli_world_up(w) || cli_world_ethtool(w, NULL) || cli_run_iperf3(w, false, pt);
 	cli_world_down(w);
 	free(w);
 	return rc ? -1 : 0;
 }
 
-/*
- * Split @spec ("usb.rx_usecs=0,5,15") into @key and its values (at most
- * SWEEP_MAX); 0, or CLI_EXIT_USAGE with the error printed.
- */
-static int sweep_parse(const char *spec, char key[64], char vals[SWEEP_MAX][64],
-		       unsigned *nvals)
+/* Point @i: the workload's figures and the idle ping's average. */
+static int sweep_point(const struct scenario *base, const struct rpt_sweep *sw,
+		       unsigned i, struct cli_sweep_point *pt)
 {
-	const char *eq = strchr(spec, '=');
-	char buf[2100];
-	unsigned n = 0;
+	struct cli_sweep_point idle;
+	char set[200];
 
-	if (!eq || eq == spec || (size_t)(eq - spec) >= 64 || !eq[1]) {
+	snprintf(set, sizeof(set), "%.63s=%.63s", sw->key, sw->vals[i]);
+	cli_progress_label("sweep %u/%u, %.40s", i + 1, sw->n, set);
+	if (sweep_run(base, set, false, pt))
+		return -1;
+	cli_progress_label("sweep %u/%u, %.40s, idle ping", i + 1, sw->n, set);
+	if (sweep_run(base, set, true, &idle))
+		return -1;
+	cli_progress_done();
+	pt->ping_avg_ms = idle.ping_avg_ms;
+	return 0;
+}
+
+/* Split and validate @spec ("usb.rx_usecs=0,5,15") against @base; each
+ * value must leave an iperf3 workload (@idle_ok: or ping alone). */
+static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const char *spec,
+		       bool idle_ok)
+{
+	char buf[2100], err[600];
+	const char *eq = strchr(spec, '=');
+
+	memset(sw, 0, sizeof(*sw));
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(sw->key) || !eq[1]) {
 		cli_err("--sweep: expected section.key=V1,V2,... (e.g. usb.rx_usecs=0,5,15)");
-		return CLI_EXIT_USAGE;
+		return -1;
 	}
-	memcpy(key, spec, (size_t)(eq - spec));
-	key[eq - spec] = 0;
+	memcpy(sw->key, spec, (size_t)(eq - spec));
 	if (strlen(eq + 1) >= sizeof(buf)) {
 		cli_err("--sweep: the value list is too long");
-		return CLI_EXIT_USAGE;
+		return -1;
 	}
 	snprintf(buf, sizeof(buf), "%s", eq + 1);
 	/* split by hand: strtok would skip empty values silently */
 	for (char *v = buf, *next; v; v = next) {
+		struct scenario t = *base;
+		char set[200];
+
 		next = strchr(v, ',');
 		if (next)
 			*next++ = 0;
 		if (!*v) {
 			cli_err("--sweep: an empty value in '%.64s'", eq + 1);
-			return CLI_EXIT_USAGE;
+			return -1;
 		}
-		if (strlen(v) >= 64) {
+		if (strlen(v) >= sizeof(sw->vals[0])) {
 			cli_err("--sweep: value '%.20s...' is longer than 63 characters", v);
-			return CLI_EXIT_USAGE;
+			return -1;
 		}
-		if (n == SWEEP_MAX) {
-			cli_err("--sweep: at most %d values", SWEEP_MAX);
-			return CLI_EXIT_USAGE;
+		if (sw->n == CLI_SWEEP_MAX) {
+			cli_err("--sweep: at most %d values", CLI_SWEEP_MAX);
+			return -1;
 		}
-		snprintf(vals[n++], 64, "%s", v);
+		snprintf(sw->vals[sw->n], sizeof(sw->vals[0]), "%s", v);
+		snprintf(set, sizeof(set), "%.63s=%s", sw->key, v);
+		if (scenario_set(&t, set, err, sizeof(err))) {   /* validate all first */
+			cli_err("--sweep: %s", err);
+			return -1;
+		}
+		if (t.pcap[0] || (!t.iperf_streams && !(idle_ok && t.ping_count))) {
+			cli_err("--sweep: %s leaves no %s workload (a sweep needs one; "
+				"not a capture replay)", set, idle_ok ? "iperf3 or ping" : "iperf3");
+			return -1;
+		}
+		sw->n++;
 	}
-	*nvals = n;
-	return 0;
-}
-
-/* @base with @key=@val applied: 0, or CLI_EXIT_USAGE with the error
- * printed, also when it leaves no workload (@idle_ok: ping alone will do,
- * else iperf3 is needed). */
-static int sweep_check(const struct scenario *base, const char *key, const char *val,
-		       bool idle_ok)
-{
-	struct scenario t = *base;
-	char set[200], err[600];
-
-	snprintf(set, sizeof(set), "%.63s=%.63s", key, val);
-	if (scenario_set(&t, set, err, sizeof(err))) {
-		cli_err("--sweep: %s", err);
-		return CLI_EXIT_USAGE;
-	}
-	if (t.pcap[0] || (!t.iperf_streams && !(idle_ok && t.ping_count))) {
-		cli_err("--sweep: %s leaves no %s workload (a sweep needs one; "
-			"not a capture replay)", set, idle_ok ? "iperf3 or ping" : "iperf3");
-		return CLI_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* Bring @base with @key=@val up once, with its ethtool commands, and down:
- * a value the NIC refuses fails here, before anything is printed. */
-static int sweep_try(const struct scenario *base, const char *key, const char *val)
-{
-	struct world *w = calloc(1, sizeof(*w));
-	char set[200], err[600];
-	int bad;
-
-	if (!w) {
-		cli_err("out of memory");
+	if (base->pcap[0] || (!base->iperf_streams && !(idle_ok && base->ping_count))) {
+		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return -1;
 	}
-	snprintf(set, sizeof(set), "%.63s=%.63s", key, val);
-	w->scn = *base;
-	scenario_set(&w->scn, set, err, sizeof(err));
-	bad = cli_world_up(w) || cli_world_ethtool(w, NULL);
-	cli_world_down(w);
-	free(w);
-	return bad ? -1 : 0;
+	snprintf(sw->chip, sizeof(sw->chip), "%s", base->chip);
+	sw->cpus = base->cpus;
+	snprintf(sw->preset, sizeof(sw->preset), "%s", base->preset);
+	sw->seed = (unsigned long long)base->seed;
+	sw->duration_s = base->duration_s;
+	return 0;
 }
 
-/* The end of a sweep of @base: its plot if asked for (cli_plot_sweep),
- * titled with the chip, preset, duration and seed, and named. */
-static int sweep_plot(const struct scenario *base, const char *plot, const char *tmp,
-		      const char *key, char vals[][64], const char *const *names,
-		      const struct cli_sweep_point *pt, unsigned nreg, unsigned n)
+/* Bring every point's world up once before anything runs: a value the
+ * NIC refuses fails here, with nothing half-written. */
+static int sweep_check(const struct scenario *base, const struct rpt_sweep *sw)
+{
+	char err[600];
+
+	for (unsigned i = 0; i < sw->n; i++) {
+		struct world *w = calloc(1, sizeof(*w));
+		char set[200];
+		int bad;
+
+		if (!w) {
+			cli_err("out of memory");
+			return -1;
+		}
+		snprintf(set, sizeof(set), "%.63s=%.63s", sw->key, sw->vals[i]);
+		w->scn = *base;
+		scenario_set(&w->scn, set, err, sizeof(err));
+		bad = cli_world_up(w) || cli_world_ethtool(w, NULL);
+		cli_world_down(w);
+		free(w);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+/* Draw @sw (@nreg curves of sw->n points @pt, named @names, or NULL for
+ * one) into @plot, titled with the chip, preset, duration and seed. */
+static int sweep_plot(const struct rpt_sweep *sw, const char *plot, const char *tmp,
+		      const char *const *names, const struct cli_sweep_point *pt,
+		      unsigned nreg)
 {
 	char title[600], dur[40];
 
-	if (!plot)
-		return 0;
-	snprintf(dur, sizeof(dur), "%g s each", base->duration_s);
+	snprintf(dur, sizeof(dur), "%g s each", sw->duration_s);
 	snprintf(title, sizeof(title), "rxscale sweep of %s: %s, preset %s, %s, seed %llu",
-		 key, base->chip, base->preset, strcmp(key, "run.duration") ? dur : "as swept",
-		 (unsigned long long)base->seed);
-	if (cli_plot_sweep(plot, tmp, title, key, vals, names, pt, nreg, n))
+		 sw->key, sw->chip, sw->preset, strcmp(sw->key, "run.duration") ? dur : "as swept",
+		 sw->seed);
+	return cli_plot_sweep(plot, tmp, title, sw->key, (char (*)[64])sw->vals, names, pt,
+			      nreg, sw->n);
+}
+
+/* The whole sweep's output once every point is known: the JSON document,
+ * or (the table was printed row by row) the plot. */
+static int sweep_finish(const struct rpt_sweep *sw, const struct cli_sweep_opts *o,
+			const char *plot_tmp)
+{
+	if (o->json)
+		report_sweep_json(sw);
+	if (!o->plot)
+		return 0;
+	if (sweep_plot(sw, o->plot, plot_tmp, NULL, sw->pt, 1))
 		return 1;       /* it removed the temporary file */
-	printf("plot: %s\n", plot);
+	fprintf(o->json ? stderr : stdout, "plot: %s\n", o->plot);
 	return 0;
 }
 
-/*
- * Run the scenario once per value of @spec ("usb.rx_usecs=0,5,15"), each
- * in a fresh world, and print one line per value; the ping column comes
- * from a second, idle run per value (sweep_one).
- */
-int cli_run_sweep(const struct scenario *base, const char *spec, const char *plot)
-{
-	char key[64], vals[SWEEP_MAX][64], plot_tmp[PATH_MAX];
-	struct cli_sweep_point pt[SWEEP_MAX];
-	unsigned n = 0;
-	int rc = sweep_parse(spec, key, vals, &n);
+/* ----- -j N: the points in child processes ----- */
 
-	if (rc)
-		return rc;
-	for (unsigned i = 0; i < n; i++)        /* validate all first */
-		if (sweep_check(base, key, vals[i], false))
-			return CLI_EXIT_USAGE;
-	if (base->pcap[0] || !base->iperf_streams) {
-		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
+struct child {
+	pid_t pid;
+	int fd;                 /* read end of its pipe, -1 when done */
+	unsigned point;
+};
+
+/* What a child sends: its status, then the figures. */
+struct child_msg {
+	int rc;
+	struct cli_sweep_point pt;
+};
+
+static int read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+static pid_t spawn_point(const struct scenario *base, const struct rpt_sweep *sw,
+			 unsigned i, int *fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	fflush(stdout);         /* the child must not print the parent's buffer */
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		struct child_msg m;
+		ssize_t w;
+
+		close(p[0]);
+		memset(&m, 0, sizeof(m));
+		m.rc = sweep_point(base, sw, i, &m.pt);
+		w = write(p[1], &m, sizeof(m));
+		_exit(w == (ssize_t)sizeof(m) && !m.rc ? 0 : 1);
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+/* Run the points in up to @jobs children; print row i as soon as rows
+ * 0..i are known (the table of -j 1, in order).  0, or -1 after the
+ * rows before the first failed point. */
+static int run_children(const struct scenario *base, struct rpt_sweep *sw,
+			unsigned jobs, bool rows)
+{
+	struct child ch[CLI_SWEEP_MAX];
+	bool done[CLI_SWEEP_MAX] = { false }, ok[CLI_SWEEP_MAX] = { false };
+	unsigned next = 0, printed = 0, running = 0;
+	int rc = 0;
+
+	while (printed < sw->n) {
+		while (!rc && running < jobs && next < sw->n) {
+			struct child *c = &ch[running];
+
+			c->point = next;
+			c->pid = spawn_point(base, sw, next, &c->fd);
+			if (c->pid < 0) {
+				cli_err("--sweep -j: cannot start a process: %s", strerror(errno));
+				rc = -1;
+				break;
+			}
+			running++;
+			next++;
+		}
+		if (!running)
+			break;
+		/* the oldest child holds the next row to print: wait for it
+		 * (points take about the same time; the others run meanwhile) */
+		{
+			struct child c = ch[0];
+			struct child_msg m;
+			int st = 0;
+
+			if (!read_full(c.fd, &m, sizeof(m)) && !m.rc) {
+				sw->pt[c.point] = m.pt;
+				ok[c.point] = true;
+			}
+			close(c.fd);
+			waitpid(c.pid, &st, 0);
+			if (!WIFEXITED(st) || WEXITSTATUS(st))
+				ok[c.point] = false;
+			done[c.point] = true;
+			memmove(&ch[0], &ch[1], (running - 1) * sizeof(ch[0]));
+			running--;
+		}
+		while (printed < sw->n && done[printed]) {
+			if (!ok[printed]) {
+				rc = -1;
+				break;
+			}
+			if (rows)
+				report_sweep_row(sw, printed);
+			printed++;
+		}
+		if (rc)
+			break;
+	}
+	for (unsigned k = 0; k < running; k++) {      /* after a failure */
+		kill(ch[k].pid, SIGTERM);
+		close(ch[k].fd);
+		waitpid(ch[k].pid, NULL, 0);
+	}
+	return rc;
+}
+
+/* ----- --emit: one command per point ----- */
+
+/* @s single-quoted for a POSIX shell. */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* The command that runs point @i and writes DIR/point-I.json. */
+static void put_command(FILE *f, const struct cli_sweep_opts *o, const char *cwd,
+			const char *self, unsigned i)
+{
+	char path[PATH_MAX + 32];
+
+	fputs("cd ", f);
+	put_quoted(f, cwd);
+	fputs(" && ", f);
+	put_quoted(f, self);
+	fputs(" run", f);
+	for (int a = 0; a < o->argc; a++) {
+		fputc(' ', f);
+		put_quoted(f, o->argv[a]);
+	}
+	snprintf(path, sizeof(path), "%s/point-%03u.json", o->emit_dir, i);
+	fprintf(f, " --point %u --point-json ", i);
+	put_quoted(f, path);
+}
+
+static int emit(const struct rpt_sweep *sw, const struct cli_sweep_opts *o)
+{
+	char cwd[PATH_MAX], self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int err;
+
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
+		cli_err("--emit: cannot find this program or the working directory: %s",
+			strerror(errno));
+		return 1;
+	}
+	self[n] = 0;
+	if ((err = cli_mkdir(o->emit_dir))) {
+		cli_err("--emit: cannot create %s: %s", o->emit_dir, strerror(-err));
+		return 1;
+	}
+	if (!strcmp(o->emit, "slurm")) {
+		printf("#!/bin/bash\n"
+		       "#SBATCH --job-name=rxscale-sweep\n"
+		       "#SBATCH --array=0-%u\n"
+		       "#SBATCH --ntasks=1\n"
+		       "#SBATCH --cpus-per-task=1\n"
+		       "# rxscale sweep of %s: one point per array task, each writing\n"
+		       "# %s/point-NNN.json; when all are done:\n"
+		       "#   rxscale sweep-merge %s [--json] [--plot FILE]\n"
+		       "case \"$SLURM_ARRAY_TASK_ID\" in\n", sw->n - 1, sw->key,
+		       o->emit_dir, o->emit_dir);
+		for (unsigned i = 0; i < sw->n; i++) {
+			printf("%u) ", i);
+			put_command(stdout, o, cwd, self, i);
+			printf(" ;;\n");
+		}
+		printf("*) echo \"rxscale sweep: no point '$SLURM_ARRAY_TASK_ID' "
+		       "(0-%u)\" >&2; exit 2 ;;\nesac\n", sw->n - 1);
+		return 0;
+	}
+	for (unsigned i = 0; i < sw->n; i++) {
+		put_command(stdout, o, cwd, self, i);
+		putchar('\n');
+	}
+	return 0;
+}
+
+int cli_run_sweep(const struct scenario *base, const char *spec,
+		  const struct cli_sweep_opts *o)
+{
+	char plot_tmp[PATH_MAX];
+	struct rpt_sweep sw;
+
+	if (sweep_parse(&sw, base, spec, false))
+		return CLI_EXIT_USAGE;
+	if (o->point >= 0 && (unsigned)o->point >= sw.n) {
+		cli_err("--point: %d, but the sweep has %u points (0-%u)", o->point, sw.n,
+			sw.n - 1);
 		return CLI_EXIT_USAGE;
 	}
-	if (plot && cli_plot_prepare(plot, plot_tmp, sizeof(plot_tmp)))
-		return 1;
-	/* bring every point's world up once before printing anything: a value
-	 * the NIC refuses fails here, with nothing half-written */
-	for (unsigned i = 0; i < n; i++)
-		if (sweep_try(base, key, vals[i]))
-			goto fail;
-	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, ", key, base->chip,
-	       base->cpus, base->preset, (unsigned long long)base->seed);
-	if (strcmp(key, "run.duration"))
-		printf("%g s each (ping: idle, 20 probes)\n", base->duration_s);
-	else
-		printf("(ping: idle, 20 probes)\n");
-	printf("%-12s %10s %11s %13s %13s %8s\n", key, "Gbit/s", "ksoftirqd%",
-	       "interrupts/s", "ping avg ms", "retrans");
-	for (unsigned i = 0; i < n; i++) {
-		struct cli_sweep_point idle;
-		char set[200];
+	if (o->emit)
+		return emit(&sw, o);
+	if (o->point >= 0) {            /* one point, as its JSON file */
+		unsigned i = (unsigned)o->point;
+		struct scenario one = *base;
+		struct rpt_sweep single = sw;
 
-		snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
-		cli_progress_label("sweep %u/%u, %.40s", i + 1, n, set);
-		if (sweep_one(base, set, false, &pt[i]))
-			goto fail;
-		cli_progress_label("sweep %u/%u, %.40s, idle ping", i + 1, n, set);
-		if (sweep_one(base, set, true, &idle))
-			goto fail;
-		cli_progress_done();
-		pt[i].ping_avg_ms = idle.ping_avg_ms;
-		printf("%-12s %10.2f %11.1f %13.0f %13.3f %8llu\n", vals[i], pt[i].gbps,
-		       pt[i].ksoftirqd, pt[i].irqs_per_s, pt[i].ping_avg_ms,
-		       (unsigned long long)pt[i].retransmits);
-		fflush(stdout);
+		/* where the file goes must take it before the point runs */
+		if (cli_dir_writable(o->point_json)) {
+			cli_err("--point-json: cannot write next to %s: %s", o->point_json,
+				strerror(errno));
+			return 1;
+		}
+		/* check this point's world only */
+		memcpy(single.vals[0], sw.vals[i], sizeof(sw.vals[0]));
+		single.n = 1;
+		if (sweep_check(&one, &single) || sweep_point(base, &sw, i, &sw.pt[i]))
+			return 1;
+		return report_sweep_point_write(o->point_json, &sw, i) ? 1 : 0;
 	}
-	return sweep_plot(base, plot, plot_tmp, key, vals, NULL, pt, 1, n);
+	if (o->plot && cli_plot_prepare(o->plot, plot_tmp, sizeof(plot_tmp)))
+		return 1;
+	if (sweep_check(base, &sw))
+		goto fail;
+	if (!o->json)
+		report_sweep_head(&sw);
+	if (o->jobs > 1) {
+		if (run_children(base, &sw, o->jobs, !o->json))
+			goto fail;
+	} else {
+		for (unsigned i = 0; i < sw.n; i++) {
+			if (sweep_point(base, &sw, i, &sw.pt[i]))
+				goto fail;
+			if (!o->json)
+				report_sweep_row(&sw, i);
+		}
+	}
+	return sweep_finish(&sw, o, plot_tmp);
 fail:
-	if (plot)
+	if (o->plot)
 		unlink(plot_tmp);
 	return 1;
 }
+
+/* ----- the scenario's regimes ----- */
 
 /* One figure of a sweep point, and whether more of it is better. */
 static double figure_of(const struct cli_sweep_point *p, enum scn_figure f, bool *higher)
@@ -282,15 +534,13 @@ static void print_verdict(const struct scn_regime *r, char vals[][64],
 int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 			 unsigned nsets, const char *spec, const char *plot)
 {
-	char key[64], vals[SWEEP_MAX][64], plot_tmp[PATH_MAX], err[600];
-	static struct cli_sweep_point pt[SCN_MAX_REGIMES * SWEEP_MAX];
+	static struct cli_sweep_point pt[SCN_MAX_REGIMES * CLI_SWEEP_MAX];
 	static struct scenario base[SCN_MAX_REGIMES];
+	static struct rpt_sweep sw;
 	const char *names[SCN_MAX_REGIMES];
-	unsigned n = 0, nreg = pre->n_regimes;
-	int rc = sweep_parse(spec, key, vals, &n);
+	char plot_tmp[PATH_MAX], err[600];
+	unsigned n, nreg = pre->n_regimes;
 
-	if (rc)
-		return rc;
 	for (unsigned r = 0; r < nreg; r++) {
 		base[r] = *pre;
 		scenario_apply_regime(&base[r], &pre->regime[r]);
@@ -300,17 +550,16 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 				return CLI_EXIT_USAGE;
 			}
 		names[r] = pre->regime[r].name;
-		for (unsigned i = 0; i < n; i++)
-			if (sweep_check(&base[r], key, vals[i], true))
-				return CLI_EXIT_USAGE;
+		if (sweep_parse(&sw, &base[r], spec, true))
+			return CLI_EXIT_USAGE;
 	}
+	n = sw.n;
 	if (plot && cli_plot_prepare(plot, plot_tmp, sizeof(plot_tmp)))
 		return 1;
 	for (unsigned r = 0; r < nreg; r++)
-		for (unsigned i = 0; i < n; i++)
-			if (sweep_try(&base[r], key, vals[i]))
-				goto fail;
-	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %u regimes\n", key,
+		if (sweep_check(&base[r], &sw))
+			goto fail;
+	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %u regimes\n", sw.key,
 	       base[0].chip, base[0].cpus, base[0].preset, (unsigned long long)base[0].seed,
 	       nreg);
 	for (unsigned r = 0; r < nreg; r++) {
@@ -320,25 +569,151 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 		       base[r].duration_s, scenario_figure_name(rg->main));
 		for (unsigned i = 0; i < rg->n_set; i++)
 			printf(" %s", rg->set[i]);
-		printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", key, "Gbit/s", "%soft max",
+		printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", sw.key, "Gbit/s", "%soft max",
 		       "ksoftirqd%", "interrupts/s", "ping avg ms", "retrans");
 		for (unsigned i = 0; i < n; i++) {
 			struct cli_sweep_point *p = &pt[r * n + i];
 			char set[200];
 
-			snprintf(set, sizeof(set), "%.63s=%.63s", key, vals[i]);
-			if (sweep_one(&base[r], set, false, p))
+			snprintf(set, sizeof(set), "%.63s=%.63s", sw.key, sw.vals[i]);
+			cli_progress_label("regime %s, %u/%u, %.40s", rg->name, i + 1, n, set);
+			if (sweep_run(&base[r], set, false, p))
 				goto fail;
-			printf("%-12s %10.2f %10.1f %11.1f %13.0f %13.3f %8llu\n", vals[i],
+			cli_progress_done();
+			printf("%-12s %10.2f %10.1f %11.1f %13.0f %13.3f %8llu\n", sw.vals[i],
 			       p->gbps, p->soft_max, p->ksoftirqd, p->irqs_per_s,
 			       p->ping_avg_ms, (unsigned long long)p->retransmits);
 			fflush(stdout);
 		}
-		print_verdict(rg, vals, &pt[r * n], n);
+		print_verdict(rg, sw.vals, &pt[r * n], n);
 	}
-	return sweep_plot(&base[0], plot, plot_tmp, key, vals, names, pt, nreg, n);
+	if (!plot)
+		return 0;
+	if (sweep_plot(&sw, plot, plot_tmp, names, pt, nreg))
+		return 1;       /* it removed the temporary file */
+	printf("plot: %s\n", plot);
+	return 0;
 fail:
 	if (plot)
 		unlink(plot_tmp);
 	return 1;
+}
+
+/* ----- rxscale sweep-merge ----- */
+
+static void merge_usage(FILE *out)
+{
+	fputs("usage: rxscale sweep-merge DIR|FILE... [--json] [--plot FILE]\n"
+	      "\n"
+	      "Assemble the points of a sweep run apart (rxscale run ... --sweep K=V1,...\n"
+	      "--emit parallel|slurm, each point writing DIR/point-NNN.json) into the\n"
+	      "table, the --json document or the --plot that the same sweep prints when\n"
+	      "it runs in one rxscale run.  A directory stands for its point-*.json files.\n"
+	      "Every point must be there once, all from the same sweep.\n", out);
+}
+
+/* Merge the files @paths (@n); print as @o says. */
+static int merge(char **paths, unsigned n, const struct cli_sweep_opts *o)
+{
+	bool have[CLI_SWEEP_MAX] = { false };
+	char plot_tmp[PATH_MAX];
+	struct rpt_sweep sw;
+
+	memset(&sw, 0, sizeof(sw));
+	for (unsigned k = 0; k < n; k++)
+		if (report_sweep_point_read(paths[k], &sw, k == 0, have))
+			return 1;
+	for (unsigned i = 0; i < sw.n; i++) {
+		if (!have[i]) {
+			cli_err("sweep-merge: point %u (%s = %s) is missing", i, sw.key,
+				sw.vals[i]);
+			return 1;
+		}
+	}
+	if (o->plot && cli_plot_prepare(o->plot, plot_tmp, sizeof(plot_tmp)))
+		return 1;
+	if (!o->json) {
+		report_sweep_head(&sw);
+		for (unsigned i = 0; i < sw.n; i++)
+			report_sweep_row(&sw, i);
+	}
+	return sweep_finish(&sw, o, plot_tmp);
+}
+
+int cli_sweep_merge(int argc, char **argv)
+{
+	struct cli_sweep_opts o = { .jobs = 1, .point = -1 };
+	char *paths[4 * CLI_SWEEP_MAX];
+	glob_t g[8];
+	unsigned n = 0, ng = 0;
+	int rc = CLI_EXIT_USAGE;
+
+	for (int a = 1; a < argc; a++) {
+		int kind;
+
+		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+			merge_usage(stdout);
+			rc = 0;
+			goto out;
+		}
+		if (!strcmp(argv[a], "--json")) {
+			o.json = true;
+			continue;
+		}
+		if (!strcmp(argv[a], "--plot")) {
+			if (a + 1 == argc) {
+				cli_err("sweep-merge: --plot needs a file name");
+				goto out;
+			}
+			o.plot = argv[++a];
+			continue;
+		}
+		if (argv[a][0] == '-' && argv[a][1]) {
+			cli_err("sweep-merge: unknown option '%.64s' (try --help)", argv[a]);
+			goto out;
+		}
+		kind = cli_path_kind(argv[a]);
+		if (kind < 0) {
+			cli_err("sweep-merge: %s: %s", argv[a], strerror(-kind));
+			goto out;
+		}
+		if (kind == 1) {
+			char pat[PATH_MAX];
+
+			if (ng == sizeof(g) / sizeof(g[0])) {
+				cli_err("sweep-merge: at most %zu directories",
+					sizeof(g) / sizeof(g[0]));
+				goto out;
+			}
+			snprintf(pat, sizeof(pat), "%s/point-*.json", argv[a]);
+			if (glob(pat, 0, NULL, &g[ng])) {
+				cli_err("sweep-merge: no point-*.json in %s", argv[a]);
+				goto out;
+			}
+			for (size_t k = 0; k < g[ng].gl_pathc; k++) {
+				if (n == sizeof(paths) / sizeof(paths[0])) {
+					ng++;
+					cli_err("sweep-merge: too many files");
+					goto out;
+				}
+				paths[n++] = g[ng].gl_pathv[k];
+			}
+			ng++;
+			continue;
+		}
+		if (n == sizeof(paths) / sizeof(paths[0])) {
+			cli_err("sweep-merge: too many files");
+			goto out;
+		}
+		paths[n++] = argv[a];
+	}
+	if (!n) {
+		merge_usage(stderr);
+		goto out;
+	}
+	rc = merge(paths, n, &o);
+out:
+	for (unsigned k = 0; k < ng; k++)
+		globfree(&g[k]);
+	return rc;
 }

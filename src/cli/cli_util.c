@@ -2,7 +2,11 @@
 /* cli_util.c - error printing, number parsing and progress for the CLI. */
 #include <errno.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -71,4 +75,36 @@ int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int cli_path_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 1 : 0;
+}
+
+int cli_mkdir(const char *path)
+{
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
+	return cli_path_kind(path) == 1 ? 0 : -ENOTDIR;
+}
+
+int cli_dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+
+	if (!slash)
+		return access(".", W_OK);
+	if ((size_t)(slash - path) >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = 0;
+	return access(slash == path ? "/" : dir, W_OK);
 }

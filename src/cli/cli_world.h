@@ -158,10 +158,28 @@ int cli_timeline_start(struct world *w);
 unsigned cli_timeline_report(struct world *w, struct rpt_run *r);
 void cli_timeline_free(struct world *w);
 
-/* cli_sweep.c: --sweep @spec over @base, with an optional --plot; the
- * exit status.  With regimes: in each regime of @pre (the scenario before
- * the --set overrides @sets, which apply after each regime's own). */
-int cli_run_sweep(const struct scenario *base, const char *spec, const char *plot);
+/* How a sweep runs and prints (rxscale run's options). */
+struct cli_sweep_opts {
+	const char *plot;               /* --plot FILE, or NULL */
+	bool json;                      /* --json: one document, no table */
+	unsigned jobs;                  /* -j N: points in N processes */
+	const char *emit;               /* --emit parallel|slurm, or NULL */
+	const char *emit_dir;           /* --emit-dir: the points' JSON files */
+	int point;                      /* --point I: only point I (-1: all) */
+	const char *point_json;         /* with --point: where its JSON goes */
+	/* for --emit: the run's arguments that say the scenario and the
+	 * sweep (scenario file, --set, --ethtool, --preset, --seed, --pcap,
+	 * --sweep), which every point's command repeats */
+	int argc;
+	char **argv;
+};
+
+/* cli_sweep.c: --sweep @spec over @base as @o says; the exit status.
+ * With regimes: in each regime of @pre (the scenario before the --set
+ * overrides @sets, which apply after each regime's own), in this process,
+ * with an optional --plot. */
+int cli_run_sweep(const struct scenario *base, const char *spec,
+		  const struct cli_sweep_opts *o);
 int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 			 unsigned nsets, const char *spec, const char *plot);
 

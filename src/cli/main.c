@@ -14,6 +14,7 @@ static void usage(FILE *out)
 	      "          frame of a capture, as an RTL8125/8126/8127 computes them\n"
 	      "  mkpcap  write the built-in multi-flow demo capture\n"
 	      "  run     simulate the NIC, driver and host; replay a capture\n"
+	      "  sweep-merge  assemble the points of a sweep run apart (run --emit)\n"
 	      "  uml     serve a NIC model to a User-Mode Linux kernel (virt-pci)\n"
 	      "\n"
 	      "'rxscale <command> --help' describes each command.\n", out);
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
 		return cli_mkpcap(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run"))
 		return cli_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep-merge"))
+		return cli_sweep_merge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "uml"))
 		return cli_uml(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

@@ -48,6 +48,7 @@ void kern_fini(struct kern *k)
 		if (k->irq_desc[i].allocated)
 			kern_irq_release(&k->irq_desc[i]);
 	kern_workqueue_fini(k);
+	kern_skb_pool_fini(k);
 	plat_mem_fini(&k->mem);
 	kern_timer_fini(k);
 	free(k->irq_desc);

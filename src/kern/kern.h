@@ -98,6 +98,9 @@ struct kern {
 
 	/* live object counts for leak checks */
 	uint64_t skbs_live, skbs_alloced;
+	/* freed skbs of the pooled size, for reuse (skbuff.c) */
+	struct sk_buff *skb_pool;
+	unsigned skb_pool_n;
 	uint64_t dma_live;
 
 	/* Test hook: called after each MMIO write the CPU makes, so a test
@@ -161,6 +164,9 @@ static inline const struct sim_cpuset *kern_cpuset(const struct cpumask *m)
 {
 	return (const struct sim_cpuset *)(const void *)m;
 }
+
+/* Free the skbs kept for reuse (kern_fini). */
+void kern_skb_pool_fini(struct kern *k);
 
 /* Charge named cost @id once to the running CPU (no-op outside a CPU):
  * what the kernel API call that the driver made costs, so a driver costs

@@ -5,18 +5,54 @@
 #include "kern/kern.h"
 #include "kern/netdevice.h"
 
+/* skbs with up to SKB_POOL_DATA bytes of buffer (every frame at MTU 1500)
+ * are allocated at that size and recycled through kern->skb_pool, up to
+ * SKB_POOL_MAX of them: a malloc/free pair per frame was ~7 % of a
+ * 10 Gbit/s run (glibc's bins for 2 KiB chunks).  Sanitizer builds
+ * allocate every skb apart, so use-after-free stays visible to them. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SKB_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SKB_POOL 0
+#endif
+#endif
+#ifndef SKB_POOL
+#define SKB_POOL 1
+#endif
+#define SKB_POOL_DATA 2048u
+#define SKB_POOL_MAX 4096u
+
+void kern_skb_pool_fini(struct kern *k)
+{
+	struct sk_buff *skb;
+
+	while ((skb = k->skb_pool)) {
+		k->skb_pool = skb->next;
+		free(skb);
+	}
+	k->skb_pool_n = 0;
+}
+
 struct sk_buff *alloc_skb(unsigned int size, gfp_t gfp)
 {
 	struct sk_buff *skb;
+	bool pool = SKB_POOL && size <= SKB_POOL_DATA;
 
 	(void)gfp;
 	if (kern->fault.skb_fail_nth && --kern->fault.skb_fail_nth == 0)
 		return NULL;
 	/* the struct and its buffer in one allocation (the buffer is never
 	 * reallocated here); only the struct is zeroed */
-	skb = malloc(sizeof(*skb) + (size ? size : 1));
-	if (!skb)
-		return NULL;
+	if (pool && kern->skb_pool) {
+		skb = kern->skb_pool;
+		kern->skb_pool = skb->next;
+		kern->skb_pool_n--;
+	} else {
+		skb = malloc(sizeof(*skb) + (pool ? SKB_POOL_DATA : size ? size : 1));
+		if (!skb)
+			return NULL;
+	}
 	memset(skb, 0, sizeof(*skb));
 	skb->head = (unsigned char *)(skb + 1);
 	skb->data = skb->head;
@@ -59,6 +95,12 @@ static void free_skb(struct sk_buff *skb)
 	if (skb->destructor)
 		skb->destructor(skb);
 	kern->skbs_live--;
+	if (SKB_POOL && skb->end <= SKB_POOL_DATA && kern->skb_pool_n < SKB_POOL_MAX) {
+		skb->next = kern->skb_pool;
+		kern->skb_pool = skb;
+		kern->skb_pool_n++;
+		return;
+	}
 	free(skb);
 }
 

@@ -302,13 +302,19 @@ static ssize_t build_seg(const void *desc, uint8_t *buf, size_t cap)
 	return tcp_seg_build(desc, buf, cap);
 }
 
+static ssize_t build_seg_hdr(const void *desc, uint8_t *buf, size_t cap)
+{
+	return tcp_seg_build_hdr(desc, buf, cap);
+}
+
 /* The peer's senders queue each segment's description on the wire; its
  * bytes are built when it reaches the NIC (same bytes, same timing). */
 static void peer_tx_seg(void *arg, const struct tcp_seg_tx *d, size_t len)
 {
 	struct iperf3 *ip = arg;
 
-	load_wire_peer_send_desc(ip->wire, build_seg, d, sizeof(*d), len);
+	load_wire_peer_send_desc(ip->wire, build_seg, build_seg_hdr, d, sizeof(*d),
+				 len);
 }
 
 static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)

@@ -25,14 +25,16 @@ static int dir_reserve(struct load_wire_dir *d)
 		sim_time_t *t = malloc(cap * sizeof(*t));
 		uint8_t **big = calloc(cap, sizeof(*big));
 		load_wire_build_fn *bf = calloc(cap, sizeof(*bf));
+		load_wire_build_fn *hf = calloc(cap, sizeof(*hf));
 		uint8_t *dsc = malloc(cap * LOAD_WIRE_DESC);
 
-		if (!buf || !l || !t || !big || !bf || !dsc) {
+		if (!buf || !l || !t || !big || !bf || !hf || !dsc) {
 			free(buf);
 			free(l);
 			free(t);
 			free(big);
 			free(bf);
+			free(hf);
 			free(dsc);
 			return -ENOMEM;
 		}
@@ -47,6 +49,7 @@ static int dir_reserve(struct load_wire_dir *d)
 			else
 				memcpy(buf + k * SLOT, d->buf + j * SLOT, d->len[j]);
 			bf[k] = d->build[j];
+			hf[k] = d->build_hdr[j];
 			l[k] = d->len[j];
 			t[k] = d->due[j];
 		}
@@ -55,8 +58,10 @@ static int dir_reserve(struct load_wire_dir *d)
 		free(d->due);
 		free(d->big);
 		free(d->build);
+		free(d->build_hdr);
 		free(d->desc);
 		d->desc = dsc;
+		d->build_hdr = hf;
 		d->buf = buf;
 		d->len = l;
 		d->due = t;
@@ -87,6 +92,7 @@ static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
 	dst = slot_data(d, i);
 	memcpy(dst, f, len);
 	d->build[i] = NULL;
+	d->build_hdr[i] = NULL;
 	d->len[i] = len;
 	d->due[i] = due;
 	if (!d->n)
@@ -110,11 +116,23 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 			/* take a long frame's buffer out of the slot first:
 			 * delivery may queue new frames */
 			uint8_t *bp = d->big[i];
-			load_wire_build_fn bf = d->build[i];
+			load_wire_build_fn bf = d->build[i], hf = d->build_hdr[i];
 
 			d->big[i] = NULL;
 			d->build[i] = NULL;
-			if (bf) {
+			d->build_hdr[i] = NULL;
+			if (bf && hf && d->deliver_src) {
+				/* headers now; the NIC builds the frame */
+				static uint8_t hot[SLOT];
+				uint8_t desc[LOAD_WIRE_DESC];
+				ssize_t n;
+
+				memcpy(desc, d->desc + i * LOAD_WIRE_DESC, sizeof(desc));
+				n = hf(desc, hot, sizeof(hot));
+				if (n > 0)
+					d->deliver_src(d, hot, (size_t)n,
+						&(struct net_frame_src){ bf, desc, sizeof(desc) });
+			} else if (bf) {
 				/* a description: build the frame now, in a
 				 * buffer that stays in the cache */
 				static uint8_t hot[SLOT];
@@ -138,6 +156,12 @@ static void to_dut(struct load_wire_dir *d, const uint8_t *f, size_t len)
 	d->w->dut.eth_rx(d->w->dut.dev, f, len);
 }
 
+static void to_dut_src(struct load_wire_dir *d, const uint8_t *hdr, size_t len,
+		       const struct net_frame_src *src)
+{
+	d->w->dut.eth_rx_src(d->w->dut.dev, hdr, len, src);
+}
+
 static void to_peer(struct load_wire_dir *d, const uint8_t *f, size_t len)
 {
 	if (d->w->peer_rx)
@@ -158,6 +182,12 @@ static int rtlm_port_rx(void *dev, const void *frame, size_t len)
 	return rtlm_eth_rx(dev, frame, len);
 }
 
+static int rtlm_port_rx_src(void *dev, const void *hdr, size_t len,
+			    const struct net_frame_src *src)
+{
+	return rtlm_eth_rx_src(dev, hdr, len, src);
+}
+
 static void rtlm_port_tx(void *dev, load_wire_rx_fn fn, void *arg)
 {
 	rtlm_set_wire_tx(dev, fn, arg);
@@ -165,7 +195,9 @@ static void rtlm_port_tx(void *dev, load_wire_rx_fn fn, void *arg)
 
 struct load_wire_nic load_wire_nic_rtlm(struct rtlm_dev *dev)
 {
-	return (struct load_wire_nic){ dev, rtlm_port_rx, rtlm_port_tx };
+	return (struct load_wire_nic){ .dev = dev, .eth_rx = rtlm_port_rx,
+				       .eth_rx_src = rtlm_port_rx_src,
+				       .set_wire_tx = rtlm_port_tx };
 }
 
 int load_wire_init(struct load_wire *w, struct sim *sim,
@@ -184,6 +216,8 @@ int load_wire_init(struct load_wire *w, struct sim *sim,
 	w->peer_arg = peer_arg;
 	w->to_dut.w = w->to_peer.w = w;
 	w->to_dut.deliver = to_dut;
+	if (dut->eth_rx_src)
+		w->to_dut.deliver_src = to_dut_src;
 	w->to_peer.deliver = to_peer;
 	sim_event_init(&w->to_dut.ev, dir_fn, &w->to_dut);
 	sim_event_init(&w->to_peer.ev, dir_fn, &w->to_peer);
@@ -205,6 +239,7 @@ void load_wire_fini(struct load_wire *w)
 		free(ds[i]->due);
 		free(ds[i]->big);
 		free(ds[i]->build);
+		free(ds[i]->build_hdr);
 		free(ds[i]->desc);
 	}
 	sim_purge(w->sim);
@@ -240,6 +275,7 @@ sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
 }
 
 sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn build,
+				    load_wire_build_fn build_hdr,
 				    const void *desc, size_t desc_len, size_t len)
 {
 	struct load_wire_dir *d = &w->to_dut;
@@ -250,6 +286,7 @@ sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn buil
 	i = (d->head + d->n) % d->cap;
 	memcpy(d->desc + i * LOAD_WIRE_DESC, desc, desc_len);
 	d->build[i] = build;
+	d->build_hdr[i] = build_hdr;
 	d->len[i] = len;
 	d->due[i] = peer_wire_due(w, len);
 	if (!d->n)

@@ -38,6 +38,10 @@ struct load_wire_nic {
 	void *dev;
 	/* a frame fully received from the wire (rtlm_eth_rx shape) */
 	int (*eth_rx)(void *dev, const void *frame, size_t len);
+	/* optional: the same frame as its headers and its builder
+	 * (rtlm_eth_rx_src shape); NULL: eth_rx with the built frame */
+	int (*eth_rx_src)(void *dev, const void *hdr, size_t len,
+			  const struct net_frame_src *src);
 	/* where the device puts the frames it sends (NULL fn: nowhere) */
 	void (*set_wire_tx)(void *dev, load_wire_rx_fn fn, void *arg);
 };
@@ -53,6 +57,7 @@ struct load_wire_dir {
 					   slot, allocated apart (or NULL) */
 	load_wire_build_fn *build;      /* per slot: the frame is given by a
 					   description, built at delivery */
+	load_wire_build_fn *build_hdr;  /* per slot: its headers only */
 	uint8_t *desc;                  /* per slot: LOAD_WIRE_DESC bytes of
 					   description, packed (cache-friendly) */
 	size_t *len;
@@ -62,6 +67,9 @@ struct load_wire_dir {
 	uint64_t carry;                 /* wire-time remainder, in 1/mbps ns */
 	uint64_t frames, bytes;
 	void (*deliver)(struct load_wire_dir *d, const uint8_t *frame, size_t len);
+	/* the NIC takes frames as headers and builder (to_dut), or NULL */
+	void (*deliver_src)(struct load_wire_dir *d, const uint8_t *hdr, size_t len,
+			    const struct net_frame_src *src);
 };
 
 struct load_wire {
@@ -119,10 +127,15 @@ static inline size_t load_wire_peer_backlog(const struct load_wire *w)
  * The peer transmits a frame of @len bytes given by its description
  * (@desc, @desc_len bytes, at most LOAD_WIRE_DESC, copied): the wire takes the
  * same time, and the frame is built with @build only when it reaches the
- * NIC, into a buffer that is hot in the cache.  Same timing and bytes as
- * load_wire_peer_send() of the built frame.  Returns as that does.
+ * NIC, into a buffer that is hot in the cache.  With @build_hdr (which
+ * writes the headers and leaves the payload unwritten) and a NIC that
+ * takes frames by their builder (eth_rx_src), only the headers are built
+ * at arrival and the NIC builds the whole frame where its DMA puts it.
+ * Same timing and bytes as load_wire_peer_send() of the built frame.
+ * Returns as that does.
  */
 sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn build,
+				    load_wire_build_fn build_hdr,
 				    const void *desc, size_t desc_len, size_t len);
 
 #endif /* RXSCALE_LOAD_WIRE_H */

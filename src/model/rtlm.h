@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "hw/rtl_chips.h"
+#include "net/net_build.h"
 #include "plat/plat_mem.h"
 #include "plat/plat_pci.h"
 #include "sim/sim_event.h"
@@ -192,6 +193,19 @@ const struct rtl_chip_info *rtlm_chip(const struct rtlm_dev *dev);
  * Drops at the ring (no descriptor...) happen later and are only counted.
  */
 int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len);
+
+/**
+ * rtlm_eth_rx_src() - as rtlm_eth_rx() for a frame given by its headers
+ * @hdr (the first @len bytes of the frame, payload bytes possibly not
+ * written) and its builder @src.  Where nothing at arrival needs the
+ * payload (no FCS computed, checksums trusted, no VLAN stripping), the
+ * model keeps the builder instead of a copy and builds the frame straight
+ * into the host buffer its DMA writes: the frame's bytes are written
+ * once.  Otherwise it builds the frame at once and takes the
+ * rtlm_eth_rx() path.  Same result either way.
+ */
+int rtlm_eth_rx_src(struct rtlm_dev *dev, const void *hdr, size_t len,
+		    const struct net_frame_src *src);
 
 /* Called with each transmitted frame (no FCS) at the instant it starts
  * on the wire. */

@@ -62,8 +62,14 @@ struct rtlm_rx_frame {
 	bool ipf, l4f;		/* checksum failures */
 	uint32_t len;		/* bytes in data[], FCS included */
 	bool pooled;		/* data[] holds RTLM_FR_POOL_DATA bytes */
+	/* built at the DMA (rtlm_eth_rx_src): data[] holds only the first
+	 * RTLM_SRC_HDR bytes; the builder and its description */
+	ssize_t (*build)(const void *desc, uint8_t *buf, size_t cap);
+	uint8_t desc[NET_FRAME_DESC_MAX];
 	uint8_t data[];
 };
+
+#define RTLM_SRC_HDR 64u
 
 /* RX frame buffers up to this many data bytes are recycled through a
  * per-device free list (a malloc/free pair per frame was ~5 % of a

@@ -163,7 +163,9 @@ static void fr_release(struct rtlm_dev *dev, struct rtlm_rx_frame *fr)
 	free(fr);
 }
 
-int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
+/* The frame @frame of @len bytes, or (@src) its headers and builder. */
+static int eth_rx(struct rtlm_dev *dev, const void *frame, size_t len,
+		  const struct net_frame_src *src)
 {
 	const uint8_t *in = frame;
 	uint8_t pad[RTLM_MIN_FRAME];
@@ -216,7 +218,13 @@ int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
 	fr->q = rr.queue;
 	fr->hash = rr.hash;
 	fr->rss_type = rr.in.type;
-	if (strip) {
+	fr->build = NULL;
+	if (src) {
+		/* the headers for the tally; the bytes are built at the DMA */
+		memcpy(fr->data, in, len < RTLM_SRC_HDR ? len : RTLM_SRC_HDR);
+		memcpy(fr->desc, src->desc, src->desc_len);
+		fr->build = src->build;
+	} else if (strip) {
 		fr->vlan = true;
 		fr->vlan_tci = f.vlan_tci[0];
 		memcpy(fr->data, in, 12);
@@ -224,7 +232,8 @@ int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
 	} else {
 		memcpy(fr->data, in, len);
 	}
-	rtlm_put_le32(fr->data + out, dev->p.rx_fcs ? fcs32(fr->data, out) : 0);
+	if (!src)
+		rtlm_put_le32(fr->data + out, dev->p.rx_fcs ? fcs32(fr->data, out) : 0);
 	fr->len = out + RTLM_FCS_LEN;
 	fr->v4 = f.l3 == NET_L3_IPV4;
 	fr->v6 = f.l3 == NET_L3_IPV6;
@@ -250,7 +259,67 @@ int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
 	return 0;
 }
 
+int rtlm_eth_rx(struct rtlm_dev *dev, const void *frame, size_t len)
+{
+	return eth_rx(dev, frame, len, NULL);
+}
+
+/* Nothing before the DMA reads a payload byte of the frame @hdr of @len
+ * bytes: no FCS, checksums not verified, no VLAN tag (which could be
+ * stripped), no padding, and the frame fits the pooled buffer (built
+ * there for a transport's DMA). */
+static bool src_lazy_ok(struct rtlm_dev *dev, const uint8_t *hdr, size_t len,
+			const struct net_frame_src *src)
+{
+	uint16_t type = (uint16_t)(len >= 14 ? hdr[12] << 8 | hdr[13] : 0);
+
+	return src->desc_len <= NET_FRAME_DESC_MAX && !dev->p.rx_fcs &&
+	       (dev->p.rx_csum_trusted ||
+		!(rtlm_rd(dev, RTL_RI_CPlusCmd) & RTL_CPCMD_RX_CSUM)) &&
+	       type != 0x8100 && type != 0x88A8 &&
+	       len >= RTLM_MIN_FRAME && len + RTLM_FCS_LEN <= RTLM_FR_POOL_DATA;
+}
+
+int rtlm_eth_rx_src(struct rtlm_dev *dev, const void *hdr, size_t len,
+		    const struct net_frame_src *src)
+{
+	static uint8_t full[RTLM_RX_MAX];
+	ssize_t n;
+
+	if (!dev || !hdr || !len || !src || !src->build)
+		return -EINVAL;
+	if (src_lazy_ok(dev, hdr, len, src))
+		return eth_rx(dev, hdr, len, src);
+	n = src->build(src->desc, full, sizeof(full));
+	if (n <= 0)
+		return -EINVAL;
+	return eth_rx(dev, full, (size_t)n, NULL);
+}
+
 /* ---- completion: ring, DMA, write-back ---- */
+
+/* The frame's bytes into host memory at @buf: copied, or built there. */
+static int rx_dma_frame(struct rtlm_dev *dev, struct rtlm_rx_frame *fr,
+			uint64_t buf)
+{
+	size_t n = fr->len - RTLM_FCS_LEN;
+	uint8_t *p;
+
+	if (!fr->build)
+		return plat_pci_dma_write(&dev->pci, buf, fr->data, fr->len);
+	if (dev->pci.dma_ops) {
+		/* a transport's memory: build here, then DMA */
+		if (fr->build(fr->desc, fr->data, n) != (ssize_t)n)
+			return -EFAULT;
+		rtlm_put_le32(fr->data + n, 0);
+		return plat_pci_dma_write(&dev->pci, buf, fr->data, fr->len);
+	}
+	p = plat_mem_write_ptr(dev->pci.mem, buf, fr->len, dev->pci.name);
+	if (!p || fr->build(fr->desc, p, n) != (ssize_t)n)
+		return -EFAULT;
+	rtlm_put_le32(p + n, 0);        /* no FCS computed (rx_fcs off) */
+	return 0;
+}
 
 /* The RX type the registers select (rtl_rx_desc_fmt_decode). */
 static const struct rtl_rx_desc_fmt *rx_desc_fmt(struct rtlm_dev *dev)
@@ -375,7 +444,7 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 		goto out;
 	}
 	buf = rtlm_le64(d + f->addr_off);
-	if (plat_pci_dma_write(&dev->pci, buf, fr->data, fr->len)) {
+	if (rx_dma_frame(dev, fr, buf)) {
 		rtlm_guest_error(dev, "RX queue %u buffer 0x%llx (%u bytes) is not DMA-visible",
 				 q, (unsigned long long)buf, fr->len);
 		dev->st.rx_dma_err[q]++;

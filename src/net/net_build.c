@@ -406,9 +406,25 @@ void net_tcp4_tmpl_init(struct net_tcp4_tmpl *t, const uint8_t smac[6],
 
 static uint16_t fold_not(uint64_t s)
 {
-	while (s >> 16)
-		s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffu) + (s >> 16);
 	return (uint16_t)~s;
+}
+
+/* Big-endian stores without byte loops (the template path runs twice per
+ * frame at 800k frames a simulated second). */
+static inline void st16(uint8_t *p, uint16_t v)
+{
+	v = __builtin_bswap16(v);
+	memcpy(p, &v, 2);
+}
+
+static inline void st32(uint8_t *p, uint32_t v)
+{
+	v = __builtin_bswap32(v);
+	memcpy(p, &v, 4);
 }
 
 ssize_t net_tcp4_tmpl_frame(const struct net_tcp4_tmpl *t,
@@ -417,31 +433,38 @@ ssize_t net_tcp4_tmpl_frame(const struct net_tcp4_tmpl *t,
 	size_t thl = g->ts ? 32 : 20, l4len = thl + g->payload_len;
 	size_t len = T_TCP + l4len, out = len < 60 ? 60 : len;
 	uint8_t doff_flags = g->flags ? g->flags : 0x10;
-	uint64_t ts;
+	uint64_t sum;
 
 	if (out > cap || out > NET_BUILD_MAX || g->payload_len > RAMP_CSUM_MAX)
 		return -ENOSPC;
-	memcpy(buf, t->hdr, T_TCP + thl);
-	wr16(buf + T_IP + 2, (uint16_t)(20 + l4len));
-	wr16(buf + T_IP + 4, g->ip_id);
-	wr16(buf + T_IP + 10, fold_not((uint64_t)t->ip_sum + 20 + l4len + g->ip_id));
-	wr32(buf + T_TCP + 4, g->seq);
-	wr32(buf + T_TCP + 8, g->ack);
+	if (cap >= NET_TCP4_HDR_MAX)
+		memcpy(buf, t->hdr, NET_TCP4_HDR_MAX);  /* the tail of a short
+							   one is overwritten */
+	else
+		memcpy(buf, t->hdr, T_TCP + thl);
+	st16(buf + T_IP + 2, (uint16_t)(20 + l4len));
+	st16(buf + T_IP + 4, g->ip_id);
+	st16(buf + T_IP + 10, fold_not((uint64_t)t->ip_sum + 20 + l4len + g->ip_id));
+	st32(buf + T_TCP + 4, g->seq);
+	st32(buf + T_TCP + 8, g->ack);
 	buf[T_TCP + 12] = (uint8_t)(thl / 4 << 4);
 	buf[T_TCP + 13] = doff_flags;
-	wr16(buf + T_TCP + 14, g->win);
-	ts = g->ts ? 0x0101u + 0x080au + sum32(g->tsval) + sum32(g->tsecr) : 0;
+	st16(buf + T_TCP + 14, g->win);
+	sum = (uint64_t)t->tcp_sum + l4len + sum32(g->seq) + sum32(g->ack) +
+	      (uint32_t)(thl / 4 << 12) + doff_flags + g->win +
+	      ramp_csum(g->payload_seed, g->payload_len);
 	if (g->ts) {
-		wr32(buf + T_TCP + 24, g->tsval);
-		wr32(buf + T_TCP + 28, g->tsecr);
+		st32(buf + T_TCP + 24, g->tsval);
+		st32(buf + T_TCP + 28, g->tsecr);
+		sum += 0x0101u + 0x080au + sum32(g->tsval) + sum32(g->tsecr);
 	}
-	if (!ramp[1])
-		for (size_t i = 0; i < sizeof(ramp); i++)
-			ramp[i] = (uint8_t)i;
-	memcpy(buf + T_TCP + thl, ramp + g->payload_seed, g->payload_len);
-	wr16(buf + T_TCP + 16, fold_not((uint64_t)t->tcp_sum + l4len +
-		sum32(g->seq) + sum32(g->ack) + (uint32_t)(thl / 4 << 12) +
-		doff_flags + g->win + ts + ramp_csum(g->payload_seed, g->payload_len)));
+	st16(buf + T_TCP + 16, fold_not(sum));
+	if (!g->hdr_only) {
+		if (!ramp[1])
+			for (size_t i = 0; i < sizeof(ramp); i++)
+				ramp[i] = (uint8_t)i;
+		memcpy(buf + T_TCP + thl, ramp + g->payload_seed, g->payload_len);
+	}
 	if (len < 60)
 		memset(buf + len, 0, 60 - len);
 	return (ssize_t)out;

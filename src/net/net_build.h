@@ -102,6 +102,21 @@ struct net_tcp4_tmpl {
 	uint32_t tcp_sum;       /* pseudo-header addresses + proto, ports */
 };
 
+/*
+ * A frame given by its builder and description instead of its bytes: the
+ * holder can have the bytes made where they are needed (a device model
+ * builds a peer's frame straight into the host memory its DMA writes).
+ * build() writes the whole frame into @buf and returns its length (<= 0:
+ * failure); the description is at most NET_FRAME_DESC_MAX bytes.
+ */
+#define NET_FRAME_DESC_MAX 64
+
+struct net_frame_src {
+	ssize_t (*build)(const void *desc, uint8_t *buf, size_t cap);
+	const void *desc;
+	size_t desc_len;
+};
+
 /* Fields that vary per segment (host byte order). */
 struct net_tcp4_seg {
 	uint16_t ip_id;
@@ -112,6 +127,7 @@ struct net_tcp4_seg {
 	uint32_t tsval, tsecr;
 	uint16_t payload_len;
 	uint8_t payload_seed;   /* payload byte i = seed + i */
+	bool hdr_only;          /* leave the payload bytes unwritten */
 };
 
 /* Prepare @t for the flow smac/dmac, saddr:sport -> daddr:dport (host

@@ -296,18 +296,14 @@ int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu)
 	return 0;
 }
 
-int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
-		  const char *who)
+void *plat_mem_write_ptr(struct plat_mem *m, uint64_t dma, size_t len,
+			 const char *who)
 {
 	uint64_t off;
 	struct plat_mem_region *r = lookup(m, dma, &off);
-	void *p;
 
-	if (!r || len > r->size || off > r->size - len) {
-		plat_mem_ptr(m, dma, len, who);         /* counts and says why */
-		return -EFAULT;
-	}
-	p = (char *)r->cpu + off;
+	if (!r || len > r->size || off > r->size - len)
+		return plat_mem_ptr(m, dma, len, who); /* counts and says why */
 	if (r->cpu_owns) {
 		m->owner_errors++;
 		snprintf(m->last_error, sizeof(m->last_error),
@@ -315,6 +311,16 @@ int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len
 			 "owns (synced for the CPU, not for the device)",
 			 who ? who : "device", len, (unsigned long long)dma);
 	}
+	return (char *)r->cpu + off;
+}
+
+int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
+		  const char *who)
+{
+	void *p = plat_mem_write_ptr(m, dma, len, who);
+
+	if (!p)
+		return -EFAULT;
 	memcpy(p, src, len);
 	return 0;
 }

@@ -114,4 +114,10 @@ int plat_mem_read(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
 int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
 		  const char *who);
 
+/* Where a device write of @len bytes at @dma lands, for a device that
+ * makes the bytes in place: the checks and counts of plat_mem_write(),
+ * then the host pointer; NULL (guest error counted) if out of bounds. */
+void *plat_mem_write_ptr(struct plat_mem *m, uint64_t dma, size_t len,
+			 const char *who);
+
 #endif /* RXSCALE_PLAT_MEM_H */

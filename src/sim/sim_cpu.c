@@ -107,6 +107,11 @@ void sim_exec_begin(struct sim_cpu *c, enum sim_ctx ctx,
 	h->exec_total_ps = 0;
 	h->exec_task = task;
 	h->exec_ksoftirqd = ksoftirqd;
+	h->exec_class = ctx == SIM_CTX_HARDIRQ ? SIM_ACCT_IRQ :
+			ctx == SIM_CTX_SOFTIRQ || ksoftirqd ? SIM_ACCT_SOFT :
+			SIM_ACCT_SYS;
+	h->exec_ppm = h->params.speed_ppm[c->id] == 1000000 ? 0 :
+		      h->params.speed_ppm[c->id];
 }
 
 void sim_exec_end(struct sim_cpu *c, struct sim_frame *f)
@@ -126,40 +131,10 @@ void sim_exec_end(struct sim_cpu *c, struct sim_frame *f)
 	h->exec_ksoftirqd = false;
 }
 
-static void charge_class(struct sim_host *h, int k, uint64_t ps)
-{
-	if (h->exec_cpu < 0) {
-		h->uncharged_ps += ps;
-		return;
-	}
-	h->exec_ps[k] += ps;
-	h->exec_total_ps += ps;
-	h->sim->now = h->exec_start +
-		scale_ps(h, (unsigned)h->exec_cpu, h->exec_total_ps) / 1000;
-}
-
-void sim_charge_ps(struct sim_host *h, uint64_t ps)
-{
-	int k;
-
-	switch (h->exec_ctx) {
-	case SIM_CTX_HARDIRQ:
-		k = SIM_ACCT_IRQ;
-		break;
-	case SIM_CTX_SOFTIRQ:
-		k = SIM_ACCT_SOFT;
-		break;
-	default:
-		k = h->exec_ksoftirqd ? SIM_ACCT_SOFT : SIM_ACCT_SYS;
-		break;
-	}
-	charge_class(h, k, ps);
-}
-
 void sim_charge_usr_ps(struct sim_host *h, uint64_t ps)
 {
 	if (h->exec_ctx == SIM_CTX_TASK && !h->exec_ksoftirqd)
-		charge_class(h, SIM_ACCT_USR, ps);
+		sim_charge_class_ps(h, SIM_ACCT_USR, ps);
 	else
 		sim_charge_ps(h, ps);
 }

@@ -54,7 +54,8 @@ static bool tmpl_current(const struct tcp_endpoint *ep)
 	       stack_tuple_eq(&ep->tmpl_for.t, &ep->t);
 }
 
-ssize_t tcp_seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap)
+static ssize_t seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap,
+			 bool hdr_only)
 {
 	uint8_t opt[12];
 	struct net_build b;
@@ -65,6 +66,7 @@ ssize_t tcp_seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap)
 			.flags = d->flags ? d->flags : TCP_ACK, .win = d->win,
 			.ts = d->ts, .tsval = d->tsval, .tsecr = d->tsecr,
 			.payload_len = d->payload_len, .payload_seed = d->payload_seed,
+			.hdr_only = hdr_only,
 		};
 		ssize_t n = net_tcp4_tmpl_frame(&d->ep->tmpl, &g, buf, cap);
 
@@ -101,6 +103,16 @@ ssize_t tcp_seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap)
 	b.payload_len = d->payload_len;
 	b.payload_seed = d->payload_seed;
 	return net_build_frame(&b, buf, cap);
+}
+
+ssize_t tcp_seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap)
+{
+	return seg_build(d, buf, cap, false);
+}
+
+ssize_t tcp_seg_build_hdr(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap)
+{
+	return seg_build(d, buf, cap, true);
 }
 
 /* Walk the option list for Timestamps (RFC 9293 §3.1 option format). */

@@ -120,6 +120,12 @@ struct tcp_seg_tx {
  */
 ssize_t tcp_seg_build(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap);
 
+/**
+ * tcp_seg_build_hdr() - as tcp_seg_build(), but the payload bytes may be
+ * left unwritten (headers, checksums and length as the whole frame's).
+ */
+ssize_t tcp_seg_build_hdr(const struct tcp_seg_tx *d, uint8_t *buf, size_t cap);
+
 /* The length tcp_seg_build() gives @d's frame, bytes (at least 60). */
 static inline size_t tcp_seg_frame_len(const struct tcp_seg_tx *d)
 {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Build rxscale at git ref REF (default: main) into OUT/, for `make bench`
+# to run it beside the working tree's build in the same call (the
+# "previous figures").  Cached by commit; prints nothing and exits 0 when
+# there is nothing to compare with (no such ref, or it is HEAD with a
+# clean tree).  Usage: scripts/bench-base.sh REF OUT
+set -eu
+ref=${1:-main}
+out=$2
+cd "$(dirname "$0")/.."
+if ! sha=$(git rev-parse --verify -q "$ref^{commit}"); then
+	echo "bench-base: no git ref '$ref': no comparison" >&2
+	rm -f "$out/rxscale"
+	exit 0
+fi
+if [ "$sha" = "$(git rev-parse HEAD)" ] && git diff --quiet HEAD -- src; then
+	echo "bench-base: '$ref' is this tree: no comparison" >&2
+	rm -f "$out/rxscale"
+	exit 0
+fi
+if [ -x "$out/rxscale" ] && [ "$(cat "$out/commit" 2>/dev/null)" = "$sha" ]; then
+	exit 0
+fi
+echo "bench-base: building rxscale at $ref (${sha:0:12}) in $out"
+rm -rf "$out"
+mkdir -p "$out/src"
+git archive "$sha" | tar -x -C "$out/src"
+meson setup "$out/build" "$out/src" --buildtype=debugoptimized >"$out/setup.log" 2>&1
+ninja -C "$out/build" rxscale >"$out/build.log" 2>&1
+cp "$out/build/rxscale" "$out/rxscale"
+echo "$sha" >"$out/commit"

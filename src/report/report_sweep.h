@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_sweep.h - how `rxscale run --sweep` prints a sweep: its table
+ * (row by row, as points finish), its JSON document, and one point as a
+ * JSON file (--point-json) that `rxscale sweep-merge` reads back.  A
+ * point file holds its figures exactly ("%.17g" reads back bit for bit),
+ * so a merged sweep prints the bytes an in-process one does.
+ */
+#ifndef RXSCALE_REPORT_SWEEP_H
+#define RXSCALE_REPORT_SWEEP_H
+
+#include <stdbool.h>
+
+#include "cli/cli.h"
+
+/* A sweep: what its heading says, the values and each point's figures. */
+struct rpt_sweep {
+	char key[64];
+	char chip[64];
+	unsigned cpus;
+	char preset[256];
+	unsigned long long seed;
+	double duration_s;
+	char vals[CLI_SWEEP_MAX][64];
+	unsigned n;
+	struct cli_sweep_point pt[CLI_SWEEP_MAX];
+};
+
+/* The heading and column titles; one row (point @i), flushed. */
+void report_sweep_head(const struct rpt_sweep *sw);
+void report_sweep_row(const struct rpt_sweep *sw, unsigned i);
+
+/* The whole sweep as one JSON document on stdout. */
+void report_sweep_json(const struct rpt_sweep *sw);
+
+/* Point @i as a JSON file at @path, written through a temporary file next
+ * to it (all or nothing).  0, or -1 with the error printed. */
+int report_sweep_point_write(const char *path, const struct rpt_sweep *sw, unsigned i);
+
+/*
+ * Read the point file @path into @sw: its point's figures, and have[its
+ * index] set.  The first file (@first) fixes the sweep; each later one
+ * must be of the same sweep, and no index may come twice.  0, or -1 with
+ * the error printed (not a point file, another sweep, a duplicate).
+ */
+int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
+			    bool *have);
+
+#endif /* RXSCALE_REPORT_SWEEP_H */

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""sweep_test.py RXSCALE - a sweep prints the same bytes however its points
+run: in this process (-j 1), in N processes (-j 2, -j 4), or apart as the
+commands --emit prints (run by GNU parallel on this machine, and as the
+Slurm job-array script with each task id) and merged by `rxscale
+sweep-merge` -- the table, the --json document and the --plot.  Bad
+options and bad point files fail with a clear message, nothing printed on
+stdout.  (tests/sweep_ssh_test.sh runs the emitted commands over ssh.)"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+rxscale = os.path.abspath(sys.argv[1])
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def run(*args, cwd=None):
+    return subprocess.run([rxscale, *args], capture_output=True, text=True, cwd=cwd)
+
+
+# 5 points, short runs: USB adapter, host sending, one stream
+base = ("run", "--set", "nic.chip=RTL8159", "--set", "host.cpus=6",
+        "--set", "iperf3.reverse=1", "--set", "iperf3.streams=1",
+        "--set", "run.duration=0.2", "--sweep", "usb.rx_usecs=0,5,15,150,500")
+one = run(*base)
+check(one.returncode == 0 and len(one.stdout.splitlines()) == 7,
+      f"-j 1: {one.returncode} {one.stderr} {one.stdout}")
+for j in ("2", "4"):
+    r = run(*base, "-j", j)
+    check(r.returncode == 0 and r.stdout == one.stdout,
+          f"-j {j} differs from -j 1: {r.stderr}\n{r.stdout}\n---\n{one.stdout}")
+jone = run(*base, "--json")
+check(jone.returncode == 0, f"--json: {jone.stderr}")
+doc = json.loads(jone.stdout)["sweep"]
+check(doc["key"] == "usb.rx_usecs" and [p["value"] for p in doc["points"]] ==
+      ["0", "5", "15", "150", "500"], f"--json points: {jone.stdout[:300]}")
+# the table's figures are the JSON's, rounded
+row = one.stdout.splitlines()[2].split()
+check(row[1] == f"{doc['points'][0]['gbps']:.2f}", f"table vs json: {row} {doc['points'][0]}")
+r = run(*base, "--json", "-j", "3")
+check(r.returncode == 0 and r.stdout == jone.stdout, f"--json -j 3: {r.stderr}")
+
+with tempfile.TemporaryDirectory() as td:
+    # GNU parallel on this machine
+    r = run(*base, "--emit", "parallel", "--emit-dir", "pts", cwd=td)
+    cmds = r.stdout.splitlines()
+    check(r.returncode == 0 and len(cmds) == 5 and all(" --point-json " in c for c in cmds),
+          f"--emit parallel: {r.stderr} {r.stdout[:300]}")
+    if shutil.which("parallel"):
+        p = subprocess.run(["parallel", "--will-cite", "-j", "2", "--halt", "now,fail=1"],
+                           input=r.stdout, capture_output=True, text=True, cwd=td)
+        check(p.returncode == 0, f"parallel: {p.stderr}")
+    else:
+        print("note: GNU parallel missing (scripts/deps.sh test installs it); "
+              "running the emitted commands with sh")
+        for c in cmds:
+            subprocess.run(["sh", "-c", c], cwd=td)
+    pts = os.path.join(td, "pts")
+    check(sorted(os.listdir(pts)) == [f"point-{i:03d}.json" for i in range(5)],
+          f"point files: {os.listdir(pts)}")
+    m = run("sweep-merge", pts)
+    check(m.returncode == 0 and m.stdout == one.stdout,
+          f"merged table differs: {m.stderr}\n{m.stdout}\n---\n{one.stdout}")
+    m = run("sweep-merge", *[os.path.join(pts, f) for f in sorted(os.listdir(pts))[::-1]],
+            "--json")
+    check(m.returncode == 0 and m.stdout == jone.stdout, f"merged --json differs: {m.stderr}")
+    if shutil.which("gnuplot"):
+        a, b = os.path.join(td, "a.svg"), os.path.join(td, "b.svg")
+        r1 = run(*base, "--plot", a)
+        r2 = run("sweep-merge", pts, "--plot", b)
+        check(r1.returncode == 0 and r2.returncode == 0 and
+              open(a, "rb").read() == open(b, "rb").read() and
+              r1.stdout.replace(a, "X") == r2.stdout.replace(b, "X"),
+              f"merged plot differs: {r1.stderr} {r2.stderr}")
+    # the Slurm job-array script, each task id run as Slurm would
+    r = run(*base, "--emit", "slurm", "--emit-dir", "spts", cwd=td)
+    script = os.path.join(td, "sweep.sbatch")
+    with open(script, "w") as f:
+        f.write(r.stdout)
+    check(r.returncode == 0 and "#SBATCH --array=0-4" in r.stdout, f"--emit slurm: {r.stdout[:300]}")
+    for i in range(5):
+        s = subprocess.run(["bash", script], env={**os.environ, "SLURM_ARRAY_TASK_ID": str(i)},
+                           capture_output=True, text=True, cwd=td)
+        check(s.returncode == 0, f"slurm task {i}: {s.stderr}")
+    s = subprocess.run(["bash", script], env={**os.environ, "SLURM_ARRAY_TASK_ID": "5"},
+                       capture_output=True, text=True, cwd=td)
+    check(s.returncode == 2 and "no point '5'" in s.stderr, f"slurm task 5: {s.stderr}")
+    m = run("sweep-merge", os.path.join(td, "spts"))
+    check(m.returncode == 0 and m.stdout == one.stdout, f"slurm merge: {m.stderr}")
+
+    # bad point sets: one missing, one twice, one of another sweep, not JSON
+    files = [os.path.join(pts, f) for f in sorted(os.listdir(pts))]
+    other = run(*base[:-1], "usb.rx_usecs=0,5,15,150,499", "--point", "1",
+                "--point-json", os.path.join(td, "other.json"))
+    check(other.returncode == 0 and not other.stdout, f"--point: {other.stderr} {other.stdout}")
+    junk = os.path.join(td, "junk.json")
+    with open(junk, "w") as f:
+        f.write("{\"rxscale_sweep_point\": 1, \"key\": 3}")
+    for args, text in (((files[0], files[1], files[3], files[4]), "point 2 (usb.rx_usecs = 15) is missing"),
+                       ((*files, files[2]), "given twice"),
+                       ((*files[:4], os.path.join(td, "other.json")), "a point of another sweep"),
+                       ((*files, junk), "not an rxscale sweep point"),
+                       ((os.path.join(td, "nonexistent"),), "No such file"),
+                       ((td,), "no point-*.json"),
+                       ((pts, "--plot"), "needs a file name"),
+                       ((pts, "--frob"), "unknown option")):
+        r = run("sweep-merge", *args)
+        check(r.returncode != 0 and text in r.stderr and not r.stdout,
+              f"sweep-merge {args}: {r.returncode} {r.stderr!r} {r.stdout[:100]!r}")
+
+# bad run options: a clear error, exit 2, nothing printed
+for args, text in ((("run", "-j", "2"), "only with --sweep"),
+                   ((*base, "-j", "0"), "not a number of processes"),
+                   ((*base, "-j", "x"), "not a number of processes"),
+                   ((*base, "--emit", "pbs"), "not parallel or slurm"),
+                   ((*base, "--emit-dir", "d"), "only with --emit"),
+                   ((*base, "--point", "1"), "both or neither"),
+                   ((*base, "--point", "9", "--point-json", "/tmp/x.json"), "has 5 points"),
+                   ((*base, "--emit", "parallel", "-j", "2"), "not with -j"),
+                   ((*base, "--emit", "slurm", "--json"), "not with -j, --plot, --json"),
+                   ((*base, "--point", "1", "--point-json", "/nonexistent-dir/p.json"),
+                    "cannot write next to")):
+    r = run(*args)
+    check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
+          f"bad input {args[-4:]}: {r.returncode} {r.stderr!r} {r.stdout[:200]!r}")
+
+print(f"sweep_test: {'ok' if not failures else f'{failures} failures'}")
+sys.exit(1 if failures else 0)
