@@ -13,6 +13,9 @@
  *                            comma-separated ("1,1,1,1,0.45,0.45,0.45,0.45")
  *   host.busy_tasks = 0      CPU-bound tasks during the workload, as
  *                            stress-ng --cpu N (src/load/load_busy.h)
+ *   host.cpuidle = (preset)  the CPUs' idle states: none, adl, rk3588
+ *                            (src/sim/sim_idle.c; the preset's [platform]
+ *                            cpuidle, else none)
  *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c): a PCIe
  *                            chip (r8169 driver) or the USB RTL8157/RTL8159
  *                            (r8152 driver behind an xHCI model)
@@ -132,6 +135,7 @@ struct scenario {
 	char preset[SCN_STR];
 	char irq_cpus[SCN_STR];         /* "" = all */
 	char speed[SCN_STR];            /* "" = all 1 */
+	char cpuidle[32];               /* "" = the preset's */
 	char chip[64];
 	unsigned rx_queues;
 	bool ownbit_erratum;
