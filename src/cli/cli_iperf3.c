@@ -347,6 +347,12 @@ static int iperf3_config(struct world *w, struct iperf3_cfg *cfg)
 		.reverse = w->scn.iperf_reverse, .sndbuf = w->scn.iperf_sndbuf,
 		.thread_per_stream = w->scn.iperf_thread_per_stream,
 	};
+	if (w->scn.iperf_cpus[0] &&
+	    sim_cpuset_parse(&cfg->cpus, w->scn.iperf_cpus, w->scn.cpus)) {
+		cli_err("iperf3.cpus: '%s' is not a CPU list within 0-%u", w->scn.iperf_cpus,
+			w->scn.cpus - 1);
+		return -1;
+	}
 	if (cfg->udp && !cfg->len)
 		cfg->len = 1448;
 	if (cfg->udp && (cfg->len < 16 || cfg->len > 1472)) {
@@ -617,6 +623,15 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	r->compare = w->compare;
 	if (w->compare)
 		evaluate_rows(w, r);
+	if (getenv("RXSCALE_IDLEDBG"))
+		for (unsigned c = 0; c < w->scn.cpus; c++) {
+			uint64_t u[SIM_IDLE_MAX_STATES], t, e;
+
+			sim_host_idle(w->host, c, u, &t, &e);
+			fprintf(stderr, "cpu%u idle %llu %llu %llu ticks %llu exit %.1f ms\n", c,
+				(unsigned long long)u[0], (unsigned long long)u[1],
+				(unsigned long long)u[2], (unsigned long long)t, e / 1e6);
+		}
 	if (getenv("RXSCALE_DEBUG") && w->hc && !pt && !json) {
 		const struct rtlu_stats *us = rtlu_stats(w->u);
 

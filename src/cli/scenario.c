@@ -312,6 +312,7 @@ static const struct scn_key scn_keys[] = {
 	BOOL("iperf3.udp", iperf_udp),
 	FUNC("iperf3.bitrate", set_bitrate),
 	FUNC("iperf3.cc", set_cc),
+	STR("iperf3.cpus", iperf_cpus),
 	{ .name = "iperf3.rcvbuf", .kind = SK_UINT, FIELD(iperf_rcvbuf), .lo = 0,
 	  .hi = 64u << 20, .min_set = 4096 },
 	FUNC("usb.link_gbps", set_link_gbps),

@@ -37,6 +37,8 @@
  *                            iperf3 applies it (K/M/G)
  *   iperf3.len = 0           -l: UDP payload per datagram (0: 1448), TCP
  *                            bytes per read (0: 128 KiB)
+ *   iperf3.cpus = (all)      CPU list the host's iperf3 may run on, as
+ *                            taskset -c LIST iperf3 ("1", "4-7")
  *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: TCP 128 KiB,
  *                            UDP 208 KiB, Linux's defaults)
  *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
@@ -156,6 +158,7 @@ struct scenario {
 	unsigned iperf_streams;
 	bool iperf_udp;
 	char iperf_cc[16];
+	char iperf_cpus[SCN_STR];       /* "" = all */
 	unsigned iperf_rcvbuf;
 	uint64_t iperf_bitrate;
 	unsigned iperf_len;
