@@ -623,15 +623,6 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	r->compare = w->compare;
 	if (w->compare)
 		evaluate_rows(w, r);
-	if (getenv("RXSCALE_IDLEDBG"))
-		for (unsigned c = 0; c < w->scn.cpus; c++) {
-			uint64_t u[SIM_IDLE_MAX_STATES], t, e;
-
-			sim_host_idle(w->host, c, u, &t, &e);
-			fprintf(stderr, "cpu%u idle %llu %llu %llu ticks %llu exit %.1f ms\n", c,
-				(unsigned long long)u[0], (unsigned long long)u[1],
-				(unsigned long long)u[2], (unsigned long long)t, e / 1e6);
-		}
 	if (getenv("RXSCALE_DEBUG") && w->hc && !pt && !json) {
 		const struct rtlu_stats *us = rtlu_stats(w->u);
 
