@@ -36,6 +36,7 @@
 #include <zlib.h>
 
 #include "hw/rtl_defines.h"
+#include "model/model_tally.h"
 #include "model/rtlm_priv.h"
 #include "net/net_build.h"
 
@@ -402,19 +403,6 @@ static uint32_t rx_writeback(const struct rtlm_rx_frame *fr,
 	return o1;
 }
 
-static void rx_tally(struct rtlm_dev *dev, const uint8_t *p)
-{
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
-	dev->tally.rx_packets++;
-	if (!memcmp(p, bcast, 6))
-		dev->tally.rx_broadcast++;
-	else if (p[0] & 1)
-		dev->tally.rx_multicast++;
-	else
-		dev->tally.rx_unicast++;
-}
-
 static void rx_done(struct sim *s, struct sim_event *ev)
 {
 	struct rtlm_rx_frame *fr = ev->arg;
@@ -461,7 +449,7 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 	dev->rx[q].cur = (o1 & RTL_DESC_EOR) ? 0 : dev->rx[q].cur + 1;
 	dev->st.rx_ok[q]++;
 	dev->st.rx_bytes[q] += fr->len;
-	rx_tally(dev, fr->data);
+	model_tally_rx(&dev->tally, fr->data);
 	rtlm_irq_event(dev, RTLM_IRQ_RX_OK, q);
 	goto out;
 missed:
