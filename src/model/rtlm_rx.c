@@ -27,7 +27,10 @@
  * descriptors (FS/LS are always both set).
  *
  * No descriptor with OWN set at the ring index => rx_missed, the tally's
- * rx_missed, RDU status; the ring and memory are left untouched.
+ * rx_missed, RDU status; the ring and memory are left untouched.  [I] The
+ * tally's rx_missed also counts frames dropped because the RX pipeline
+ * was full (rx_fifo_over): on the chip a ring that stays full backs up
+ * into the FIFO, and both are frames missed for lack of room.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -200,6 +203,7 @@ static int eth_rx(struct rtlm_dev *dev, const void *frame, size_t len,
 	rtlm_rss_classify(dev, &f, &rr);
 	if (dev->st.rx_inflight >= dev->p.rx_fifo_frames) {
 		dev->st.rx_fifo_over++;
+		dev->tally.rx_missed++;
 		rtlm_irq_event(dev, RTLM_IRQ_RX_FIFO, rr.queue);
 		return -ENOBUFS;
 	}
@@ -213,6 +217,7 @@ static int eth_rx(struct rtlm_dev *dev, const void *frame, size_t len,
 	fr = fr_alloc(dev, out + RTLM_FCS_LEN);          /* data: written below */
 	if (!fr) {
 		dev->st.rx_fifo_over++;
+		dev->tally.rx_missed++;
 		return -ENOBUFS;
 	}
 	fr->dev = dev;
