@@ -301,19 +301,6 @@ static void check_conservation(struct dfx *f)
 	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
 }
 
-/* The value ethtool -S printed for @name (in @out). */
-static u64 stat_of(const char *out, const char *name)
-{
-	char key[80];
-	const char *p;
-
-	snprintf(key, sizeof(key), "\n     %s: ", name);
-	p = strstr(out, key);
-	if (!p)
-		fail_msg("-S has no %s", name);
-	return strtoull(p + strlen(key), NULL, 10);
-}
-
 /* ----- tests ----- */
 
 static void test_probe(void **state)
@@ -674,11 +661,11 @@ static void test_overload_counted(void **state)
 	ET_OK(f, "-S eth0");
 	assert_true(rtlm_stats(f->m)->rx_missed[0] > 0);
 	assert_true(rtlm_stats(f->m)->rx_fifo_over > 0);
-	assert_int_equal(stat_of(f->outbuf, "rx_missed"),
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"),
 			 rtlm_stats(f->m)->rx_missed[0] + rtlm_stats(f->m)->rx_fifo_over);
-	assert_int_equal(stat_of(f->outbuf, "rx_missed") + stat_of(f->outbuf, "rx_packets"),
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed") + tu_stat(f->outbuf, "rx_packets"),
 			 3000);
-	assert_int_equal(stat_of(f->outbuf, "rx_packets"), f->nrec);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), f->nrec);
 	dfx_free(f);
 }
 
@@ -1745,26 +1732,6 @@ static const char *const mainline_r8169_tally[13] = {
 	"unicast", "broadcast", "multicast", "tx_aborted", "tx_underrun",
 };
 
-/* -S output @out starts with @names (in order), then @next. */
-static void check_stat_order(const char *out, const char *const *names, unsigned n,
-			     const char *next)
-{
-	const char *p = out;
-
-	assert_true(!strncmp(p, "NIC statistics:\n", 16));
-	p += 16;
-	for (unsigned i = 0; i <= n; i++) {
-		const char *want = i < n ? names[i] : next;
-		size_t len = strlen(want);
-
-		if (strncmp(p, "     ", 5) || strncmp(p + 5, want, len) || p[5 + len] != ':')
-			fail_msg("line %u of -S: want %s, got %.40s", i + 1, want, p);
-		p = strchr(p, '\n');
-		assert_non_null(p);
-		p++;
-	}
-}
-
 static void send_to(struct dfx *f, const u8 *dmac, u32 id)
 {
 	u8 buf[256];
@@ -1830,20 +1797,20 @@ static void test_tally_stats(void **state)
 	t0 = sim_now(&f->sim);
 	ET_OK(f, "-S eth0");
 	assert_int_equal(sim_now(&f->sim) - t0, 10000);
-	check_stat_order(f->outbuf, mainline_r8169_tally, 13, "rx_queue_0_packets");
-	assert_int_equal(stat_of(f->outbuf, "tx_packets"), 25);
-	assert_int_equal(stat_of(f->outbuf, "rx_packets"), 45);
-	assert_int_equal(stat_of(f->outbuf, "tx_errors"), 0);
-	assert_int_equal(stat_of(f->outbuf, "rx_errors"), 0);
-	assert_int_equal(stat_of(f->outbuf, "rx_missed"), 11);
-	assert_int_equal(stat_of(f->outbuf, "align_errors"), 0);
-	assert_int_equal(stat_of(f->outbuf, "tx_single_collisions"), 0);
-	assert_int_equal(stat_of(f->outbuf, "tx_multi_collisions"), 0);
-	assert_int_equal(stat_of(f->outbuf, "unicast"), 37);
-	assert_int_equal(stat_of(f->outbuf, "broadcast"), 5);
-	assert_int_equal(stat_of(f->outbuf, "multicast"), 3);
-	assert_int_equal(stat_of(f->outbuf, "tx_aborted"), 0);
-	assert_int_equal(stat_of(f->outbuf, "tx_underrun"), 0);
+	tu_stat_order(f->outbuf, mainline_r8169_tally, 13, "rx_queue_0_packets");
+	assert_int_equal(tu_stat(f->outbuf, "tx_packets"), 25);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 45);
+	assert_int_equal(tu_stat(f->outbuf, "tx_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"), 11);
+	assert_int_equal(tu_stat(f->outbuf, "align_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_single_collisions"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_multi_collisions"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "unicast"), 37);
+	assert_int_equal(tu_stat(f->outbuf, "broadcast"), 5);
+	assert_int_equal(tu_stat(f->outbuf, "multicast"), 3);
+	assert_int_equal(tu_stat(f->outbuf, "tx_aborted"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_underrun"), 0);
 	/* the same frames as the device's own counters and the driver's */
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
 		missed += ms->rx_missed[q];
@@ -1852,9 +1819,9 @@ static void test_tally_stats(void **state)
 	assert_int_equal(missed, 11);
 	assert_int_equal(ok, 45);
 	assert_int_equal(ms->rx_filtered, 4);
-	assert_int_equal(stat_of(f->outbuf, "rx_queue_0_packets") +
-			 stat_of(f->outbuf, "rx_queue_1_packets"), 45);
-	assert_int_equal(stat_of(f->outbuf, "tx_queue_0_packets"), 25);
+	assert_int_equal(tu_stat(f->outbuf, "rx_queue_0_packets") +
+			 tu_stat(f->outbuf, "rx_queue_1_packets"), 45);
+	assert_int_equal(tu_stat(f->outbuf, "tx_queue_0_packets"), 25);
 
 	/* (sent 64 at a time: a burst beyond the RX FIFO's 512 frames would
 	 * be missed too, counted as rx_fifo_over by the model) */
@@ -1867,8 +1834,8 @@ static void test_tally_stats(void **state)
 	rtlm_faults(f->m)->rx_ring_full = 0;
 	assert_int_equal(ms->rx_fifo_over, 0);
 	ET_OK(f, "-S eth0");
-	assert_int_equal(stat_of(f->outbuf, "rx_missed"), 11);
-	assert_int_equal(stat_of(f->outbuf, "rx_packets"), 45);
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"), 11);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 45);
 	assert_int_equal(f->k.log_errors, 0);
 	check_conservation(f);
 	dfx_free(f);
@@ -1932,13 +1899,13 @@ static void test_tally_wait(void **state)
 	/* the default timing: the first read, 740 ns after the command, is
 	 * already past the 400 ns DMA */
 	et_in_task(f, &a, "-S eth0");
-	assert_int_equal(stat_of(f->outbuf, "rx_packets"), 9);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 9);
 	assert_int_equal(a.ps, rd /* ChipCmd */ + 2 * wr + rd);
 	rtlm_faults(f->m)->dma_write_delay_ns = 25000;
 	send_to(f, dev_mac, 9);
 	sim_run(&f->sim);
 	et_in_task(f, &a, "-S eth0");
-	assert_int_equal(stat_of(f->outbuf, "rx_packets"), 10);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 10);
 	assert_int_equal(a.ps, rd + 2 * wr + 4 * rd + 3 * 10000000ull);
 	assert_int_equal(f->k.log_errors, 0);
 	/* past the bound: 1001 polls, 1000 udelays and the last read */
@@ -1946,7 +1913,7 @@ static void test_tally_wait(void **state)
 	send_to(f, dev_mac, 10);
 	sim_run(&f->sim);
 	et_in_task(f, &a, "-S eth0");
-	assert_int_equal(stat_of(f->outbuf, "rx_packets"), 10);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 10);
 	assert_int_equal(a.ps, rd + 2 * wr + 1002 * rd + 1000 * 10000000ull);
 	assert_int_equal(f->k.log_errors, 1);
 	assert_non_null(strstr(f->k.last_log, "tally command 0x8 not done"));

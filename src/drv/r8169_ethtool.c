@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "drv/r8169.h"
+#include "drv/rtl_tally.h"
 #include "kern/iopoll.h"
 
 /* ---- channels: RX queues each have a vector; one TX queue ---- */
@@ -369,8 +370,8 @@ static int rtl_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
 /*
  * The chip's tally counters come first, under mainline r8169's names and
  * in its order: rtl8169_gstrings and rtl8169_get_ethtool_stats in
- * drivers/net/ethernet/realtek/r8169_main.c, Linux 6.18 (linux-6.18.y,
- * read 2025), the same list since the driver's early days.  There the
+ * drivers/net/ethernet/realtek/r8169_main.c, Linux 6.18 (read in a
+ * linux-6.18.y tree), the same list since the driver's early days.  There the
  * RTL8125 family's extended counters go to ethtool's standard groups
  * (get_eth_mac_stats, get_pause_stats), not to -S; the model has none of
  * them.  "unicast", "broadcast", "multicast" are received frames.
@@ -381,7 +382,7 @@ static const char rtl_tally_names[][ETH_GSTRING_LEN] = {
 	"unicast", "broadcast", "multicast", "tx_aborted", "tx_underrun",
 };
 
-#define TALLY_NSTATS ARRAY_SIZE(rtl_tally_names)
+static_assert(ARRAY_SIZE(rtl_tally_names) == RTL_TALLY_NSTATS, "one name per tally value");
 
 int rtl_tally_cmd(struct rtl8169_private *tp, u32 cmd)
 {
@@ -409,20 +410,7 @@ static u64 *rtl_tally_stats(struct rtl8169_private *tp, u64 *d)
 
 	if ((cmd & RTL_CMD_RE) && cmd != 0xff)
 		rtl_tally_cmd(tp, RTL_COUNTER_DUMP);
-	*d++ = le64_to_cpu(t->tx_packets);
-	*d++ = le64_to_cpu(t->rx_packets);
-	*d++ = le64_to_cpu(t->tx_errors);
-	*d++ = le32_to_cpu(t->rx_errors);
-	*d++ = le16_to_cpu(t->rx_missed);
-	*d++ = le16_to_cpu(t->align_errors);
-	*d++ = le32_to_cpu(t->tx_one_collision);
-	*d++ = le32_to_cpu(t->tx_multi_collision);
-	*d++ = le64_to_cpu(t->rx_unicast);
-	*d++ = le64_to_cpu(t->rx_broadcast);
-	*d++ = le32_to_cpu(t->rx_multicast);
-	*d++ = le16_to_cpu(t->tx_aborted);
-	*d++ = le16_to_cpu(t->tx_underrun);
-	return d;
+	return rtl_tally_to_stats(t, d);
 }
 
 /* Then the driver's own counters: per RX and TX queue, per vector. */
@@ -455,7 +443,7 @@ static int rtl_get_sset_count(struct net_device *dev, int sset)
 
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
-	return (int)(TALLY_NSTATS + tp->num_rx_queues * rxq_nstats(tp) +
+	return (int)(RTL_TALLY_NSTATS + tp->num_rx_queues * rxq_nstats(tp) +
 		     tp->num_tx_queues * TXQ_NSTATS + tp->nqv + 2);
 }
 
@@ -465,7 +453,7 @@ static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 
 	if (sset != ETH_SS_STATS)
 		return;
-	for (unsigned int i = 0; i < TALLY_NSTATS; i++)
+	for (unsigned int i = 0; i < RTL_TALLY_NSTATS; i++)
 		ethtool_puts(&data, rtl_tally_names[i]);
 	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
 		for (unsigned int i = 0; i < RXQ_NSTATS; i++)
