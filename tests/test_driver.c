@@ -1886,38 +1886,40 @@ static void et_in_task(struct dfx *f, struct et_task *a, const char *cmd)
  * Before the wait moved time (and the model looked at it), every dump
  * from a CPU ran out the 10 ms and -S showed zeros.
  */
-static void test_tally_wait(void **state)
+/* One more frame, then -S in a task with the dump @late_ns late:
+ * rx_packets shows @rx, and the command's CPU time is the ChipCmd read,
+ * the two writes, @reads reads of CounterAddrLow and @waits udelay(10)s. */
+static void tally_wait_case(struct dfx *f, u32 id, u64 late_ns, u64 rx, u64 reads,
+			    u64 waits)
 {
-	struct dfx *f = dfx_new(2);
 	const u64 rd = f->cost.ps[SIM_COST_mmio_read], wr = f->cost.ps[SIM_COST_mmio_write];
 	struct et_task a;
 
-	(void)state;
-	for (u32 i = 0; i < 9; i++)
-		send_to(f, dev_mac, i);
+	send_to(f, dev_mac, id);
 	sim_run(&f->sim);
+	rtlm_faults(f->m)->dma_write_delay_ns = late_ns;
+	et_in_task(f, &a, "-S eth0");
+	rtlm_faults(f->m)->dma_write_delay_ns = 0;
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), rx);
+	assert_int_equal(a.ps, rd + 2 * wr + reads * rd + waits * 10000000ull);
+}
+
+static void test_tally_wait(void **state)
+{
+	struct dfx *f = dfx_new(2);
+
+	(void)state;
 	/* the default timing: the first read, 740 ns after the command, is
 	 * already past the 400 ns DMA */
-	et_in_task(f, &a, "-S eth0");
-	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 9);
-	assert_int_equal(a.ps, rd /* ChipCmd */ + 2 * wr + rd);
-	rtlm_faults(f->m)->dma_write_delay_ns = 25000;
-	send_to(f, dev_mac, 9);
-	sim_run(&f->sim);
-	et_in_task(f, &a, "-S eth0");
-	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 10);
-	assert_int_equal(a.ps, rd + 2 * wr + 4 * rd + 3 * 10000000ull);
+	tally_wait_case(f, 0, 0, 1, 1, 0);
+	/* 25 us late: the fourth read, after three udelays */
+	tally_wait_case(f, 1, 25000, 2, 4, 3);
 	assert_int_equal(f->k.log_errors, 0);
-	/* past the bound: 1001 polls, 1000 udelays and the last read */
-	rtlm_faults(f->m)->dma_write_delay_ns = SIM_MS(20);
-	send_to(f, dev_mac, 10);
-	sim_run(&f->sim);
-	et_in_task(f, &a, "-S eth0");
-	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 10);
-	assert_int_equal(a.ps, rd + 2 * wr + 1002 * rd + 1000 * 10000000ull);
+	/* 20 ms late, past the bound: 1001 polls, 1000 udelays, the last
+	 * read; the previous dump's values */
+	tally_wait_case(f, 2, SIM_MS(20), 2, 1002, 1000);
 	assert_int_equal(f->k.log_errors, 1);
 	assert_non_null(strstr(f->k.last_log, "tally command 0x8 not done"));
-	rtlm_faults(f->m)->dma_write_delay_ns = 0;
 	sim_run(&f->sim);
 	check_conservation(f);
 	dfx_free(f);
