@@ -12,18 +12,12 @@ import sys
 import tempfile
 
 rxscale = sys.argv[1]
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
+from rxtest import check
+import rxtest
 
 
 def run(*args):
-    return subprocess.run([rxscale, "run", *args], capture_output=True, text=True)
+    return rxtest.run(rxscale, *args)
 
 
 # nic.rx_usecs and host.busy_tasks; bad values: a clear error, nothing run
@@ -93,5 +87,4 @@ with tempfile.TemporaryDirectory() as td:
     check(r.returncode == 2 and "leaves no iperf3 or ping workload" in r.stderr,
           f"regime without workload: {r.stderr}")
 
-print("run-dim: %d failures" % failures)
-sys.exit(1 if failures else 0)
+rxtest.finish("run-dim: %d failures" % rxtest.failures)

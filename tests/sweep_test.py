@@ -14,14 +14,8 @@ import sys
 import tempfile
 
 rxscale = os.path.abspath(sys.argv[1])
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
+from rxtest import check
+import rxtest
 
 
 def run(*args, cwd=None):
@@ -134,5 +128,4 @@ for args, text in ((("run", "-j", "2"), "only with --sweep"),
     check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
           f"bad input {args[-4:]}: {r.returncode} {r.stderr!r} {r.stdout[:200]!r}")
 
-print(f"sweep_test: {'ok' if not failures else f'{failures} failures'}")
-sys.exit(1 if failures else 0)
+rxtest.finish(f"sweep_test: {'ok' if not rxtest.failures else f'{rxtest.failures} failures'}")

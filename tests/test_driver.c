@@ -655,6 +655,17 @@ static void test_overload_counted(void **state)
 	assert_true(rtlm_rx_dropped(f->m) > 0);
 	assert_true(f->nrec > 0);
 	check_conservation(f);
+	/* -S: the tally's rx_missed is every frame dropped for lack of room,
+	 * on the ring (no descriptor) or before it (the RX FIFO), and
+	 * rx_packets every frame the ring took */
+	ET_OK(f, "-S eth0");
+	assert_true(rtlm_stats(f->m)->rx_missed[0] > 0);
+	assert_true(rtlm_stats(f->m)->rx_fifo_over > 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"),
+			 rtlm_stats(f->m)->rx_missed[0] + rtlm_stats(f->m)->rx_fifo_over);
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed") + tu_stat(f->outbuf, "rx_packets"),
+			 3000);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), f->nrec);
 	dfx_free(f);
 }
 
@@ -1708,6 +1719,212 @@ static void test_vector_ladder(void **state)
 	}
 }
 
+/* ----- ethtool -S: the chip's tally counters ----- */
+
+/*
+ * ethtool -S of mainline r8169 prints these first, in this order
+ * (rtl8169_gstrings in drivers/net/ethernet/realtek/r8169_main.c, Linux
+ * 6.18, read in linux-6.18.y): the chip's tally counters, dumped by DMA.
+ */
+static const char *const mainline_r8169_tally[13] = {
+	"tx_packets", "rx_packets", "tx_errors", "rx_errors", "rx_missed",
+	"align_errors", "tx_single_collisions", "tx_multi_collisions",
+	"unicast", "broadcast", "multicast", "tx_aborted", "tx_underrun",
+};
+
+static void send_to(struct dfx *f, const u8 *dmac, u32 id)
+{
+	u8 buf[256];
+	struct flow fl;
+	size_t n;
+
+	flow_make(&fl, id % 16, 6);
+	n = frame_make(&fl, id, buf, sizeof(buf));
+	memcpy(buf, dmac, 6);
+	f->offered++;
+	rtlm_eth_rx(f->m, buf, n);
+}
+
+static void xmit_frames(struct dfx *f, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct sk_buff *skb = alloc_skb(128, GFP_ATOMIC);
+		struct flow fl;
+
+		flow_make(&fl, i, 6);
+		skb_put(skb, (unsigned)frame_make(&fl, i, skb->data, 128));
+		skb->dev = f->dev;
+		assert_int_equal(dev_queue_xmit(skb), 0);
+	}
+}
+
+static const u8 bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const u8 mcast_mac[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb };
+static const u8 other_mac[6] = { 0x00, 0xe0, 0x4c, 0x68, 0x00, 0x02 };
+
+/* Known traffic, exact counts: 37 unicast, 5 broadcast and 3 multicast
+ * frames delivered, 4 for another station (filtered: not counted), 11
+ * that found no descriptor (rx_missed), 25 sent.  rx_missed is a 16-bit
+ * field: 65,536 more missed frames read back as the same 11. */
+static void test_tally_stats(void **state)
+{
+	struct dfx *f = dfx_new(2);
+	const struct rtlm_stats *ms = rtlm_stats(f->m);
+	u64 missed = 0, ok = 0;
+	sim_time_t t0;
+
+	(void)state;
+	rtlm_set_wire_tx(f->m, wire, NULL);
+	for (u32 i = 0; i < 37; i++)
+		send_to(f, dev_mac, i);
+	for (u32 i = 0; i < 5; i++)
+		send_to(f, bcast_mac, 100 + i);
+	for (u32 i = 0; i < 3; i++)
+		send_to(f, mcast_mac, 200 + i);
+	for (u32 i = 0; i < 4; i++)
+		send_to(f, other_mac, 300 + i);
+	sim_run(&f->sim);
+	rtlm_faults(f->m)->rx_ring_full = 0x3;  /* both RX queues exhausted */
+	for (u32 i = 0; i < 11; i++)
+		send_to(f, dev_mac, 400 + i);
+	sim_run(&f->sim);
+	rtlm_faults(f->m)->rx_ring_full = 0;
+	xmit_frames(f, 25);
+	sim_run(&f->sim);
+
+	/* outside the CPUs the poll's udelay(10) lets time pass: the dump
+	 * is done 400 ns after the command, seen at the second read */
+	t0 = sim_now(&f->sim);
+	ET_OK(f, "-S eth0");
+	assert_int_equal(sim_now(&f->sim) - t0, 10000);
+	tu_stat_order(f->outbuf, mainline_r8169_tally, 13, "rx_queue_0_packets");
+	assert_int_equal(tu_stat(f->outbuf, "tx_packets"), 25);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 45);
+	assert_int_equal(tu_stat(f->outbuf, "tx_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"), 11);
+	assert_int_equal(tu_stat(f->outbuf, "align_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_single_collisions"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_multi_collisions"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "unicast"), 37);
+	assert_int_equal(tu_stat(f->outbuf, "broadcast"), 5);
+	assert_int_equal(tu_stat(f->outbuf, "multicast"), 3);
+	assert_int_equal(tu_stat(f->outbuf, "tx_aborted"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_underrun"), 0);
+	/* the same frames as the device's own counters and the driver's */
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
+		missed += ms->rx_missed[q];
+		ok += ms->rx_ok[q];
+	}
+	assert_int_equal(missed, 11);
+	assert_int_equal(ok, 45);
+	assert_int_equal(ms->rx_filtered, 4);
+	assert_int_equal(tu_stat(f->outbuf, "rx_queue_0_packets") +
+			 tu_stat(f->outbuf, "rx_queue_1_packets"), 45);
+	assert_int_equal(tu_stat(f->outbuf, "tx_queue_0_packets"), 25);
+
+	/* (sent 64 at a time: a burst beyond the RX FIFO's 512 frames would
+	 * be missed too, counted as rx_fifo_over by the model) */
+	rtlm_faults(f->m)->rx_ring_full = 0x3;
+	for (u32 i = 0; i < 65536; i++) {
+		send_to(f, dev_mac, 1000 + i);
+		if (i % 64 == 63)
+			sim_run(&f->sim);
+	}
+	rtlm_faults(f->m)->rx_ring_full = 0;
+	assert_int_equal(ms->rx_fifo_over, 0);
+	ET_OK(f, "-S eth0");
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"), 11);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 45);
+	assert_int_equal(f->k.log_errors, 0);
+	check_conservation(f);
+	dfx_free(f);
+}
+
+/* ethtool -S as a process runs it, in a task's chunk on a CPU. */
+struct et_task {
+	struct sim_task task;
+	struct dfx *f;
+	const char *cmd;
+	int rc;
+	u64 ps;                 /* CPU time the command took */
+};
+
+static enum sim_task_ret et_task_fn(struct sim_task *t, void *arg)
+{
+	struct et_task *a = arg;
+	u64 ps0 = a->f->host->exec_total_ps;
+
+	(void)t;
+	a->rc = et(a->f, a->cmd);
+	a->ps = a->f->host->exec_total_ps - ps0;
+	return SIM_TASK_SLEEP;
+}
+
+static void et_in_task(struct dfx *f, struct et_task *a, const char *cmd)
+{
+	struct sim_cpuset all;
+
+	a->f = f;
+	a->cmd = cmd;
+	a->rc = -1;
+	sim_cpuset_first_n(&all, 2);
+	sim_task_init(f->host, &a->task, "ethtool", et_task_fn, a, &all);
+	sim_task_wake(&a->task);
+	sim_run(&f->sim);
+	sim_task_fini(&a->task);
+	assert_int_equal(a->rc, 0);
+}
+
+/*
+ * The dump's wait is a bounded poll whose CPU time is charged, as Linux's
+ * readl_poll_timeout_atomic: each read and each udelay(10) moves the
+ * polling CPU's clock, and the model finishes the dump when its time has
+ * come.  A dump 25 us late (the DMA-write-delay fault) is seen at the
+ * fourth poll after three udelays; one 20 ms late is given up after the
+ * 10 ms bound (1000 udelays), logged, and -S shows the last dump's values.
+ * Before the wait moved time (and the model looked at it), every dump
+ * from a CPU ran out the 10 ms and -S showed zeros.
+ */
+/* One more frame, then -S in a task with the dump @late_ns late:
+ * rx_packets shows @rx, and the command's CPU time is the ChipCmd read,
+ * the two writes, @reads reads of CounterAddrLow and @waits udelay(10)s. */
+static void tally_wait_case(struct dfx *f, u32 id, u64 late_ns, u64 rx, u64 reads,
+			    u64 waits)
+{
+	const u64 rd = f->cost.ps[SIM_COST_mmio_read], wr = f->cost.ps[SIM_COST_mmio_write];
+	struct et_task a;
+
+	send_to(f, dev_mac, id);
+	sim_run(&f->sim);
+	rtlm_faults(f->m)->dma_write_delay_ns = late_ns;
+	et_in_task(f, &a, "-S eth0");
+	rtlm_faults(f->m)->dma_write_delay_ns = 0;
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), rx);
+	assert_int_equal(a.ps, rd + 2 * wr + reads * rd + waits * 10000000ull);
+}
+
+static void test_tally_wait(void **state)
+{
+	struct dfx *f = dfx_new(2);
+
+	(void)state;
+	/* the default timing: the first read, 740 ns after the command, is
+	 * already past the 400 ns DMA */
+	tally_wait_case(f, 0, 0, 1, 1, 0);
+	/* 25 us late: the fourth read, after three udelays */
+	tally_wait_case(f, 1, 25000, 2, 4, 3);
+	assert_int_equal(f->k.log_errors, 0);
+	/* 20 ms late, past the bound: 1001 polls, 1000 udelays, the last
+	 * read; the previous dump's values */
+	tally_wait_case(f, 2, SIM_MS(20), 2, 1002, 1000);
+	assert_int_equal(f->k.log_errors, 1);
+	assert_non_null(strstr(f->k.last_log, "tally command 0x8 not done"));
+	sim_run(&f->sim);
+	check_conservation(f);
+	dfx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1740,6 +1957,8 @@ int main(void)
 		cmocka_unit_test(test_reconfig_enomem),
 		cmocka_unit_test(test_lost_interrupt),
 		cmocka_unit_test(test_vector_ladder),
+		cmocka_unit_test(test_tally_stats),
+		cmocka_unit_test(test_tally_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

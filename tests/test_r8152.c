@@ -884,6 +884,88 @@ static void test_close_under_load(void **state)
 	ufx_free(f);
 }
 
+/*
+ * ethtool -S of mainline r8152 prints these first, in this order
+ * (rtl8152_gstrings in drivers/net/usb/r8152.c, Linux 6.18, read in
+ * linux-6.18.y): the adapter's tally, read from PLA_TALLYCNT.
+ */
+static const char *const mainline_r8152_tally[13] = {
+	"tx_packets", "rx_packets", "tx_errors", "rx_errors", "rx_missed",
+	"align_errors", "tx_single_collisions", "tx_multi_collisions",
+	"rx_unicast", "rx_broadcast", "rx_multicast", "tx_aborted", "tx_underrun",
+};
+
+static struct sk_buff *tx_skb(struct ufx *f, u32 id, size_t len);
+
+/*
+ * Known traffic, exact counts: 23 unicast, 4 broadcast and 6 multicast
+ * frames delivered, 3 for another station (filtered), then 100 full-size
+ * frames at once into the 64 KiB RX FIFO: 42 fit, 58 are missed; 17
+ * sent.  The driver reset the tally at probe: a second probe on the same
+ * adapter starts again from zero.
+ */
+static void test_tally_stats(void **state)
+{
+	static const u8 bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const u8 mc[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb };
+	static const u8 other[6] = { 0x00, 0xe0, 0x4c, 0x68, 0x00, 0x02 };
+	struct ufx *f = ufx_new("RTL8157");
+	const struct rtlu_stats *ms = rtlu_stats(f->m);
+	u32 id = 0;
+	u8 buf[2048];
+
+	(void)state;
+	for (unsigned i = 0; i < 36; i++) {
+		const u8 *dmac = i < 23 ? dev_mac : i < 27 ? bc : i < 33 ? mc : other;
+		size_t n = frame_make(id++, 200, buf, sizeof(buf), dmac);
+
+		f->offered++;
+		rtlu_eth_rx(f->m, buf, n);
+	}
+	sim_run(&f->sim);
+	for (unsigned i = 0; i < 100; i++)
+		send_frame(f, id++, 1514);
+	sim_run(&f->sim);
+	for (u32 i = 0; i < 17; i++)
+		assert_int_equal(dev_queue_xmit(tx_skb(f, i, 100)), 0);
+	sim_run(&f->sim);
+	assert_int_equal(ms->rx_fifo_over, 58);
+	assert_int_equal(ms->rx_filtered, 3);
+	assert_int_equal(f->ntx, 17);
+	check_conservation(f);
+
+	ET_OK(f, "-S eth0");
+	tu_stat_order(f->outbuf, mainline_r8152_tally, 13, "rx_queue_0_packets");
+	assert_int_equal(tu_stat(f->outbuf, "tx_packets"), 17);
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 23 + 4 + 6 + 42);
+	assert_int_equal(tu_stat(f->outbuf, "tx_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"), 58);
+	assert_int_equal(tu_stat(f->outbuf, "align_errors"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_single_collisions"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_multi_collisions"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_unicast"), 23 + 42);
+	assert_int_equal(tu_stat(f->outbuf, "rx_broadcast"), 4);
+	assert_int_equal(tu_stat(f->outbuf, "rx_multicast"), 6);
+	assert_int_equal(tu_stat(f->outbuf, "tx_aborted"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_underrun"), 0);
+	/* the driver's own, after them */
+	assert_int_equal(tu_stat(f->outbuf, "rx_queue_0_packets"), 75);
+	assert_int_equal(tu_stat(f->outbuf, "tx_queue_0_packets"), 17);
+
+	/* unbind and bind again: probe resets the tally */
+	kern_usb_disconnect(&r8152_driver, &f->intf);
+	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->m), "2-1");
+	assert_int_equal(kern_usb_probe(&r8152_driver, &f->intf), 0);
+	f->dev = r8152_netdev(&f->intf);
+	f->tp = netdev_priv(f->dev);
+	ET_OK(f, "-S eth0");
+	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "rx_missed"), 0);
+	assert_int_equal(tu_stat(f->outbuf, "tx_packets"), 0);
+	ufx_free(f);
+}
+
 /* -S names and -g/-G */
 static void test_ethtool_stats_rings(void **state)
 {
@@ -895,7 +977,8 @@ static void test_ethtool_stats_rings(void **state)
 	sim_run(&f->sim);
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "     rx_packets: 500\n"));
-	assert_non_null(strstr(f->outbuf, "     rx_drops: 0\n"));
+	assert_non_null(strstr(f->outbuf, "     rx_queue_0_packets: 500\n"));
+	assert_non_null(strstr(f->outbuf, "     rx_queue_0_drops: 0\n"));
 	assert_non_null(strstr(f->outbuf, "     rx_transfers: 63\n"));
 	assert_non_null(strstr(f->outbuf, "     rx_transfer_frames: 500\n"));
 	ET_OK(f, "-g eth0");
@@ -1062,6 +1145,7 @@ int main(void)
 		cmocka_unit_test(test_mitigation),
 		cmocka_unit_test(test_close_under_load),
 		cmocka_unit_test(test_ethtool_stats_rings),
+		cmocka_unit_test(test_tally_stats),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_rings_enomem),
 		cmocka_unit_test(test_coalesce_write_fails),

@@ -341,6 +341,86 @@ static void test_ctrl_registers(void **state)
 	fx_free(f);
 }
 
+/* ----- the tally: PLA_TALLYCNT, PLA_RSTTALLY ----- */
+
+/* A @len-byte frame to @dmac at the current time; rtlu_eth_rx()'s result. */
+static int frame_to(struct fx *f, const uint8_t *dmac, uint32_t len)
+{
+	uint8_t b[2048] = { 0 };
+
+	memcpy(b, dmac, 6);
+	memcpy(b + 6, "\x02\x00\x00\x00\x00\x07", 6);
+	b[12] = 0x08;
+	return rtlu_eth_rx(f->dev, b, len);
+}
+
+static struct rtl_tally tally_read(struct fx *f)
+{
+	uint8_t d[64];
+	struct rtl_tally t;
+
+	/* one 64-byte request, as r8152's generic_ocp_read makes it */
+	assert_int_equal(ctrl(f, RTLU_REQT_READ, RTLU_PLA_TALLYCNT, RTLU_MCU_TYPE_PLA,
+			      d, sizeof(d)), 64);
+	memcpy(&t, d, sizeof(t));       /* little-endian host */
+	return t;
+}
+
+/*
+ * 7 unicast, 2 broadcast and 3 multicast frames handed to the host; then
+ * 100 full-size frames at once into the 64 KiB RX FIFO: 42 fit (1536
+ * bytes each with descriptor, FCS and alignment), 58 are missed.  Bulk-out
+ * frames count as tx_packets when they go on the wire.  The block is
+ * read-only; PLA_RSTTALLY bit 0 zeroes it and reads back 0.
+ */
+static void test_tally(void **state)
+{
+	static const uint8_t me[6] = { 0x00, 0xe0, 0x4c, 0x68, 0x00, 0x01 };
+	static const uint8_t bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t mc[6] = { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 };
+	struct fx *f = fx_new(0, NULL, 4, 32768);
+	unsigned missed = 0;
+	uint64_t ge;
+	struct rtl_tally t;
+
+	(void)state;
+	f->resubmit = true;
+	for (unsigned i = 0; i < 4; i++)
+		submit_td(f, &f->td[i]);
+	for (unsigned i = 0; i < 7; i++)
+		assert_int_equal(frame_to(f, me, 200), 0);
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(frame_to(f, bc, 200), 0);
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(frame_to(f, mc, 200), 0);
+	sim_run_until(&f->sim, SIM_MS(1));
+	for (unsigned i = 0; i < 100; i++)
+		missed += frame_to(f, me, 1514) == -ENOBUFS;
+	assert_int_equal(missed, 58);
+	sim_run_until(&f->sim, SIM_MS(10));
+	assert_int_equal(f->parsed_frames, 12 + 42);
+	t = tally_read(f);
+	assert_int_equal(t.rx_packets, 54);
+	assert_int_equal(t.rx_unicast, 49);
+	assert_int_equal(t.rx_broadcast, 2);
+	assert_int_equal(t.rx_multicast, 3);
+	assert_int_equal(t.rx_missed, 58);
+	assert_int_equal(t.tx_packets, 0);
+	assert_int_equal(t.tx_errors + t.rx_errors + t.align_errors + t.tx_one_collision +
+			 t.tx_multi_collision + t.tx_aborted + t.tx_underrun, 0);
+	/* a dword of it: rx_packets' low half */
+	assert_int_equal(rd(f, RTLU_MCU_TYPE_PLA, RTLU_PLA_TALLYCNT + 8, 4), 54);
+	ge = rtlu_stats(f->dev)->guest_errors;
+	wr(f, RTLU_MCU_TYPE_PLA, RTLU_PLA_TALLYCNT + 8, 4, 0);
+	assert_int_equal(rtlu_stats(f->dev)->guest_errors, ge + 4);
+	assert_int_equal(tally_read(f).rx_packets, 54);
+	wr(f, RTLU_MCU_TYPE_PLA, RTLU_PLA_RSTTALLY, 2, RTLU_TALLY_RESET);
+	assert_int_equal(rd(f, RTLU_MCU_TYPE_PLA, RTLU_PLA_RSTTALLY, 2), 0);
+	t = tally_read(f);
+	assert_int_equal(t.rx_packets + t.rx_unicast + t.rx_missed, 0);
+	fx_free(f);
+}
+
 /* ----- the three ends of a bulk-in transfer, exact ----- */
 
 /*
@@ -906,6 +986,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ctrl_registers),
+		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_end_timer),
 		cmocka_unit_test(test_end_size),
 		cmocka_unit_test(test_end_full_exact),

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <arpa/inet.h>
@@ -39,6 +41,39 @@ static inline void tu_ip4(uint8_t *a, const char *s)
 static inline void tu_ip6(uint8_t *a, const char *s)
 {
 	assert_int_equal(inet_pton(AF_INET6, s, a), 1);
+}
+
+/* The value ethtool -S printed for @name in @out. */
+static inline uint64_t tu_stat(const char *out, const char *name)
+{
+	char key[80];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n     %s: ", name);
+	p = strstr(out, key);
+	if (!p)
+		fail_msg("-S has no %s", name);
+	return strtoull(p + strlen(key), NULL, 10);
+}
+
+/* ethtool -S output @out starts with @names (in order), then @next. */
+static inline void tu_stat_order(const char *out, const char *const *names, unsigned n,
+				 const char *next)
+{
+	const char *p = out;
+
+	assert_true(!strncmp(p, "NIC statistics:\n", 16));
+	p += 16;
+	for (unsigned i = 0; i <= n; i++) {
+		const char *want = i < n ? names[i] : next;
+		size_t len = strlen(want);
+
+		if (strncmp(p, "     ", 5) || strncmp(p + 5, want, len) || p[5 + len] != ':')
+			fail_msg("line %u of -S: want %s, got %.40s", i + 1, want, p);
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
 }
 
 /* An RSS engine with the Microsoft key, 128 entries, @n queues. */

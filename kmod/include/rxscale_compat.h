@@ -53,6 +53,7 @@
 #include <linux/jiffies.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/iopoll.h>
 #include <linux/dma-mapping.h>
 #include <linux/pci.h>
 #include <linux/usb.h>

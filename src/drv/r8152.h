@@ -165,6 +165,10 @@ struct net_device *r8152_netdev(struct usb_interface *intf);
  * -errno from usb_control_msg().
  */
 u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index);
+/* @size bytes (a multiple of 4) at 4-aligned @index of MCU @type into
+ * @data, in requests of up to RTLU_CTRL_MAX bytes.  0 or -errno; after a
+ * failed request the bytes not read are all ones. */
+int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type);
 u16 ocp_read_word(struct r8152 *tp, u16 type, u16 index);
 u8 ocp_read_byte(struct r8152 *tp, u16 type, u16 index);
 int ocp_write_dword(struct r8152 *tp, u16 type, u16 index, u32 data);

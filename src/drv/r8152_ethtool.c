@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "drv/r8152.h"
+#include "drv/rtl_tally.h"
 
 static void r8152_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
 {
@@ -139,20 +140,50 @@ static int r8152_set_ringparam(struct net_device *dev, struct ethtool_ringparam 
 
 /* ---- statistics ---- */
 
-#define R8152_STAT(name) { #name, offsetof(struct r8152_stats, name) }
+/*
+ * The adapter's tally counters come first, under mainline r8152's names
+ * and in its order: rtl8152_gstrings and rtl8152_get_ethtool_stats in
+ * drivers/net/usb/r8152.c, Linux 6.18 (read in a linux-6.18.y tree),
+ * read from PLA_TALLYCNT in one 64-byte request (generic_ocp_read).
+ */
+static const char r8152_tally_names[][ETH_GSTRING_LEN] = {
+	"tx_packets", "rx_packets", "tx_errors", "rx_errors", "rx_missed",
+	"align_errors", "tx_single_collisions", "tx_multi_collisions",
+	"rx_unicast", "rx_broadcast", "rx_multicast", "tx_aborted", "tx_underrun",
+};
+
+static_assert(ARRAY_SIZE(r8152_tally_names) == RTL_TALLY_NSTATS, "one name per tally value");
+
+/* Then the driver's own counters: the one RX and TX queue's (named as
+ * r8169's per-queue ones), the transfers, the link. */
+#define R8152_STAT(name, field) { name, offsetof(struct r8152_stats, field) }
 
 static const struct {
 	const char *name;
 	size_t off;
 } r8152_stat_table[] = {
-	R8152_STAT(rx_packets), R8152_STAT(rx_bytes), R8152_STAT(rx_drops),
-	R8152_STAT(rx_alloc_fail), R8152_STAT(rx_length), R8152_STAT(rx_runt),
-	R8152_STAT(rx_purged), R8152_STAT(rx_csum_ok), R8152_STAT(rx_transfers),
-	R8152_STAT(rx_transfer_frames), R8152_STAT(rx_transfer_frames_max),
-	R8152_STAT(rx_short_transfers), R8152_STAT(rx_queued),
-	R8152_STAT(rx_urb_errors), R8152_STAT(tx_packets), R8152_STAT(tx_bytes),
-	R8152_STAT(tx_drops), R8152_STAT(tx_transfers), R8152_STAT(tx_stops),
-	R8152_STAT(tx_urb_errors), R8152_STAT(intr), R8152_STAT(link_changes),
+	R8152_STAT("rx_queue_0_packets", rx_packets),
+	R8152_STAT("rx_queue_0_bytes", rx_bytes),
+	R8152_STAT("rx_queue_0_drops", rx_drops),
+	R8152_STAT("rx_queue_0_alloc_fail", rx_alloc_fail),
+	R8152_STAT("rx_queue_0_length", rx_length),
+	R8152_STAT("rx_queue_0_runt", rx_runt),
+	R8152_STAT("rx_queue_0_purged", rx_purged),
+	R8152_STAT("rx_queue_0_csum_ok", rx_csum_ok),
+	R8152_STAT("rx_transfers", rx_transfers),
+	R8152_STAT("rx_transfer_frames", rx_transfer_frames),
+	R8152_STAT("rx_transfer_frames_max", rx_transfer_frames_max),
+	R8152_STAT("rx_short_transfers", rx_short_transfers),
+	R8152_STAT("rx_queued", rx_queued),
+	R8152_STAT("rx_urb_errors", rx_urb_errors),
+	R8152_STAT("tx_queue_0_packets", tx_packets),
+	R8152_STAT("tx_queue_0_bytes", tx_bytes),
+	R8152_STAT("tx_queue_0_drops", tx_drops),
+	R8152_STAT("tx_transfers", tx_transfers),
+	R8152_STAT("tx_queue_0_stops", tx_stops),
+	R8152_STAT("tx_urb_errors", tx_urb_errors),
+	R8152_STAT("intr", intr),
+	R8152_STAT("link_changes", link_changes),
 };
 
 static const char *const r8152_hist_names[] = {
@@ -167,7 +198,8 @@ static const char *const r8152_dim_names[] = {
 	"rx_dim_profile", "rx_dim_usecs", "rx_dim_changes",
 };
 
-#define R8152_NSTATS (ARRAY_SIZE(r8152_stat_table) + ARRAY_SIZE(r8152_hist_names))
+#define R8152_NSTATS (RTL_TALLY_NSTATS + ARRAY_SIZE(r8152_stat_table) + \
+		      ARRAY_SIZE(r8152_hist_names))
 
 static int r8152_get_sset_count(struct net_device *dev, int sset)
 {
@@ -184,6 +216,8 @@ static void r8152_get_strings(struct net_device *dev, u32 sset, u8 *data)
 
 	if (sset != ETH_SS_STATS)
 		return;
+	for (size_t i = 0; i < RTL_TALLY_NSTATS; i++)
+		ethtool_puts(&data, r8152_tally_names[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_stat_table); i++)
 		ethtool_puts(&data, r8152_stat_table[i].name);
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_hist_names); i++)
@@ -197,8 +231,12 @@ static void r8152_get_ethtool_stats(struct net_device *dev, struct ethtool_stats
 {
 	struct r8152 *tp = netdev_priv(dev);
 	const u8 *base = (const u8 *)&tp->stats;
+	struct rtl_tally tally;
 
 	(void)st;
+	/* a failed read shows all ones, as mainline's does */
+	generic_ocp_read(tp, RTLU_PLA_TALLYCNT, sizeof(tally), &tally, RTLU_MCU_TYPE_PLA);
+	d = rtl_tally_to_stats(&tally, d);
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_stat_table); i++) {
 		u64 v;
 

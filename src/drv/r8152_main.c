@@ -32,25 +32,48 @@ MODULE_PARM_DESC(coalesce_ns, "RX aggregation timer in ns; 0 = the chip's defaul
 
 #define R8152_CTRL_TIMEOUT_MS	500
 
-/* Read the dword at 4-aligned @addr of MCU @type.  Control transfer
- * buffers must be DMA-able heap memory, never the stack. */
+int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type)
+{
+	/* control transfer buffers are DMA-able heap memory, never the
+	 * stack */
+	u8 *tmp, *out = data;
+	int rc = 0;
+
+	if ((index & 3u) || (size & 3u) || !size || (u32)index + size > 0x10000u)
+		return -EINVAL;
+	tmp = kzalloc(RTLU_CTRL_MAX, GFP_KERNEL);
+	if (!tmp)
+		rc = -ENOMEM;
+	while (size && !rc) {
+		u16 n = size < RTLU_CTRL_MAX ? size : RTLU_CTRL_MAX;
+
+		rc = usb_control_msg(tp->udev, usb_rcvctrlpipe(tp->udev, 0),
+				     RTLU_REQ_GET_REGS, RTLU_REQT_READ, index, type,
+				     tmp, n, R8152_CTRL_TIMEOUT_MS);
+		if (rc != n) {
+			rc = rc < 0 ? rc : -EIO;
+			break;
+		}
+		memcpy(out, tmp, n);
+		out += n;
+		index = (u16)(index + n);
+		size = (u16)(size - n);
+		rc = 0;
+	}
+	if (rc)
+		memset(out, 0xff, size);
+	kfree(tmp);
+	return rc;
+}
+
+/* Read the dword at 4-aligned @addr of MCU @type. */
 static int get_dword(struct r8152 *tp, u16 type, u16 addr, u32 *val)
 {
-	__le32 *tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
-	int rc;
+	__le32 le;
+	int rc = generic_ocp_read(tp, addr, sizeof(le), &le, type);
 
-	*val = 0xffffffff;
-	if (!tmp)
-		return -ENOMEM;
-	rc = usb_control_msg(tp->udev, usb_rcvctrlpipe(tp->udev, 0),
-			     RTLU_REQ_GET_REGS, RTLU_REQT_READ, addr, type,
-			     tmp, sizeof(*tmp), R8152_CTRL_TIMEOUT_MS);
-	if (rc == (int)sizeof(*tmp))
-		*val = le32_to_cpu(*tmp);
-	kfree(tmp);
-	if (rc != (int)sizeof(*tmp))
-		return rc < 0 ? rc : -EIO;
-	return 0;
+	*val = le32_to_cpu(le);
+	return rc;
 }
 
 /* Write @val to the dword at 4-aligned @addr, bytes selected by @byen
@@ -396,6 +419,10 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 		goto err_free;
 	}
 	tp->version_word = ver;
+	/* the tally counts from zero (K rtl_tally_reset, at chip init) */
+	ocp_write_word(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_RSTTALLY,
+		       ocp_read_word(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_RSTTALLY) |
+		       RTLU_TALLY_RESET);
 	tp->rx_buf_sz = chip->rx_buf_size;
 	tp->rx_pending = chip->caps->rx_urbs <= RTL8152_MAX_RX ? chip->caps->rx_urbs :
 							   RTL8152_MAX_RX;

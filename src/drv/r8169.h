@@ -220,6 +220,10 @@ struct rtl8169_private {
 	 * vector) */
 	struct timer_list watchdog;
 	u64 watchdog_kicks;		/* stalled vectors made to fire again */
+	/* the block the chip dumps its tally counters into (ethtool -S) */
+	struct rtl_tally *tally;
+	dma_addr_t tally_dma;
+	bool tally_reset_done;		/* zeroed once, at the first open */
 };
 
 /* A datapath configuration: what open and ethtool -L/-G set up. */
@@ -289,6 +293,9 @@ void rtl_rss_write(struct rtl8169_private *tp);
 /* ---- r8169_ethtool.c ---- */
 extern const struct ethtool_ops rtl8169_ethtool_ops;
 void rtl_coalesce_write(struct rtl8169_private *tp);
+/* Tally command @cmd (RTL_COUNTER_DUMP into tp->tally, RTL_COUNTER_RESET)
+ * and the wait for the chip to finish it: 0 or -ETIMEDOUT. */
+int rtl_tally_cmd(struct rtl8169_private *tp, u32 cmd);
 
 /* ---- r8169_dim.c ---- */
 void rtl_dim_init(struct rtl_q_vector *qv);

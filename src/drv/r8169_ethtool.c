@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "drv/r8169.h"
+#include "drv/rtl_tally.h"
+#include "kern/iopoll.h"
 
 /* ---- channels: RX queues each have a vector; one TX queue ---- */
 
@@ -365,6 +367,53 @@ static int rtl_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
 
 /* ---- statistics ---- */
 
+/*
+ * The chip's tally counters come first, under mainline r8169's names and
+ * in its order: rtl8169_gstrings and rtl8169_get_ethtool_stats in
+ * drivers/net/ethernet/realtek/r8169_main.c, Linux 6.18 (read in a
+ * linux-6.18.y tree), the same list since the driver's early days.  There the
+ * RTL8125 family's extended counters go to ethtool's standard groups
+ * (get_eth_mac_stats, get_pause_stats), not to -S; the model has none of
+ * them.  "unicast", "broadcast", "multicast" are received frames.
+ */
+static const char rtl_tally_names[][ETH_GSTRING_LEN] = {
+	"tx_packets", "rx_packets", "tx_errors", "rx_errors", "rx_missed",
+	"align_errors", "tx_single_collisions", "tx_multi_collisions",
+	"unicast", "broadcast", "multicast", "tx_aborted", "tx_underrun",
+};
+
+static_assert(ARRAY_SIZE(rtl_tally_names) == RTL_TALLY_NSTATS, "one name per tally value");
+
+int rtl_tally_cmd(struct rtl8169_private *tp, u32 cmd)
+{
+	u32 v;
+	int rc;
+
+	rtl_w32(tp, RTL_CounterAddrHigh, upper_32_bits(tp->tally_dma));
+	rtl_w32(tp, RTL_CounterAddrLow, lower_32_bits(tp->tally_dma) | cmd);
+	/* K rtl8169_do_counters: up to 1000 polls, 10 us apart */
+	rc = readl_poll_timeout_atomic(tp->mmio_addr + RTL_CounterAddrLow, v,
+				       !(v & (RTL_COUNTER_RESET | RTL_COUNTER_DUMP)),
+				       10, 10000);
+	if (rc)
+		netdev_err(tp->dev, "tally command %#x not done after 10 ms\n", cmd);
+	return rc;
+}
+
+/* Fresh tally values into @d: a dump if the receiver is on (K
+ * rtl8169_update_counters: some chips cannot dump with it off, and 0xff
+ * is a chip that is gone), else what the last dump left. */
+static u64 *rtl_tally_stats(struct rtl8169_private *tp, u64 *d)
+{
+	const struct rtl_tally *t = tp->tally;
+	u8 cmd = rtl_r8(tp, RTL_ChipCmd);
+
+	if ((cmd & RTL_CMD_RE) && cmd != 0xff)
+		rtl_tally_cmd(tp, RTL_COUNTER_DUMP);
+	return rtl_tally_to_stats(t, d);
+}
+
+/* Then the driver's own counters: per RX and TX queue, per vector. */
 static const char *const rtl_rxq_stat_names[] = {
 	"packets", "bytes", "drops", "errors", "alloc_fail", "length",
 	"flushed", "csum_ok", "ownbit_rechecks",
@@ -394,8 +443,8 @@ static int rtl_get_sset_count(struct net_device *dev, int sset)
 
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
-	return (int)(tp->num_rx_queues * rxq_nstats(tp) + tp->num_tx_queues * TXQ_NSTATS +
-		     tp->nqv + 2);
+	return (int)(RTL_TALLY_NSTATS + tp->num_rx_queues * rxq_nstats(tp) +
+		     tp->num_tx_queues * TXQ_NSTATS + tp->nqv + 2);
 }
 
 static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -404,6 +453,8 @@ static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 
 	if (sset != ETH_SS_STATS)
 		return;
+	for (unsigned int i = 0; i < RTL_TALLY_NSTATS; i++)
+		ethtool_puts(&data, rtl_tally_names[i]);
 	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
 		for (unsigned int i = 0; i < RXQ_NSTATS; i++)
 			ethtool_sprintf(&data, "rx_queue_%u_%s", q, rtl_rxq_stat_names[i]);
@@ -426,6 +477,7 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 	struct rtl8169_private *tp = netdev_priv(dev);
 
 	(void)st;
+	d = rtl_tally_stats(tp, d);
 	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
 		const struct rtl_rx_stats *s = &tp->rx_ring[q].stats;
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "drv/r8169.h"
+#include "kern/iopoll.h"
 #include "kern/module.h"
 
 struct r8169_params r8169_params = { .ownbit_workaround = -1 };
@@ -34,14 +35,13 @@ MODULE_PARM_DESC(no_msix, "use one vector and the legacy interrupt registers");
 
 static void rtl_hw_reset(struct rtl8169_private *tp)
 {
+	u8 v;
+
 	rtl_w8(tp, RTL_ChipCmd, RTL_CMD_RST);
-	/* K rtl_chipcmd_cond: poll until RST self-clears (bounded) */
-	for (int i = 0; i < 100; i++) {
-		if (!(rtl_r8(tp, RTL_ChipCmd) & RTL_CMD_RST))
-			return;
-		udelay(100);
-	}
-	netdev_err(tp->dev, "chip reset did not complete\n");
+	/* K rtl_hw_reset: poll until RST self-clears, 100 times 100 us */
+	if (readb_poll_timeout_atomic(tp->mmio_addr + RTL_ChipCmd, v,
+				      !(v & RTL_CMD_RST), 100, 10000))
+		netdev_err(tp->dev, "chip reset did not complete\n");
 }
 
 /* Program rings, RX configuration, RSS, moderation and interrupts, and
@@ -215,6 +215,13 @@ int rtl_open(struct net_device *dev)
 		return rc;
 	}
 	rtl_up(tp);
+	/* as mainline r8169 does for the chips that can (K
+	 * rtl8169_init_counter_offsets): the tally starts from zero at the
+	 * first open, and counts on across close/open after that */
+	if (!tp->tally_reset_done) {
+		rtl_tally_cmd(tp, RTL_COUNTER_RESET);
+		tp->tally_reset_done = true;
+	}
 	return 0;
 }
 
@@ -360,10 +367,18 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->mac[4] = (u8)mac4;
 	tp->mac[5] = (u8)(mac4 >> 8);
 	eth_hw_addr_set(dev, tp->mac);
+	/* page-aligned, so the 64-byte alignment the dump address needs
+	 * holds (its low 6 bits are the command bits) */
+	tp->tally = dma_alloc_coherent(&pdev->dev, sizeof(*tp->tally), &tp->tally_dma,
+				       GFP_KERNEL);
+	if (!tp->tally) {
+		rc = -ENOMEM;
+		goto err_free_netdev;
+	}
 
 	rc = rtl_alloc_vectors(tp);
 	if (rc)
-		goto err_free_netdev;
+		goto err_free_tally;
 	tp->num_rx_queues = tp->max_rx_queues;
 	rtl_rss_init(tp);
 	/* the RSS hash reaches the stack (skb_set_hash), so say so: without
@@ -389,6 +404,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_free_vectors:
 	rtl_free_vectors(tp);
+err_free_tally:
+	dma_free_coherent(&pdev->dev, sizeof(*tp->tally), tp->tally, tp->tally_dma);
 err_free_netdev:
 	free_netdev(dev);
 err_unmap:
@@ -408,6 +425,7 @@ static void rtl_remove_one(struct pci_dev *pdev)
 	tp = netdev_priv(dev);
 	unregister_netdev(dev);         /* closes it if open */
 	rtl_free_vectors(tp);
+	dma_free_coherent(&pdev->dev, sizeof(*tp->tally), tp->tally, tp->tally_dma);
 	pci_iounmap(pdev, tp->mmio_addr);
 	pci_disable_device(pdev);
 	pci_set_drvdata(pdev, NULL);

@@ -77,6 +77,17 @@
 #define RTLU_TCR1_VERSION_MASK	0x7CF0u
 #define RTLU_PLA_CR		0xE813u		/* command, 8 bit */
 #define RTLU_PLA_PHYSTATUS	0xE908u		/* link status, 16 bit */
+/*
+ * Tally counters (r8152 PLA_TALLYCNT, struct tally_counter): the 64-byte
+ * block of struct rtl_tally (rtl_desc.h, the PCIe chips' layout), read-only,
+ * read by r8152's ethtool -S in one 64-byte request (generic_ocp_read of
+ * PLA_TALLYCNT, Linux 6.18).  PLA_RSTTALLY bit 0 TALLY_RESET zeroes them
+ * (r8152 rtl_tally_reset, at chip init).  [I] The reset is done when the
+ * write lands and the bit reads 0 after it.
+ */
+#define RTLU_PLA_RSTTALLY	0xE800u		/* 16 bit */
+#define RTLU_TALLY_RESET	0x0001u
+#define RTLU_PLA_TALLYCNT	0xE890u		/* 64 bytes, read-only */
 
 /* PLA_RCR bits (r8152 RCR_*). */
 #define RTLU_RCR_AAP		0x00000001u	/* accept all (promiscuous) */

@@ -119,8 +119,22 @@ const struct cpumask *cpumask_of(unsigned int cpu)
 	return &cpu_one[cpu < NR_CPUS ? cpu : 0];
 }
 
+/*
+ * A busy wait.  On a simulated CPU it is CPU time charged to the running
+ * frame: the frame's clock moves on, so a device register read after it
+ * sees what the device did meanwhile (a model completes a command whose
+ * time has come when it is read, e.g. the tally dump).  Outside every
+ * CPU and outside the event loop (a test, or the CLI once a run is over)
+ * time passes for the devices: the engine runs to now + @usecs.  From an
+ * event callback outside any CPU (no driver code runs there) neither is
+ * possible and the wait costs nothing.
+ */
 void udelay(unsigned long usecs)
 {
+	if (sim_current_cpu(kern->host) < 0 && !sim_running(kern->sim)) {
+		sim_run_until(kern->sim, sim_now(kern->sim) + (u64)usecs * 1000u);
+		return;
+	}
 	kern_charge_ps((u64)usecs * 1000000u);
 }
 

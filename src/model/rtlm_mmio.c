@@ -81,6 +81,7 @@ static const rtlm_rd_hook rd_hooks[RTL_RI__COUNT] = {
 	[RTL_RI_HW_CLO_PTR0_8125BP] = rtlm_tx_clo_read,
 	[RTL_RI_HW_CLO_PTR1_8125BP] = rtlm_tx_clo_read,
 	[RTL_RI_MCU] = rtlm_mcu_read,
+	[RTL_RI_CounterAddrLow] = rtlm_tally_read,
 };
 
 static uint32_t chip_reset_value(struct rtlm_dev *dev, unsigned ri,

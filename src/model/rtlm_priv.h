@@ -278,6 +278,8 @@ void rtlm_wb_fini(struct rtlm_dev *dev);
 void rtlm_tally_init(struct rtlm_dev *dev);
 void rtlm_tally_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 		      uint32_t old, uint32_t val);
+uint32_t rtlm_tally_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+			 uint32_t stored);
 void rtlm_tally_reset(struct rtlm_dev *dev);
 
 /* ---- rtlm_ocp.c */

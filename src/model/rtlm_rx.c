@@ -27,7 +27,10 @@
  * descriptors (FS/LS are always both set).
  *
  * No descriptor with OWN set at the ring index => rx_missed, the tally's
- * rx_missed, RDU status; the ring and memory are left untouched.
+ * rx_missed, RDU status; the ring and memory are left untouched.  [I] The
+ * tally's rx_missed also counts frames dropped because the RX pipeline
+ * was full (rx_fifo_over): on the chip a ring that stays full backs up
+ * into the FIFO, and both are frames missed for lack of room.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +39,7 @@
 #include <zlib.h>
 
 #include "hw/rtl_defines.h"
+#include "model/model_tally.h"
 #include "model/rtlm_priv.h"
 #include "net/net_build.h"
 
@@ -199,6 +203,7 @@ static int eth_rx(struct rtlm_dev *dev, const void *frame, size_t len,
 	rtlm_rss_classify(dev, &f, &rr);
 	if (dev->st.rx_inflight >= dev->p.rx_fifo_frames) {
 		dev->st.rx_fifo_over++;
+		dev->tally.rx_missed++;
 		rtlm_irq_event(dev, RTLM_IRQ_RX_FIFO, rr.queue);
 		return -ENOBUFS;
 	}
@@ -212,6 +217,7 @@ static int eth_rx(struct rtlm_dev *dev, const void *frame, size_t len,
 	fr = fr_alloc(dev, out + RTLM_FCS_LEN);          /* data: written below */
 	if (!fr) {
 		dev->st.rx_fifo_over++;
+		dev->tally.rx_missed++;
 		return -ENOBUFS;
 	}
 	fr->dev = dev;
@@ -402,19 +408,6 @@ static uint32_t rx_writeback(const struct rtlm_rx_frame *fr,
 	return o1;
 }
 
-static void rx_tally(struct rtlm_dev *dev, const uint8_t *p)
-{
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
-	dev->tally.rx_packets++;
-	if (!memcmp(p, bcast, 6))
-		dev->tally.rx_broadcast++;
-	else if (p[0] & 1)
-		dev->tally.rx_multicast++;
-	else
-		dev->tally.rx_unicast++;
-}
-
 static void rx_done(struct sim *s, struct sim_event *ev)
 {
 	struct rtlm_rx_frame *fr = ev->arg;
@@ -461,7 +454,7 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 	dev->rx[q].cur = (o1 & RTL_DESC_EOR) ? 0 : dev->rx[q].cur + 1;
 	dev->st.rx_ok[q]++;
 	dev->st.rx_bytes[q] += fr->len;
-	rx_tally(dev, fr->data);
+	model_tally_rx(&dev->tally, fr->data);
 	rtlm_irq_event(dev, RTLM_IRQ_RX_OK, q);
 	goto out;
 missed:

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "model/model_tally.h"
 #include "model/rtlu_priv.h"
 
 static uint8_t *space(struct rtlu_dev *dev, uint16_t mcu)
@@ -106,6 +107,17 @@ static void write_byte(struct rtlu_dev *dev, uint16_t mcu, uint16_t addr,
 		rtlu_guest_error(dev, "write to read-only PLA_PHYSTATUS");
 		return;
 	}
+	if (pla && addr >= RTLU_PLA_TALLYCNT &&
+	    addr < RTLU_PLA_TALLYCNT + sizeof(struct rtl_tally)) {
+		rtlu_guest_error(dev, "write to read-only PLA_TALLYCNT");
+		return;
+	}
+	if (pla && addr == RTLU_PLA_RSTTALLY) {
+		if (v & RTLU_TALLY_RESET)
+			memset(&dev->tally, 0, sizeof(dev->tally));
+		s[addr] = v & (uint8_t)~RTLU_TALLY_RESET;      /* self-clearing */
+		return;
+	}
 	if (pla && (addr == RTLU_PLA_TCR1 || addr == RTLU_PLA_TCR1 + 1)) {
 		/* the version bits are read-only */
 		uint8_t ro = (uint8_t)(RTLU_TCR1_VERSION_MASK >>
@@ -169,6 +181,11 @@ int rtlu_control(void *opaque, const struct plat_usb_setup *setup,
 	}
 	if (setup->bRequestType == RTLU_REQT_READ) {
 		dev->st.ctrl_reads++;
+		/* the counters as they are now, where the read covers them */
+		if (mcu == RTLU_MCU_TYPE_PLA &&
+		    addr < RTLU_PLA_TALLYCNT + sizeof(struct rtl_tally) &&
+		    addr + len > RTLU_PLA_TALLYCNT)
+			model_tally_image(&dev->tally, dev->pla + RTLU_PLA_TALLYCNT);
 		memcpy(data, s + addr, len);
 		return len;
 	}

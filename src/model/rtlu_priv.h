@@ -51,6 +51,8 @@ struct rtlu_dev {
 
 	bool link_up;
 	uint32_t link_mbps;
+	/* what PLA_TALLYCNT reads (model_tally.h) */
+	struct rtl_tally tally;
 
 	/* RX FIFO */
 	struct rtlu_rx_frame *rxq_head, *rxq_tail;

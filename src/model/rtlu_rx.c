@@ -12,6 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "model/model_tally.h"
 #include "model/rtlu_priv.h"
 
 #define EP_IN (RTLU_EP_BULK_IN | PLAT_USB_DIR_IN)
@@ -181,6 +182,7 @@ static void pump(struct rtlu_dev *dev)
 			continue;
 		}
 		rxq_pop(dev);
+		model_tally_rx(&dev->tally, f->data);
 		if (!dev->open) {
 			dev->open = true;
 			dev->open_first_ns = now;
@@ -320,11 +322,13 @@ int rtlu_eth_rx(struct rtlu_dev *dev, const void *frame, size_t len)
 	}
 	if (dev->rxq_bytes + foot > dev->p.rx_fifo_bytes) {
 		dev->st.rx_fifo_over++;
+		dev->tally.rx_missed++;
 		return -ENOBUFS;
 	}
 	f = malloc(sizeof(*f) + len);
 	if (!f) {
 		dev->st.rx_fifo_over++;
+		dev->tally.rx_missed++;
 		return -ENOBUFS;
 	}
 	f->ready_ns = sim_now(eng(dev)) + dev->p.rx_proc_ns;

@@ -60,6 +60,7 @@ static void tx_fire(struct sim *s, struct sim_event *ev)
 			    (uint64_t)bytes * 8u * 1000000u / dev->link_mbps;
 	if (dev->link_up) {
 		dev->st.tx_frames++;
+		dev->tally.tx_packets++;
 		dev->st.tx_bytes += f->len;
 		if (dev->wire_tx)
 			dev->wire_tx(dev->wire_arg, f->data, f->len);

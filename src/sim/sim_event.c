@@ -403,6 +403,7 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until)
 	bool from_heap;
 
 	s->stop = false;
+	s->running = true;
 	while ((ev = first(s, &from_heap)) && ev->time <= until) {
 		/* only housekeeping left: a run to the end is done */
 		if (until == SIM_TIME_MAX && s->live == s->live_bg)
@@ -422,8 +423,11 @@ uint64_t sim_run_until(struct sim *s, sim_time_t until)
 			pop_root(s);
 		}
 		if (s->stop)
-			return n;
+			break;
 	}
+	s->running = false;
+	if (s->stop)
+		return n;
 	if (until != SIM_TIME_MAX && until > s->now)
 		s->now = s->wheel_base = until;
 	return n;

@@ -85,6 +85,7 @@ struct sim {
 	uint64_t executed;      /* events run so far */
 	uint64_t trace;         /* running trace hash */
 	bool stop;              /* set by sim_stop(), cleared by sim_run_*() */
+	bool running;           /* inside sim_run_until(): events are being run */
 	bool root_running;      /* heap[0] is the entry of the running event */
 };
 
@@ -163,6 +164,14 @@ bool sim_next_time(struct sim *s, sim_time_t *t);
 static inline uint64_t sim_run(struct sim *s)
 {
 	return sim_run_until(s, SIM_TIME_MAX);
+}
+
+/* Whether sim_run_until() is on the stack: code called from an event
+ * cannot run the engine itself; code called from outside (a test, the
+ * CLI between runs) can make time pass with sim_run_until(). */
+static inline bool sim_running(const struct sim *s)
+{
+	return s->running;
 }
 
 /* Make the running sim_run_until() return after the current event. */
