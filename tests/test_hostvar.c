@@ -209,6 +209,47 @@ static void test_idle_tick_deepens(void **state)
 	hv_free(v);
 }
 
+static enum sim_task_ret task_run(struct sim_task *t, void *arg)
+{
+	sim_time_t *ran = arg;
+
+	*ran = sim_now(t->host->sim);
+	sim_charge(t->host, SIM_COST_task_switch, 1);
+	return SIM_TASK_SLEEP;
+}
+
+static void wake_fn(struct sim *s, struct sim_event *ev)
+{
+	(void)s;
+	sim_task_wake(ev->arg);
+}
+
+/* A task woken onto an idle CPU starts after the same exit latency. */
+static void test_idle_task_wake(void **state)
+{
+	struct hv *v = hv_new("adl", 1, 0), *w = hv_new(NULL, 1, 0);
+	struct hv *h[2] = { v, w };
+	sim_time_t ran[2] = { 0, 0 };
+	struct sim_task t[2];
+	struct sim_event ev[2];
+	struct sim_cpuset one;
+
+	(void)state;
+	sim_cpuset_zero(&one);
+	sim_cpuset_set(&one, 1);
+	for (int i = 0; i < 2; i++) {
+		sim_task_init(h[i]->h, &t[i], "t", task_run, &ran[i], &one);
+		sim_event_init(&ev[i], wake_fn, &t[i]);
+		sim_schedule_at(&h[i]->sim, &ev[i], SIM_MS(50));
+		sim_run_until(&h[i]->sim, SIM_MS(60));
+		sim_task_fini(&t[i]);
+	}
+	assert_true(ran[1] >= SIM_MS(50) && ran[1] < SIM_MS(50) + SIM_US(20));
+	assert_int_equal(ran[0] - ran[1], SIM_US(680));
+	hv_free(v);
+	hv_free(w);
+}
+
 /* Misses: Poisson counts from the running CPU's stream of the run's seed,
  * each the platform's DRAM latency; the same seed, the same draws. */
 static void test_misses_seeded(void **state)
@@ -253,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_idle_typical),
 		cmocka_unit_test(test_idle_exit_latency),
 		cmocka_unit_test(test_idle_tick_deepens),
+		cmocka_unit_test(test_idle_task_wake),
 		cmocka_unit_test(test_misses_seeded),
 	};
 
