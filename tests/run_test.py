@@ -330,6 +330,40 @@ if r.returncode == 0:
     check([x["row"] for x in rows] == ["E1c", "E1d", "E1e"], f"rows {rows}")
     check(all(x["role"] == "predicted" for x in rows), "E1c-e are predictions")
     check(all(len(x["band"]) == 2 and isinstance(x["ok"], bool) for x in rows), "band/ok")
+# rows that relate two runs get a reference run first: E2c against one
+# stream (E2a's configuration), E3e against the other mitigation setting
+for name, want in (("e2-vanilla-p20", "iperf3.streams=1: "),
+                   ("e3-ping-mit-on", "usb.mitigation=off: avg ")):
+    r = run(os.path.join(scen, name + ".ini"), "--set", "run.duration=1.2",
+            "--set", "ping.count=2", "--compare", "--json")
+    check(r.returncode == 0, f"{name} compare: {r.stderr}")
+    if r.returncode == 0:
+        row = json.loads(r.stdout)["compare"][0]
+        check(want in row["note"], f"{name}: no reference run in {row}")
+# E1b/E1d: the peak of the per-second %soft, not the mean
+r = run(os.path.join(scen, "e1-norss.ini"), "--set", "run.duration=5", "--compare", "--json")
+check(r.returncode == 0, f"e1-norss compare: {r.stderr}")
+if r.returncode == 0:
+    d = json.loads(r.stdout)
+    e1b = [x for x in d["compare"] if x["row"] == "E1b"][0]
+    per_s = [float(c["soft"]) for st in d["sysstat"]["hosts"][0]["statistics"][2:]
+             for c in st["cpu-load"] if c["cpu"] != "all"]
+    check(abs(e1b["value"] - max(per_s)) < 0.01, f"E1b {e1b['value']} is not the peak {max(per_s)}")
+# iperf3.cpus pins the host's iperf3 (taskset -c); host.cpuidle picks idle states
+r = run("--set", "run.duration=0.5", "--set", "iperf3.cpus=3", "--json")
+if r.returncode == 0:
+    cpus = json.loads(r.stdout)["summary"]["cpus"]
+    check(cpus[3]["usr"] > 0 and all(c["usr"] == 0 for c in cpus if c["cpu"] != 3),
+          f"iperf3.cpus=3: {cpus}")
+check(r.returncode == 0, f"iperf3.cpus: {r.stderr}")
+r = run("--set", "run.duration=0.5", "--set", "host.cpuidle=adl", "--json")
+check(r.returncode == 0 and json.loads(r.stdout)["cpuidle"]["states"][4]["name"] == "C10",
+      f"host.cpuidle=adl: {r.stderr}")
+for args, text in ((("--set", "iperf3.cpus=8"), "iperf3.cpus: '8' is not a CPU list"),
+                   (("--set", "host.cpuidle=c7"), "no idle-state table 'c7'")):
+    r = run("--set", "run.duration=0.1", *args)
+    check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
+          f"bad input {args}: rc {r.returncode} {r.stderr!r}")
 r = run("--set", "compare.rows=E9z")
 check(r.returncode == 2 and "no EXPERIMENTS.md row 'E9z'" in r.stderr, f"bad row: {r.stderr}")
 r = run("--set", "iperf3.cc=vegas")

@@ -309,6 +309,33 @@ static void test_cost_errors(void **state)
 	assert_non_null(strstr(err, "unknown section [other]"));
 	free(t);
 
+	/* [platform]: optional facts, each checked */
+	t = preset_text("[platform]\ndram_latency_ns = 66.5\ncpuidle = adl\n", NULL);
+	assert_int_equal(sim_cost_load_string(&c, t, "p.ini", err, sizeof(err)), 0);
+	assert_int_equal(c.dram_latency_ps, 66500);
+	assert_string_equal(c.cpuidle, "adl");
+	free(t);
+	c = orig;
+	assert_int_equal(orig.dram_latency_ps, 0);      /* the default has none */
+	assert_string_equal(orig.cpuidle, "");
+	{
+		static const char *const bad[][2] = {
+			{ "[platform]\nsmt = 2\n", "unknown key 'smt' in [platform]" },
+			{ "[platform]\ndram_latency_ns = slow\n", "dram_latency_ns: bad value 'slow'" },
+			{ "[platform]\ncpuidle = c42\n", "cpuidle: no table 'c42' (none, adl, rk3588)" },
+			{ "[platform]\ncpuidle = adl\ncpuidle = adl\n", "cpuidle given twice" },
+		};
+
+		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			t = preset_text(bad[i][0], NULL);
+			assert_int_equal(sim_cost_load_string(&c, t, "p.ini", err, sizeof(err)),
+					 -EINVAL);
+			assert_non_null(strstr(err, bad[i][1]));
+			assert_memory_equal(&c, &orig, sizeof(c));
+			free(t);
+		}
+	}
+
 	assert_int_equal(sim_cost_load_string(&c, "[cost]\nmmio_read = fast\n", "b.ini",
 					      err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "b.ini:2: cost 'mmio_read': bad value 'fast' (want ns, e.g. 120 or 0.085)");

@@ -437,6 +437,24 @@ static double gro_interleave(unsigned nflows, bool same_hash,
 	return eff;
 }
 
+/* The stack's cache misses per KB of payload: Willmann et al.'s three
+ * measurements, linear in log(connections) between them, flat outside. */
+static void test_misses_per_kb(void **state)
+{
+	(void)state;
+	assert_true(stack_misses_per_kb(0) == 1.83);
+	assert_true(stack_misses_per_kb(1) == 1.83);
+	assert_true(stack_misses_per_kb(6) == 1.83);
+	assert_true(fabs(stack_misses_per_kb(192) - 4.08) < 1e-12);
+	assert_true(fabs(stack_misses_per_kb(16384) - 18.49) < 1e-12);
+	assert_true(stack_misses_per_kb(1000000) == 18.49);
+	/* 20 connections: 1.83 + 2.25 * log(20/6) / log(32) */
+	assert_true(fabs(stack_misses_per_kb(20) - (1.83 + 2.25 * log(20.0 / 6) / log(32.0))) <
+		    1e-12);
+	assert_true(stack_misses_per_kb(20) > 2.6 && stack_misses_per_kb(20) < 2.62);
+	assert_true(stack_misses_per_kb(1000) > 4.08 && stack_misses_per_kb(1000) < 18.49);
+}
+
 static void test_gro_interleave(void **state)
 {
 	struct stack_gro_stats st1, st2, st20, st20s;
@@ -1274,6 +1292,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_gro_rules),
 		cmocka_unit_test(test_gro_interleave),
+		cmocka_unit_test(test_misses_per_kb),
 		cmocka_unit_test(test_demux),
 		cmocka_unit_test(test_fast_retransmit),
 		cmocka_unit_test(test_rto_blackout),

@@ -92,12 +92,16 @@ const char *cli_linktype_name(int linktype);
 
 void cli_pcap_close(struct cli_pcap *c);
 
+struct scenario;
+
 /* Values a sweep takes at most. */
 #define CLI_SWEEP_MAX 32
 
 /* One point of `rxscale run --sweep`: the run's headline figures. */
 struct cli_sweep_point {
 	double gbps;                    /* iperf3 throughput, Gbit/s */
+	double gbps_mean;               /* the same over the mean window (the
+					   --compare figure) */
 	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
 					   mean window */
 	double soft_max;                /* busiest CPU's %soft, mean window */
@@ -105,6 +109,17 @@ struct cli_sweep_point {
 	double ping_avg_ms;             /* idle ping average; -1: no reply */
 	uint64_t retransmits;
 };
+
+/*
+ * cli_run_point() - run @base with @set ("section.key=value", validated
+ * by the caller) applied, in a fresh world, printing nothing, and put its
+ * headline figures in @pt.  @idle_ping: instead of the workload, the host
+ * pings the idle peer 20 times, 0.1 s apart (the seed measured ping on an
+ * idle link).  0, or -1 with the error printed.  --sweep's points and
+ * --compare's reference runs.
+ */
+int cli_run_point(const struct scenario *base, const char *set, bool idle_ping,
+		  struct cli_sweep_point *pt);
 
 /*
  * cli_plot_prepare() - before any run of a sweep: @plot must not name

@@ -217,39 +217,110 @@ static double top_pct(struct world *w, const struct intervals *iv, uint64_t at2,
 	return span > 0 ? 100.0 * (double)(end - (win ? at2 : 0)) / span : 0;
 }
 
-/* The scenario's compare rows, evaluated on this run's report. */
-static void evaluate_rows(struct world *w, struct rpt_run *r)
+/* What --compare reads off this run: the per-interval throughput, the CPU
+ * shares over the mean window and per whole second in it, ping. */
+static void run_figures_fill(struct world *w, const struct rpt_run *r, struct run_figures *f)
 {
 	static double gbps[MAX_INTERVALS], soft[SIM_CPUS_MAX], idle[SIM_CPUS_MAX];
+	static double *soft_iv;
+	static unsigned soft_iv_cap;
 	static bool irqc[SIM_CPUS_MAX];
 	const struct rpt_iperf3 *ip = &r->ip;
-	struct run_figures f = { .gbps = gbps, .ncpus = r->ncpus, .soft = soft,
-				 .idle = idle, .irq_cpu = irqc };
-	char list[128], *tok, *save = NULL;
 	struct sim_cpuset set;
 
+	*f = (struct run_figures){ .gbps = gbps, .ncpus = r->ncpus, .soft = soft,
+				   .idle = idle, .irq_cpu = irqc };
 	for (unsigned i = 1; i <= ip->n; i++) {
 		double t = (double)(ip->end[i] - ip->end[i - 1]) / 1e9;
 
-		gbps[f.n_gbps++] = t > 0 ? (double)(ip->bytes[i] -
-						    ip->bytes[i - 1]) * 8 / t / 1e9 : 0;
+		gbps[f->n_gbps++] = t > 0 ? (double)(ip->bytes[i] -
+						     ip->bytes[i - 1]) * 8 / t / 1e9 : 0;
 	}
-	f.first_mean = w->scn.duration_s > 3 && f.n_gbps > 2 ? 2 : 0;
+	f->first_mean = w->scn.duration_s > 3 && f->n_gbps > 2 ? 2 : 0;
 	for (unsigned c = 0; c < r->ncpus; c++) {
 		soft[c] = r->cpu[c].v[SIM_ACCT_SOFT];
 		idle[c] = r->cpu[c].v[SIM_ACCT_IDLE];
-		if (r->cpu[c].ksoftirqd > f.ksoftirqd_max)
-			f.ksoftirqd_max = r->cpu[c].ksoftirqd;
+		if (r->cpu[c].ksoftirqd > f->ksoftirqd_max)
+			f->ksoftirqd_max = r->cpu[c].ksoftirqd;
 	}
-	f.app_cpu = ip->app_cpu;
-	f.have_ping = r->ping.have_stats;
-	f.ping_min = r->ping.min;
-	f.ping_avg = r->ping.avg;
-	f.ping_max = r->ping.max;
+	/* mpstat's per-second %soft: whole 1 s intervals in the mean window */
+	if (r->nsamp * r->ncpus > soft_iv_cap) {
+		free(soft_iv);
+		soft_iv_cap = r->nsamp * r->ncpus;
+		soft_iv = malloc(sizeof(*soft_iv) * soft_iv_cap);
+		if (!soft_iv)
+			soft_iv_cap = 0;
+	}
+	for (unsigned i = 1; soft_iv && i < r->nsamp; i++) {
+		if (r->samp_t[i] - r->samp_t[i - 1] != SIM_S(1) ||
+		    r->samp_t[i - 1] < SIM_S(f->first_mean))
+			continue;
+		for (unsigned c = 0; c < r->ncpus; c++) {
+			const struct sim_acct_sample *a = &r->acct[(i - 1) * r->ncpus + c];
+			const struct sim_acct_sample *b = &r->acct[i * r->ncpus + c];
+			uint64_t tot = 0;
+
+			for (int k = 0; k < SIM_ACCT_NR; k++)
+				tot += b->ns[k] - a->ns[k];
+			soft_iv[f->n_soft_iv * r->ncpus + c] = tot ? 100.0 *
+				(double)(b->ns[SIM_ACCT_SOFT] - a->ns[SIM_ACCT_SOFT]) / (double)tot : 0;
+		}
+		f->n_soft_iv++;
+	}
+	f->soft_iv = soft_iv;
+	f->app_cpu = ip->app_cpu;
+	f->have_ping = r->ping.have_stats;
+	f->ping_min = r->ping.min;
+	f->ping_avg = r->ping.avg;
+	f->ping_max = r->ping.max;
 	if (!w->scn.irq_cpus[0] || sim_cpuset_parse(&set, w->scn.irq_cpus, w->scn.cpus))
 		sim_cpuset_first_n(&set, w->scn.cpus);
 	for (unsigned c = 0; c < w->scn.cpus; c++)
 		irqc[c] = sim_cpuset_test(&set, c);
+}
+
+int cli_compare_reference(struct world *w)
+{
+	char list[128], *tok, *save = NULL;
+	struct cli_sweep_point pt;
+	enum compare_ref ref = COMPARE_REF_NONE;
+
+	snprintf(list, sizeof(list), "%s", w->scn.compare_rows);
+	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		const struct compare_row *row = compare_row_find(tok);
+
+		if (row && row->ref != COMPARE_REF_NONE)
+			ref = row->ref;
+	}
+	if (ref == COMPARE_REF_NONE)
+		return 0;
+	if (ref == COMPARE_REF_ONE_STREAM)
+		snprintf(w->ref.set, sizeof(w->ref.set), "iperf3.streams=1");
+	else
+		snprintf(w->ref.set, sizeof(w->ref.set), "usb.mitigation=%s",
+			 w->scn.usb_mitigation_off ? "on" : "off");
+	cli_progress_label("--compare reference run, %s", w->ref.set);
+	if (cli_run_point(&w->scn, w->ref.set, false, &pt))
+		return -1;
+	cli_progress_done();
+	w->ref.have = true;
+	w->ref.gbps_mean = pt.gbps_mean;
+	w->ref.ping_avg_ms = pt.ping_avg_ms;
+	return 0;
+}
+
+/* The scenario's compare rows, evaluated on this run's report. */
+static void evaluate_rows(struct world *w, struct rpt_run *r)
+{
+	struct run_figures f;
+	char list[128], *tok, *save = NULL;
+
+	run_figures_fill(w, r, &f);
+	f.have_ref = w->ref.have;
+	f.ref_set = w->ref.set;
+	f.ref_gbps = w->ref.gbps_mean;
+	f.ref_have_ping = w->ref.ping_avg_ms >= 0;
+	f.ref_ping_avg = w->ref.ping_avg_ms;
 	snprintf(list, sizeof(list), "%s", w->scn.compare_rows);
 	r->ncmp = 0;
 	for (tok = strtok_r(list, ", ", &save); tok && r->ncmp < RPT_COMPARE_ROWS;
@@ -276,6 +347,12 @@ static int iperf3_config(struct world *w, struct iperf3_cfg *cfg)
 		.reverse = w->scn.iperf_reverse, .sndbuf = w->scn.iperf_sndbuf,
 		.thread_per_stream = w->scn.iperf_thread_per_stream,
 	};
+	if (w->scn.iperf_cpus[0] &&
+	    sim_cpuset_parse(&cfg->cpus, w->scn.iperf_cpus, w->scn.cpus)) {
+		cli_err("iperf3.cpus: '%s' is not a CPU list within 0-%u", w->scn.iperf_cpus,
+			w->scn.cpus - 1);
+		return -1;
+	}
 	if (cfg->udp && !cfg->len)
 		cfg->len = 1448;
 	if (cfg->udp && (cfg->len < 16 || cfg->len > 1472)) {
@@ -451,7 +528,11 @@ static void account(struct world *w, const struct iperf3_cfg *cfg, struct rpt_ru
 /* The headline figures of a sweep point. */
 static void sweep_point(struct world *w, const struct rpt_run *r, struct cli_sweep_point *pt)
 {
+	struct run_figures f;
+
+	run_figures_fill(w, r, &f);
 	pt->gbps = (double)r->ip.total_bytes * 8 / r->ip.secs / 1e9;
+	pt->gbps_mean = run_figures_mean_gbps(&f, NULL);
 	pt->ksoftirqd = 0;
 	pt->soft_max = 0;
 	for (unsigned c = 0; c < r->ncpus; c++) {

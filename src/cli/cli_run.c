@@ -337,7 +337,7 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "rxscale: note: the scenario's %u regimes are not run "
 			"(--sweep runs them all, --regime NAME one of them)\n", pre.n_regimes);
 	if (!w->scn.pcap[0]) {
-		if (cli_world_up(w) || cli_world_ethtool(w, json ? stderr : stdout))
+		if ((w->compare && cli_compare_reference(w)) || cli_world_up(w) || cli_world_ethtool(w, json ? stderr : stdout))
 			goto out;
 		rc = cli_run_iperf3(w, json, NULL);
 		if (rc < 0)

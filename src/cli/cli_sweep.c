@@ -32,13 +32,8 @@
 #include "report/report_sweep.h"
 
 
-/*
- * One sweep point: @base with @set applied, in a fresh world.  @idle_ping:
- * instead of the workload, the host pings the idle peer 20 times, 0.1 s
- * apart (the seed measured ping on an idle link).
- */
-static int sweep_run(const struct scenario *base, const char *set, bool idle_ping,
-		     struct cli_sweep_point *pt)
+int cli_run_point(const struct scenario *base, const char *set, bool idle_ping,
+		  struct cli_sweep_point *pt)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	char err[600];
@@ -72,10 +67,10 @@ static int sweep_point(const struct scenario *base, const struct rpt_sweep *sw,
 
 	snprintf(set, sizeof(set), "%.63s=%.63s", sw->key, sw->vals[i]);
 	cli_progress_label("sweep %u/%u, %.40s", i + 1, sw->n, set);
-	if (sweep_run(base, set, false, pt))
+	if (cli_run_point(base, set, false, pt))
 		return -1;
 	cli_progress_label("sweep %u/%u, %.40s, idle ping", i + 1, sw->n, set);
-	if (sweep_run(base, set, true, &idle))
+	if (cli_run_point(base, set, true, &idle))
 		return -1;
 	cli_progress_done();
 	pt->ping_avg_ms = idle.ping_avg_ms;
@@ -577,7 +572,7 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 
 			snprintf(set, sizeof(set), "%.63s=%.63s", sw.key, sw.vals[i]);
 			cli_progress_label("regime %s, %u/%u, %.40s", rg->name, i + 1, n, set);
-			if (sweep_run(&base[r], set, false, p))
+			if (cli_run_point(&base[r], set, false, p))
 				goto fail;
 			cli_progress_done();
 			printf("%-12s %10.2f %10.1f %11.1f %13.0f %13.3f %8llu\n", sw.vals[i],

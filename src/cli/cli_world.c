@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cli_world.h"
 #include "ethtool/ethtool_cmd.h"
+#include "sim/sim_idle.h"
 
 #ifndef RXSCALE_PRESETS_DIR
 #define RXSCALE_PRESETS_DIR "presets"
@@ -117,6 +118,12 @@ int cli_world_up(struct world *w)
 			p.speed_ppm[c] = (uint32_t)(strtod(tok, NULL) * 1e6 + 0.5);
 		}
 	}
+	p.seed = w->scn.seed;
+	p.dram_latency_ps = w->cost.dram_latency_ps;
+	p.idle = sim_idle_table_find(w->scn.cpuidle[0] ? w->scn.cpuidle :
+				     w->cost.cpuidle[0] ? w->cost.cpuidle : "none");
+	if (p.idle && p.idle->n == 1 && !p.idle->s[0].exit_latency_us)
+		p.idle = NULL;          /* "none": nothing to wait for */
 	w->host = sim_host_create(&w->sim, &w->cost, &p);
 	if (!w->host || kern_init(&w->k, w->host, w->scn.seed)) {
 		cli_err("out of memory");
@@ -242,4 +249,16 @@ void cli_world_report(struct world *w, struct rpt_run *r)
 		r->q[q] = (struct rpt_queue){ packets, bytes, drops };
 	}
 	r->ncpus = w->scn.cpus;
+	r->idle = w->host->params.idle;
+	memset(r->idle_usage, 0, sizeof(r->idle_usage));
+	r->idle_ticks = r->idle_exit_ns = 0;
+	for (unsigned c = 0; r->idle && c < w->scn.cpus; c++) {
+		uint64_t u[SIM_IDLE_MAX_STATES], t, e;
+
+		sim_host_idle(w->host, c, u, &t, &e);
+		for (unsigned k = 0; k < SIM_IDLE_MAX_STATES; k++)
+			r->idle_usage[k] += u[k];
+		r->idle_ticks += t;
+		r->idle_exit_ns += e;
+	}
 }

@@ -110,6 +110,14 @@ struct world {
 	struct load_busy busy;          /* host.busy_tasks */
 	struct load_host lh;
 	bool compare;
+	/* --compare: the reference run of a row that relates two runs
+	 * (compare_row.ref), run before this world comes up */
+	struct {
+		bool have;
+		char set[64];           /* what it changed: "iperf3.streams=1" */
+		double gbps_mean;
+		double ping_avg_ms;     /* -1: no ping reply */
+	} ref;
 	/* fault.link_flap_every: the next change of the link */
 	struct sim_event flap_ev;
 	bool flap_down;
@@ -137,6 +145,12 @@ void cli_world_report(struct world *w, struct rpt_run *r);
  * error printed.
  */
 int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt);
+
+/* cli_iperf3.c: with --compare, run the reference run the scenario's rows
+ * ask for (none, or @w->scn with one key changed) into @w->ref, before
+ * @w's own world comes up (one world at a time: the kernel API has one
+ * instance).  0, or -1 with the error printed. */
+int cli_compare_reference(struct world *w);
 
 /* cli_replay.c: replay @w->scn.pcap into the NIC and report; the exit
  * status (1: a queue mismatch, a frame uncounted, or a bad capture). */

@@ -19,6 +19,11 @@ struct run_figures {
 	unsigned first_mean;            /* index of the first interval in the mean */
 	unsigned ncpus;
 	const double *soft;             /* per CPU %soft over the mean window */
+	/* mpstat -P ALL 1: per CPU %soft of each whole 1 s interval in the
+	 * mean window, [n_soft_iv * ncpus] (the seed's "up to", "maximum"
+	 * figures are peaks of these) */
+	const double *soft_iv;
+	unsigned n_soft_iv;
 	const double *idle;             /* per CPU %idle */
 	const bool *irq_cpu;            /* CPUs interrupts may target */
 	/* top-style %CPU over the mean window (100 = one CPU) */
@@ -26,6 +31,20 @@ struct run_figures {
 	double app_cpu;                 /* the iperf3 process, all threads */
 	bool have_ping;
 	double ping_min, ping_avg, ping_max;    /* ms */
+	/* the row's reference run (compare_row.ref), when it has one */
+	bool have_ref;
+	const char *ref_set;            /* what the reference changed */
+	double ref_gbps;                /* its mean throughput */
+	bool ref_have_ping;
+	double ref_ping_avg;            /* its ping avg, ms */
+};
+
+/* A second run a row compares against: the same scenario with one key
+ * changed (EXPERIMENTS.md bands that relate two runs). */
+enum compare_ref {
+	COMPARE_REF_NONE,
+	COMPARE_REF_ONE_STREAM,         /* iperf3.streams=1 (E2c: below E2a) */
+	COMPARE_REF_OTHER_MITIGATION,   /* usb.mitigation flipped (E3e) */
 };
 
 struct compare_row {
@@ -44,7 +63,12 @@ struct compare_row {
 	/* how to print the band when lo..hi does not say it (E1a); NULL:
 	 * "lo ... hi" */
 	const char *band_text;
+	enum compare_ref ref;
 };
+
+/* The mean throughput over the mean window; *@cov (if not NULL) its
+ * intervals' coefficient of variation, percent. */
+double run_figures_mean_gbps(const struct run_figures *f, double *cov);
 
 /* The row named @id, or NULL. */
 const struct compare_row *compare_row_find(const char *id);

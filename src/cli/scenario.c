@@ -14,6 +14,7 @@
 #include "cli/scenario.h"
 #include "hw/rtl_chips.h"
 #include "load/load_busy.h"
+#include "sim/sim_idle.h"
 
 void scenario_default(struct scenario *s)
 {
@@ -147,6 +148,17 @@ static int set_link_gbps(struct scenario *s, const char *v, char *msg, size_t ml
 	}
 	s->usb_link_mbps = (unsigned)strtoul(v, NULL, 10) * 1000u;
 	return 0;
+}
+
+static int set_cpuidle(struct scenario *s, const char *v, char *msg, size_t ml,
+		       const char *key)
+{
+	if (!sim_idle_table_find(v)) {
+		snprintf(msg, ml, "%s: no idle-state table '%.32s' (%s)", key, v,
+			 sim_idle_table_names());
+		return -1;
+	}
+	return set_str(s->cpuidle, sizeof(s->cpuidle), v, msg, ml, key);
 }
 
 static int set_compare_rows(struct scenario *s, const char *v, char *msg, size_t ml,
@@ -285,6 +297,7 @@ static const struct scn_key scn_keys[] = {
 	FUNC("host.speed", set_speed),
 	UINT("host.busy_tasks", busy_tasks, 0, LOAD_BUSY_MAX),
 	STR("host.irq_cpus", irq_cpus),
+	FUNC("host.cpuidle", set_cpuidle),
 	STR("nic.chip", chip),
 	UINT("nic.rx_queues", rx_queues, 0, 64),
 	BOOL("nic.ownbit_erratum", ownbit_erratum),
@@ -299,6 +312,7 @@ static const struct scn_key scn_keys[] = {
 	BOOL("iperf3.udp", iperf_udp),
 	FUNC("iperf3.bitrate", set_bitrate),
 	FUNC("iperf3.cc", set_cc),
+	STR("iperf3.cpus", iperf_cpus),
 	{ .name = "iperf3.rcvbuf", .kind = SK_UINT, FIELD(iperf_rcvbuf), .lo = 0,
 	  .hi = 64u << 20, .min_set = 4096 },
 	FUNC("usb.link_gbps", set_link_gbps),

@@ -13,6 +13,9 @@
  *                            comma-separated ("1,1,1,1,0.45,0.45,0.45,0.45")
  *   host.busy_tasks = 0      CPU-bound tasks during the workload, as
  *                            stress-ng --cpu N (src/load/load_busy.h)
+ *   host.cpuidle = (preset)  the CPUs' idle states: none, adl, rk3588
+ *                            (src/sim/sim_idle.c; the preset's [platform]
+ *                            cpuidle, else none)
  *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c): a PCIe
  *                            chip (r8169 driver) or the USB RTL8157/RTL8159
  *                            (r8152 driver behind an xHCI model)
@@ -34,6 +37,8 @@
  *                            iperf3 applies it (K/M/G)
  *   iperf3.len = 0           -l: UDP payload per datagram (0: 1448), TCP
  *                            bytes per read (0: 128 KiB)
+ *   iperf3.cpus = (all)      CPU list the host's iperf3 may run on, as
+ *                            taskset -c LIST iperf3 ("1", "4-7")
  *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: TCP 128 KiB,
  *                            UDP 208 KiB, Linux's defaults)
  *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
@@ -132,6 +137,7 @@ struct scenario {
 	char preset[SCN_STR];
 	char irq_cpus[SCN_STR];         /* "" = all */
 	char speed[SCN_STR];            /* "" = all 1 */
+	char cpuidle[32];               /* "" = the preset's */
 	char chip[64];
 	unsigned rx_queues;
 	bool ownbit_erratum;
@@ -152,6 +158,7 @@ struct scenario {
 	unsigned iperf_streams;
 	bool iperf_udp;
 	char iperf_cc[16];
+	char iperf_cpus[SCN_STR];       /* "" = all */
 	unsigned iperf_rcvbuf;
 	uint64_t iperf_bitrate;
 	unsigned iperf_len;

@@ -613,7 +613,9 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 			return -EINVAL;
 		}
 	}
-	sim_cpuset_first_n(&all, host->params.ncpus);
+	all = cfg->cpus;
+	if (!sim_cpuset_weight(&all))
+		sim_cpuset_first_n(&all, host->params.ncpus);
 	sim_task_init(host, &ip->server, "iperf3",
 		      ip->cfg.reverse ? client_run : server_run, ip, &all);
 	ip->server_waiting = true;

@@ -78,6 +78,9 @@ struct iperf3_cfg {
 					   as iperf3 >= 3.16 runs; else one
 					   thread for all (iperf3 < 3.16) */
 	uint64_t seed;                  /* client port choice */
+	/* the host's iperf3 process may run on these CPUs only (taskset -c);
+	 * empty: all */
+	struct sim_cpuset cpus;
 };
 
 struct iperf3_stream {

@@ -17,6 +17,7 @@
 #include "hw/rtl_chips.h"
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
+#include "sim/sim_idle.h"
 
 struct net_device;
 
@@ -203,6 +204,9 @@ struct rpt_run {
 	unsigned nsamp;
 	const sim_time_t *samp_t;
 	const struct sim_acct_sample *acct;
+	/* the CPUs' idle states, summed over CPUs (idle NULL: none) */
+	const struct sim_idle_table *idle;
+	uint64_t idle_usage[SIM_IDLE_MAX_STATES], idle_ticks, idle_exit_ns;
 	unsigned ndrops;
 	struct drop_reason drops[RPT_DROP_REASONS];
 	unsigned nqueues;
@@ -236,6 +240,11 @@ void report_mpstat(FILE *out, const struct rpt_run *r);
 
 /* top's view of the iperf3 process and ksoftirqd threads. */
 void report_top(FILE *out, const struct rpt_run *r);
+
+/* The CPUs' idle states: entries per state (as /sys/devices/system/cpu/
+ * cpuN/cpuidle/stateM/usage, summed over CPUs) and the time spent waking
+ * up; nothing when the platform has no idle states. */
+void report_cpuidle(FILE *out, const struct rpt_run *r);
 
 /* ethtool -S of @dev, as ethtool prints it. */
 void report_ethtool_stats(FILE *out, struct net_device *dev);

@@ -231,6 +231,8 @@ void report_json(FILE *out, const struct rpt_run *r)
 		report_json_iperf3(root, r);
 	if (r->nsamp > 1)
 		json_object_object_add(root, "sysstat", report_mpstat_json(r));
+	if (r->idle)
+		json_object_object_add(root, "cpuidle", report_cpuidle_json(r));
 	if (r->compare)
 		json_object_object_add(root, "compare", compare_json(r));
 	if (r->tl.n || r->tl.chaos)
@@ -273,5 +275,7 @@ void report_replay_json(FILE *out, const struct rpt_run *r)
 	json_object_object_add(root, "replay", rep);
 	if (r->nsamp > 1)
 		json_object_object_add(root, "sysstat", report_mpstat_json(r));
+	if (r->idle)
+		json_object_object_add(root, "cpuidle", report_cpuidle_json(r));
 	put(out, root);
 }

@@ -13,6 +13,9 @@ void report_json_iperf3(json_object *root, const struct rpt_run *r);
 /* mpstat -o JSON's "sysstat" object of the run's CPUs. */
 json_object *report_mpstat_json(const struct rpt_run *r);
 
+/* The idle-state counters (r->idle must be set). */
+json_object *report_cpuidle_json(const struct rpt_run *r);
+
 /* The run's timeline and chaos summary (report_timeline.c). */
 json_object *report_timeline_json(const struct rpt_run *r);
 

@@ -158,3 +158,39 @@ void report_top(FILE *out, const struct rpt_run *r)
 		fprintf(out, ", stress-ng-cpu (%u) %.1f", r->ip.busy_tasks, r->ip.busy_cpu);
 	fprintf(out, "\n");
 }
+
+void report_cpuidle(FILE *out, const struct rpt_run *r)
+{
+	if (!r->idle)
+		return;
+	fprintf(out, "\ncpuidle (%s: %s), entries summed over the CPUs:", r->idle->name,
+		r->idle->what);
+	for (unsigned k = 0; k < r->idle->n; k++)
+		fprintf(out, "%s %s %llu", k ? "," : "", r->idle->s[k].name,
+			(unsigned long long)r->idle_usage[k]);
+	fprintf(out, "; tick wake-ups %llu; waking up %.3f ms in all\n",
+		(unsigned long long)r->idle_ticks, (double)r->idle_exit_ns / 1e6);
+}
+
+json_object *report_cpuidle_json(const struct rpt_run *r)
+{
+	json_object *o = json_object_new_object(), *st = json_object_new_array();
+
+	json_object_object_add(o, "table", json_object_new_string(r->idle->name));
+	for (unsigned k = 0; k < r->idle->n; k++) {
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "name", json_object_new_string(r->idle->s[k].name));
+		json_object_object_add(s, "latency_us",
+				       json_object_new_int64(r->idle->s[k].exit_latency_us));
+		json_object_object_add(s, "residency_us",
+				       json_object_new_int64(r->idle->s[k].target_residency_us));
+		json_object_object_add(s, "usage", json_object_new_int64(
+			(int64_t)r->idle_usage[k]));
+		json_object_array_add(st, s);
+	}
+	json_object_object_add(o, "states", st);
+	json_object_object_add(o, "tick_wakeups", json_object_new_int64((int64_t)r->idle_ticks));
+	json_object_object_add(o, "exit_ms", json_object_new_double((double)r->idle_exit_ns / 1e6));
+	return o;
+}

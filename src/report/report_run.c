@@ -41,6 +41,7 @@ void report_text(FILE *out, const struct rpt_run *r, struct net_device *dev)
 	report_timeline(out, r);
 	report_mpstat(out, r);
 	report_top(out, r);
+	report_cpuidle(out, r);
 	fputc('\n', out);
 	fflush(out);
 	report_ethtool_stats(out, dev);

@@ -7,6 +7,7 @@
 #include <ini.h>
 
 #include "sim/sim_cost.h"
+#include "sim/sim_idle.h"
 
 static const char *const cost_keys[SIM_COST_NR] = {
 #define SIM_COST(key, what) #key,
@@ -60,7 +61,7 @@ int sim_cost_parse_ns(const char *s, uint64_t *ps)
 struct load_ctx {
 	struct sim_cost c;
 	bool seen[SIM_COST_NR];
-	bool seen_name;
+	bool seen_name, seen_dram, seen_idle;
 	char msg[256];
 };
 
@@ -81,6 +82,39 @@ static int copy_field(char *dst, size_t n, const char *v, struct load_ctx *lc,
 		return 0;
 	}
 	strcpy(dst, v);
+	return 1;
+}
+
+/* A [platform] key; 0 (error at this line) with lc->msg set. */
+static int platform_key(struct load_ctx *lc, const char *name, const char *value)
+{
+	bool *seen = !strcmp(name, "dram_latency_ns") ? &lc->seen_dram :
+		     !strcmp(name, "cpuidle") ? &lc->seen_idle : NULL;
+
+	if (!seen) {
+		snprintf(lc->msg, sizeof(lc->msg), "unknown key '%.64s' in [platform] "
+			 "(dram_latency_ns, cpuidle)", name);
+		return 0;
+	}
+	if (*seen) {
+		snprintf(lc->msg, sizeof(lc->msg), "[platform] %s given twice", name);
+		return 0;
+	}
+	*seen = true;
+	if (seen == &lc->seen_idle) {
+		if (!sim_idle_table_find(value)) {
+			snprintf(lc->msg, sizeof(lc->msg), "[platform] cpuidle: no table '%.32s' "
+				 "(%s)", value, sim_idle_table_names());
+			return 0;
+		}
+		snprintf(lc->c.cpuidle, sizeof(lc->c.cpuidle), "%s", value);
+		return 1;
+	}
+	if (sim_cost_parse_ns(value, &lc->c.dram_latency_ps)) {
+		snprintf(lc->msg, sizeof(lc->msg),
+			 "[platform] dram_latency_ns: bad value '%.32s' (want ns, e.g. 66)", value);
+		return 0;
+	}
 	return 1;
 }
 
@@ -124,6 +158,8 @@ static int handler(void *user, const char *section, const char *name,
 		lc->seen[k] = true;
 		return 1;
 	}
+	if (!strcmp(section, "platform"))
+		return platform_key(lc, name, value);
 	snprintf(lc->msg, sizeof(lc->msg), "unknown section [%.64s]", section);
 	return 0;
 }

@@ -13,6 +13,10 @@
  *   hardirq_entry = 450        ; ns per event
  *   copy_user_byte = 0.085     ; ns per byte (up to 3 decimals)
  *
+ *   [platform]                 ; optional: facts about the platform
+ *   dram_latency_ns = 66       ; one load that misses every cache
+ *   cpuidle = adl              ; the CPU idle states (sim_idle.h)
+ *
  * Every key of sim_cost.def must be present; an unknown section or key, a
  * duplicate, or a bad number is an error naming the file and line.
  * Values are stored in picoseconds so that per-byte costs stay exact.
@@ -36,6 +40,9 @@ struct sim_cost {
 	char description[256];
 	char calibration[512];
 	uint64_t ps[SIM_COST_NR];       /* picoseconds per event or byte */
+	/* [platform]: 0 / "" when not given */
+	uint64_t dram_latency_ps;
+	char cpuidle[32];               /* a table name of sim_idle.h */
 };
 
 /* Key string of @id ("hardirq_entry"). */

@@ -77,7 +77,7 @@ void sim_cpu_push_frame(struct sim_cpu *c, const struct sim_frame *f)
 void sim_cpu_kick(struct sim_cpu *c)
 {
 	if (!c->depth && !sim_event_pending(&c->kick_ev))
-		sim_schedule_in(c->h->sim, &c->kick_ev, 0);
+		sim_schedule_in(c->h->sim, &c->kick_ev, sim_idle_wake_delay(c));
 }
 
 /* ----- executing frame code ----- */
@@ -139,6 +139,18 @@ void sim_charge_usr_ps(struct sim_host *h, uint64_t ps)
 		sim_charge_ps(h, ps);
 }
 
+uint64_t sim_charge_misses(struct sim_host *h, double mean)
+{
+	uint64_t n;
+
+	if (!h->params.dram_latency_ps || h->exec_cpu < 0)
+		return 0;
+	n = sim_rng_poisson(&h->cpus[h->exec_cpu].rng, mean);
+	if (n)
+		sim_charge_ps(h, n * h->params.dram_latency_ps);
+	return n;
+}
+
 /* ----- accounting ----- */
 
 void sim_host_sync(struct sim_host *h)
@@ -151,4 +163,14 @@ void sim_host_acct(const struct sim_host *h, unsigned cpu,
 		   struct sim_acct_sample *out)
 {
 	*out = h->cpus[cpu].acct;
+}
+
+void sim_host_idle(const struct sim_host *h, unsigned cpu, uint64_t *usage,
+		   uint64_t *ticks, uint64_t *exit_ns)
+{
+	const struct sim_idle_cpu *d = &h->cpus[cpu].idle;
+
+	memcpy(usage, d->usage, sizeof(d->usage));
+	*ticks = d->ticks;
+	*exit_ns = d->exit_ns;
 }

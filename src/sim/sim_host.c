@@ -124,6 +124,8 @@ static void end_fn(struct sim *s, struct sim_event *ev)
 		}
 	}
 	cpu_resume(c, may);
+	if (!c->depth)
+		sim_idle_enter(c);
 }
 
 static void kick_fn(struct sim *s, struct sim_event *ev)
@@ -133,8 +135,11 @@ static void kick_fn(struct sim *s, struct sim_event *ev)
 	(void)s;
 	if (c->depth)
 		return;
+	sim_idle_leave(c);
 	sim_cpu_account(c);
 	cpu_resume(c, true);
+	if (!c->depth)
+		sim_idle_enter(c);
 }
 
 /* ----- host ----- */
@@ -170,11 +175,17 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 		sim_event_init(&c->end_ev, end_fn, c);
 		sim_event_init(&c->irq_ev, sim_cpu_irq_fn, c);
 		sim_event_init(&c->kick_ev, kick_fn, c);
+		sim_event_init(&c->idle_tick_ev, sim_idle_tick_fn, c);
+		c->idle_tick_ev.background = true;
 		sim_cpuset_zero(&one);
 		sim_cpuset_set(&one, i);
+		snprintf(name, sizeof(name), "cpu%u", i);
+		sim_rng_init(&c->rng, p->seed, sim_rng_stream_id(name));
 		snprintf(name, sizeof(name), "ksoftirqd/%u", i);
 		sim_task_init(h, &c->ksoftirqd, name, sim_ksoftirqd_run, c, &one);
 		c->ksoftirqd.is_ksoftirqd = true;
+		c->idle.state = -1;
+		sim_idle_enter(c);      /* idle since boot */
 	}
 	return h;
 }
@@ -189,6 +200,7 @@ void sim_host_destroy(struct sim_host *h)
 		sim_cancel(h->sim, &c->end_ev);
 		sim_cancel(h->sim, &c->irq_ev);
 		sim_cancel(h->sim, &c->kick_ev);
+		sim_cancel(h->sim, &c->idle_tick_ev);
 	}
 	sim_purge(h->sim);
 	free(h->cpus);

@@ -110,6 +110,7 @@ enum sim_ctx {
 
 struct sim_host;
 struct sim_cpu;
+struct sim_idle_table;
 struct sim_task;
 struct sim_irq;
 
@@ -197,6 +198,15 @@ struct sim_host_params {
 	/* CPU speed per CPU in parts per million of the preset's reference
 	 * core (0 = 10^6): costs are divided by it, so 500000 = half speed. */
 	uint32_t speed_ppm[SIM_CPUS_MAX];
+	/* The run's seed: each CPU draws from its own stream of it
+	 * (sim_rng, stream "cpuN"). */
+	uint64_t seed;
+	/* One DRAM access that misses every cache, ps, as measured on the
+	 * platform (sim_charge_misses); 0: misses are not modelled. */
+	uint64_t dram_latency_ps;
+	/* The CPUs' idle states (sim_idle.h); NULL: none, an idle CPU runs
+	 * new work at once. */
+	const struct sim_idle_table *idle;
 };
 
 void sim_host_params_default(struct sim_host_params *p, unsigned ncpus);
@@ -279,6 +289,13 @@ static inline void sim_charge(struct sim_host *h, enum sim_cost_id id,
 /* Charge @ps picoseconds of user time: tasks only; in irq context it is
  * charged as the frame's own class. */
 void sim_charge_usr_ps(struct sim_host *h, uint64_t ps);
+
+/* Charge the running frame a random number of cache misses that go to
+ * DRAM: Poisson with mean @mean, each params.dram_latency_ps, drawn from
+ * the running CPU's stream (misses are independent rare events, so their
+ * count is Poisson).  Nothing when dram_latency_ps is 0 or outside any
+ * CPU.  Returns the number charged. */
+uint64_t sim_charge_misses(struct sim_host *h, double mean);
 
 /* The CPU whose code is running, or -1 (smp_processor_id()). */
 static inline int sim_current_cpu(const struct sim_host *h)
@@ -381,5 +398,10 @@ void sim_host_sync(struct sim_host *h);
 /* Cumulative counters of @cpu (call sim_host_sync() first). */
 void sim_host_acct(const struct sim_host *h, unsigned cpu,
 		   struct sim_acct_sample *out);
+
+/* @cpu's idle-state counters (sim_idle.h): entries per state, tick
+ * wake-ups, time spent waking up. */
+void sim_host_idle(const struct sim_host *h, unsigned cpu, uint64_t *usage,
+		   uint64_t *ticks, uint64_t *exit_ns);
 
 #endif /* RXSCALE_SIM_HOST_H */

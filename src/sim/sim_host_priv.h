@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #include "sim/sim_host.h"
+#include "sim/sim_idle.h"
+#include "sim/sim_rng.h"
 
 struct sim_frame {
 	enum sim_ctx ctx;
@@ -64,6 +66,9 @@ struct sim_cpu {
 	sim_time_t press_at;
 	uint64_t press_ns;              /* irq+soft ns at press_at */
 	double pressure;                /* 0..1, decaying average */
+	struct sim_rng rng;             /* this CPU's random stream */
+	struct sim_idle_cpu idle;       /* its idle state and governor */
+	struct sim_event idle_tick_ev;  /* the tick while idle (background) */
 };
 
 static inline struct sim_frame *sim_cpu_top(struct sim_cpu *c)
@@ -88,6 +93,14 @@ void sim_softirq_session_begin(struct sim_cpu *c, bool ksoftirqd);
 bool sim_softirq_step(struct sim_cpu *c, bool task_switch);
 bool sim_softirq_may_start(const struct sim_cpu *c);
 enum sim_task_ret sim_ksoftirqd_run(struct sim_task *t, void *arg);
+
+/* sim_idle.c: the CPU found nothing to run (picks an idle state); work
+ * arrives for it (ns until it can run: the state's exit latency, or what
+ * is left of a wake-up under way; 0 when it is not idle); it runs again */
+void sim_idle_enter(struct sim_cpu *c);
+uint64_t sim_idle_wake_delay(struct sim_cpu *c);
+void sim_idle_leave(struct sim_cpu *c);
+void sim_idle_tick_fn(struct sim *s, struct sim_event *ev);
 
 /* sim_irq.c: hardirq delivery */
 void sim_hardirq_start(struct sim_cpu *c);

@@ -40,6 +40,8 @@ void sim_cpu_irq_fn(struct sim *s, struct sim_event *ev)
 	(void)s;
 	if (!c->irq_head || (f && f->ctx == SIM_CTX_HARDIRQ))
 		return;         /* taken when the running handler ends */
+	if (!f)
+		sim_idle_leave(c);
 	sim_cpu_account(c);
 	if (f)
 		sim_cancel(c->h->sim, &c->end_ev);
@@ -76,7 +78,8 @@ void sim_irq_raise(struct sim_irq *irq)
 		c->irq_head = irq;
 	c->irq_tail = irq;
 	if (!sim_event_pending(&c->irq_ev))
-		sim_schedule_in(irq->host->sim, &c->irq_ev, 0);
+		sim_schedule_in(irq->host->sim, &c->irq_ev,
+				c->depth ? 0 : sim_idle_wake_delay(c));
 }
 
 int sim_irq_set_cpu(struct sim_irq *irq, unsigned cpu)

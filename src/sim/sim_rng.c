@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
 #include <string.h>
 
 #include "sim/sim_rng.h"
@@ -45,6 +46,32 @@ uint64_t sim_rng_below(struct sim_rng *r, uint64_t n)
 		}
 	}
 	return (uint64_t)(m >> 64);
+}
+
+/* One Poisson count of mean @mean <= 16 with @limit = exp(-mean). */
+static uint64_t poisson_small(struct sim_rng *r, double limit)
+{
+	double prod = sim_rng_unit(r);
+	uint64_t n = 0;
+
+	while (prod > limit) {
+		prod *= sim_rng_unit(r);
+		n++;
+	}
+	return n;
+}
+
+uint64_t sim_rng_poisson(struct sim_rng *r, double mean)
+{
+	static const double step = 16.0;
+	uint64_t n = 0;
+
+	if (!(mean > 0))
+		return 0;
+	/* a sum of independent Poisson counts is Poisson of the summed mean */
+	for (; mean > step; mean -= step)
+		n += poisson_small(r, 1.1253517471925912e-07);  /* exp(-16) */
+	return n + poisson_small(r, exp(-mean));
 }
 
 void sim_rng_bytes(struct sim_rng *r, void *buf, unsigned long len)

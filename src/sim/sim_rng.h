@@ -50,6 +50,11 @@ static inline double sim_rng_unit(struct sim_rng *r)
 	return (double)(sim_rng_u64(r) >> 11) * 0x1.0p-53;
 }
 
+/* A Poisson-distributed count with mean @mean (>= 0): Knuth's product of
+ * uniforms, in steps of mean 16 so that exp() never underflows; about
+ * mean + 1 draws. */
+uint64_t sim_rng_poisson(struct sim_rng *r, double mean);
+
 /* Fill @len bytes at @buf. */
 void sim_rng_bytes(struct sim_rng *r, void *buf, unsigned long len);
 

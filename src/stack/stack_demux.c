@@ -3,6 +3,7 @@
 #include "stack/stack_demux.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,26 @@ int stack_demux_del(struct stack_demux *d, const struct stack_tuple *t)
 	return 0;
 }
 
+double stack_misses_per_kb(size_t conns)
+{
+	static const struct { double conns, misses; } pt[] = {
+		{ 6, 1.83 }, { 192, 4.08 }, { 16384, 18.49 },
+	};
+	const unsigned n = sizeof(pt) / sizeof(pt[0]);
+
+	if ((double)conns <= pt[0].conns)
+		return pt[0].misses;
+	for (unsigned i = 1; i < n; i++) {
+		if ((double)conns <= pt[i].conns) {
+			double f = log((double)conns / pt[i - 1].conns) /
+				   log(pt[i].conns / pt[i - 1].conns);
+
+			return pt[i - 1].misses + f * (pt[i].misses - pt[i - 1].misses);
+		}
+	}
+	return pt[n - 1].misses;
+}
+
 void stack_demux_input(void *arg, struct stack_pkt *pkt)
 {
 	struct stack_demux *d = arg;
@@ -93,6 +114,9 @@ void stack_demux_input(void *arg, struct stack_pkt *pkt)
 	s->pkts++;
 	s->segs += pkt->segs;
 	d->st.delivered++;
+	if (d->host && pkt->seg.payload_len)
+		sim_charge_misses(d->host, stack_misses_per_kb(d->n) *
+				  pkt->seg.payload_len / 1024.0);
 	s->rx(s->arg, pkt);
 	if (pkt->skb)
 		consume_skb(pkt->skb);

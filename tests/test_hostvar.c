@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_hostvar.c - what makes a simulated host vary and wait like a real
+ * one: Poisson cache-miss stalls drawn from each CPU's seeded stream, the
+ * cpuidle tables, the menu-style governor and the exit latency an idle
+ * CPU takes before it runs an interrupt.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "test_util.h"
+#include "sim/sim_host.h"
+#include "sim/sim_idle.h"
+#include "sim/sim_rng.h"
+
+/* ----- Poisson counts ----- */
+
+static void test_poisson_moments(void **state)
+{
+	struct sim_rng r;
+	const double means[] = { 0.3, 2.6, 16, 40.5 };
+
+	(void)state;
+	sim_rng_init(&r, 7, 1);
+	assert_int_equal(sim_rng_poisson(&r, 0), 0);
+	assert_int_equal(sim_rng_poisson(&r, -1), 0);
+	for (unsigned m = 0; m < sizeof(means) / sizeof(means[0]); m++) {
+		double s = 0, s2 = 0;
+		const int n = 200000;
+
+		for (int i = 0; i < n; i++) {
+			double x = (double)sim_rng_poisson(&r, means[m]);
+
+			s += x;
+			s2 += x * x;
+		}
+		/* a Poisson count's variance equals its mean */
+		s /= n;
+		s2 = s2 / n - s * s;
+		assert_true(fabs(s - means[m]) < 0.02 * means[m] + 0.01);
+		assert_true(fabs(s2 - means[m]) < 0.04 * means[m] + 0.01);
+	}
+}
+
+/* ----- a host with idle states ----- */
+
+struct hv {
+	struct sim sim;
+	struct sim_cost cost;
+	struct sim_host *h;
+	struct sim_irq irq;
+	sim_time_t ran[64];
+	unsigned nran;
+	double misses;                  /* the handler charges these */
+	uint64_t charged;
+};
+
+static void hv_handler(struct sim_irq *irq, void *arg)
+{
+	struct hv *v = arg;
+
+	(void)irq;
+	if (v->nran < 64)
+		v->ran[v->nran++] = sim_now(&v->sim);
+	if (v->misses > 0)
+		v->charged += sim_charge_misses(v->h, v->misses);
+}
+
+static void raise_fn(struct sim *s, struct sim_event *ev)
+{
+	(void)s;
+	sim_irq_raise(ev->arg);
+}
+
+static struct hv *hv_new(const char *idle, uint64_t seed, uint64_t dram_ps)
+{
+	struct hv *v = calloc(1, sizeof(*v));
+	struct sim_host_params p;
+
+	assert_non_null(v);
+	sim_init(&v->sim);
+	sim_cost_load_default(&v->cost);
+	sim_host_params_default(&p, 2);
+	p.seed = seed;
+	p.dram_latency_ps = dram_ps;
+	p.idle = idle ? sim_idle_table_find(idle) : NULL;
+	v->h = sim_host_create(&v->sim, &v->cost, &p);
+	assert_non_null(v->h);
+	sim_irq_init(v->h, &v->irq, "t", hv_handler, v, 1);
+	return v;
+}
+
+static void hv_free(struct hv *v)
+{
+	sim_host_destroy(v->h);
+	sim_fini(&v->sim);
+	free(v);
+}
+
+/* Raise the irq at each of @n times @at (ns), run to @end. */
+static void hv_raise_at(struct hv *v, const sim_time_t *at, unsigned n, sim_time_t end)
+{
+	struct sim_event *ev = calloc(n, sizeof(*ev));
+
+	assert_non_null(ev);
+	for (unsigned i = 0; i < n; i++) {
+		sim_event_init(&ev[i], raise_fn, &v->irq);
+		sim_schedule_at(&v->sim, &ev[i], at[i]);
+	}
+	sim_run_until(&v->sim, end);
+	free(ev);
+}
+
+/* The tables are the kernel's figures. */
+static void test_idle_tables(void **state)
+{
+	const struct sim_idle_table *adl = sim_idle_table_find("adl");
+	const struct sim_idle_table *rk = sim_idle_table_find("rk3588");
+
+	(void)state;
+	assert_null(sim_idle_table_find("c10"));
+	assert_non_null(adl);
+	assert_int_equal(adl->n, 5);
+	assert_string_equal(adl->s[4].name, "C10");
+	assert_int_equal(adl->s[4].exit_latency_us, 680);
+	assert_int_equal(adl->s[4].target_residency_us, 2000);
+	assert_int_equal(adl->s[2].exit_latency_us, 220);
+	assert_non_null(rk);
+	/* DT entry 100 + exit 120, min-residency 1000 */
+	assert_int_equal(rk->s[1].exit_latency_us, 220);
+	assert_int_equal(rk->s[1].target_residency_us, 1000);
+	/* the deepest state whose target residency fits the prediction */
+	assert_int_equal(sim_idle_select(adl, 0), 0);
+	assert_int_equal(sim_idle_select(adl, 4), 1);
+	assert_int_equal(sim_idle_select(adl, 799), 2);
+	assert_int_equal(sim_idle_select(adl, 800), 3);
+	assert_int_equal(sim_idle_select(adl, 1999), 3);
+	assert_int_equal(sim_idle_select(adl, 50000), 4);
+}
+
+/* menu.c's repeating-interval detector */
+static void test_idle_typical(void **state)
+{
+	const uint32_t steady[8] = { 100, 110, 90, 100, 105, 95, 100, 100 };
+	const uint32_t noisy_small[8] = { 10, 30, 20, 40, 10, 30, 20, 40 };
+	const uint32_t two_outliers[8] = { 100, 100, 100, 100, 100, 100, 50000, 40000 };
+	const uint32_t three_outliers[8] = { 100, 100, 100, 100, 100, 50000, 40000, 30000 };
+	const uint32_t spread[8] = { 10, 1000, 20000, 300, 5000, 70, 45000, 2 };
+
+	(void)state;
+	assert_int_equal(sim_idle_typical_us(NULL, 0), UINT32_MAX);
+	/* stddev below a sixth of the average */
+	assert_int_equal(sim_idle_typical_us(steady, 8), 100);
+	/* stddev <= 20 us, whatever the average */
+	assert_int_equal(sim_idle_typical_us(noisy_small, 8), 25);
+	/* up to two outliers above are dropped (6 of 8 left) ... */
+	assert_int_equal(sim_idle_typical_us(two_outliers, 8), 100);
+	/* ... a third is not */
+	assert_int_equal(sim_idle_typical_us(three_outliers, 8), UINT32_MAX);
+	assert_int_equal(sim_idle_typical_us(spread, 8), UINT32_MAX);
+}
+
+/* An interrupt on a CPU idle since boot waits for the deepest state's exit
+ * latency (no history: a long prediction); without a table, not at all. */
+static void test_idle_exit_latency(void **state)
+{
+	const sim_time_t at[] = { SIM_MS(100) };
+	struct hv *v = hv_new("adl", 1, 0), *w = hv_new(NULL, 1, 0);
+
+	(void)state;
+	hv_raise_at(v, at, 1, SIM_MS(200));
+	assert_int_equal(v->nran, 1);
+	hv_raise_at(w, at, 1, SIM_MS(200));
+	/* the handler sees the clock after hardirq_entry either way */
+	assert_int_equal(w->ran[0], SIM_MS(100) + v->cost.ps[SIM_COST_hardirq_entry] / 1000);
+	assert_int_equal(v->ran[0] - w->ran[0], SIM_US(680));
+	hv_free(v);
+	hv_free(w);
+}
+
+/* Interrupts every millisecond teach the governor short idle periods, so
+ * it stops picking C10 (680 us) and some wake-ups come out of a shallower
+ * state; left idle afterwards, the tick wakes the CPU every 4 ms with
+ * nothing to do, each such wake-up counts as a long sleep, and within a
+ * few ticks the CPU is in C10 again with the tick stopped. */
+static void test_idle_tick_deepens(void **state)
+{
+	sim_time_t at[17], fastest = SIM_S(1);
+	struct hv *v = hv_new("adl", 1, 0);
+	sim_time_t entry = v->cost.ps[SIM_COST_hardirq_entry] / 1000;
+	uint64_t usage[SIM_IDLE_MAX_STATES], ticks, exit_ns;
+
+	(void)state;
+	for (unsigned i = 0; i < 16; i++)
+		at[i] = SIM_MS(10) + i * SIM_MS(1);
+	at[16] = SIM_MS(500);
+	hv_raise_at(v, at, 17, SIM_S(1));
+	assert_int_equal(v->nran, 17);
+	assert_int_equal(v->ran[0] - at[0] - entry, SIM_US(680));       /* from boot */
+	for (unsigned i = 1; i < 16; i++)
+		if (v->ran[i] - at[i] - entry < fastest)
+			fastest = v->ran[i] - at[i] - entry;
+	assert_true(fastest < SIM_US(680));
+	/* after 0.47 s of quiet: C10 again */
+	assert_int_equal(v->ran[16] - at[16] - entry, SIM_US(680));
+	sim_host_idle(v->h, 1, usage, &ticks, &exit_ns);
+	assert_true(ticks >= 1 && ticks <= 20);
+	assert_true(usage[4] >= 2);
+	hv_free(v);
+}
+
+static enum sim_task_ret task_run(struct sim_task *t, void *arg)
+{
+	sim_time_t *ran = arg;
+
+	*ran = sim_now(t->host->sim);
+	sim_charge(t->host, SIM_COST_task_switch, 1);
+	return SIM_TASK_SLEEP;
+}
+
+static void wake_fn(struct sim *s, struct sim_event *ev)
+{
+	(void)s;
+	sim_task_wake(ev->arg);
+}
+
+/* A task woken onto an idle CPU starts after the same exit latency. */
+static void test_idle_task_wake(void **state)
+{
+	struct hv *v = hv_new("adl", 1, 0), *w = hv_new(NULL, 1, 0);
+	struct hv *h[2] = { v, w };
+	sim_time_t ran[2] = { 0, 0 };
+	struct sim_task t[2];
+	struct sim_event ev[2];
+	struct sim_cpuset one;
+
+	(void)state;
+	sim_cpuset_zero(&one);
+	sim_cpuset_set(&one, 1);
+	for (int i = 0; i < 2; i++) {
+		sim_task_init(h[i]->h, &t[i], "t", task_run, &ran[i], &one);
+		sim_event_init(&ev[i], wake_fn, &t[i]);
+		sim_schedule_at(&h[i]->sim, &ev[i], SIM_MS(50));
+		sim_run_until(&h[i]->sim, SIM_MS(60));
+		sim_task_fini(&t[i]);
+	}
+	assert_true(ran[1] >= SIM_MS(50) && ran[1] < SIM_MS(50) + SIM_US(20));
+	assert_int_equal(ran[0] - ran[1], SIM_US(680));
+	hv_free(v);
+	hv_free(w);
+}
+
+/* Misses: Poisson counts from the running CPU's stream of the run's seed,
+ * each the platform's DRAM latency; the same seed, the same draws. */
+static void test_misses_seeded(void **state)
+{
+	sim_time_t at[40];
+	struct hv *a = hv_new(NULL, 3, 90000), *b = hv_new(NULL, 3, 90000);
+	struct hv *c = hv_new(NULL, 4, 90000), *z = hv_new(NULL, 3, 0);
+
+	(void)state;
+	for (unsigned i = 0; i < 40; i++)
+		at[i] = SIM_US(100) * (i + 1);
+	a->misses = b->misses = c->misses = z->misses = 5.0;
+	hv_raise_at(a, at, 40, SIM_MS(10));
+	hv_raise_at(b, at, 40, SIM_MS(10));
+	hv_raise_at(c, at, 40, SIM_MS(10));
+	hv_raise_at(z, at, 40, SIM_MS(10));
+	assert_int_equal(a->charged, b->charged);
+	assert_int_not_equal(a->charged, c->charged);
+	assert_true(a->charged > 120 && a->charged < 280);      /* mean 200 */
+	assert_int_equal(z->charged, 0);                        /* no latency: none */
+	/* each miss took 90 ns of the CPU: irq time grew by that much */
+	{
+		struct sim_acct_sample sa, sz;
+
+		sim_host_sync(a->h);
+		sim_host_sync(z->h);
+		sim_host_acct(a->h, 1, &sa);
+		sim_host_acct(z->h, 1, &sz);
+		assert_int_equal(sa.ns[SIM_ACCT_IRQ] - sz.ns[SIM_ACCT_IRQ], a->charged * 90);
+	}
+	hv_free(a);
+	hv_free(b);
+	hv_free(c);
+	hv_free(z);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_poisson_moments),
+		cmocka_unit_test(test_idle_tables),
+		cmocka_unit_test(test_idle_typical),
+		cmocka_unit_test(test_idle_exit_latency),
+		cmocka_unit_test(test_idle_tick_deepens),
+		cmocka_unit_test(test_idle_task_wake),
+		cmocka_unit_test(test_misses_seeded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
