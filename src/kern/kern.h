@@ -78,7 +78,7 @@ struct kern {
 
 	/* sysctls (net.core.*), Linux defaults */
 	int netdev_budget;              /* 300 */
-	unsigned netdev_budget_usecs;   /* 2000 */
+	unsigned netdev_budget_usecs;   /* 2 * USEC_PER_SEC / HZ = 8000 */
 	int dev_weight;                 /* 64 (NAPI_POLL_WEIGHT) */
 
 	/* CPUs interrupts may target; vectors are spread round-robin over

@@ -25,6 +25,7 @@ void sim_host_params_default(struct sim_host_params *p, unsigned ncpus)
 {
 	memset(p, 0, sizeof(*p));
 	p->ncpus = ncpus;
+	p->hz = 250;                            /* CONFIG_HZ (Debian) */
 	p->max_softirq_time_ns = SIM_MS(2);     /* kernel/softirq.c */
 	p->max_softirq_restart = 10;            /* kernel/softirq.c */
 	p->defer_to_ksoftirqd = false;          /* Linux >= 6.5 */
@@ -144,7 +145,8 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 {
 	struct sim_host *h;
 
-	if (!p->ncpus || p->ncpus > SIM_CPUS_MAX || !p->max_softirq_restart)
+	if (!p->ncpus || p->ncpus > SIM_CPUS_MAX || !p->max_softirq_restart ||
+	    !p->hz || p->hz > 10000)
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h)

@@ -186,10 +186,21 @@ struct sim_task {
 /* Host-wide knobs, with Linux defaults (sim_host_params_default()). */
 struct sim_host_params {
 	unsigned ncpus;                         /* 1..SIM_CPUS_MAX */
-	sim_time_t max_softirq_time_ns;         /* MAX_SOFTIRQ_TIME 2 ms */
+	/* CONFIG_HZ: the tick that jiffies count (250, Debian's; kern/timer.h
+	 * uses the same).  Jiffy n is [n, n+1) x 10^9/hz ns of simulated
+	 * time. */
+	unsigned hz;
+	/* MAX_SOFTIRQ_TIME, 2 ms, which the kernel applies in jiffies: a
+	 * softirq loop restarts only while jiffies < its start's jiffies +
+	 * msecs_to_jiffies(2) (kernel/softirq.c handle_softirqs()).  At HZ
+	 * 250 that is "until the next tick", anywhere from 0 to 4 ms. */
+	sim_time_t max_softirq_time_ns;
 	unsigned max_softirq_restart;           /* MAX_SOFTIRQ_RESTART 10 */
-	/* Before Linux 6.5 ("softirq: Let ksoftirqd do its job", reverted in
-	 * 6.5) irq_exit() left softirqs to ksoftirqd while it was runnable. */
+	/* Linux 4.9 to 6.4 ("softirq: Let ksoftirqd do its job", 4cd13c21b207;
+	 * reverted in 6.5 by d15121be7485): irq_exit() and local_bh_enable()
+	 * left pending softirqs to ksoftirqd while it was runnable, unless
+	 * HI or TASKLET was among them (SOFTIRQ_NOW_MASK, 4.15 on:
+	 * ksoftirqd_running()).  Off (false) is Linux >= 6.5. */
 	bool defer_to_ksoftirqd;
 	sim_time_t sched_latency_ns;            /* 6 ms */
 	sim_time_t sched_min_granularity_ns;    /* 0.75 ms */

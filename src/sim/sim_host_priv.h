@@ -39,6 +39,7 @@ struct softirq_session {
 	uint32_t mask;                  /* this pass's pending snapshot */
 	unsigned restart_left;
 	sim_time_t start;
+	uint64_t end_jiffy;             /* restarts only while jiffies < this */
 };
 
 struct sim_cpu {
@@ -65,6 +66,12 @@ struct sim_cpu {
 	uint64_t press_ns;              /* irq+soft ns at press_at */
 	double pressure;                /* 0..1, decaying average */
 };
+
+/* The host's jiffies at @t (simulated time 0 is jiffy 0). */
+static inline uint64_t sim_jiffies_at(const struct sim_host *h, sim_time_t t)
+{
+	return t / (1000000000ull / h->params.hz);
+}
 
 static inline struct sim_frame *sim_cpu_top(struct sim_cpu *c)
 {
