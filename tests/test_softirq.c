@@ -21,10 +21,12 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "kern/interrupt.h"
 #include "kern/io.h"
 #include "kern/kern.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"
+#include "kern/workqueue.h"
 #include "plat/plat_pci.h"
 
 #define NQ 8
@@ -1159,6 +1161,180 @@ static void test_no_lost_wakeup(void **state)
 	fx_free(f);
 }
 
+/* ----- tasklets and BH workqueues (kernel/softirq.c, workqueue.c) ----- */
+
+struct tl_probe {
+	struct tasklet_struct t;
+	struct work_struct w;
+	unsigned runs, wruns, requeue_w, resched_t;
+	unsigned pass_at_run[32];       /* softirq passes when it ran */
+	unsigned order[32], norder;     /* 1 = work, 2 = tasklet */
+	struct fx *f;
+};
+
+static void tl_fn(struct tasklet_struct *t)
+{
+	struct tl_probe *p = from_tasklet(p, t, t);
+
+	sim_charge(p->f->host, SIM_COST_skb_alloc, 1);
+	if (p->runs < 32) {
+		struct sim_acct_sample a;
+
+		sim_host_acct(p->f->host, 0, &a);       /* no sync inside a frame */
+		p->pass_at_run[p->runs] = (unsigned)a.softirq_passes;
+	}
+	p->runs++;
+	if (p->norder < 32)
+		p->order[p->norder++] = 2;
+	if (p->resched_t) {
+		p->resched_t--;
+		tasklet_schedule(t);
+	}
+}
+
+static void wq_fn(struct work_struct *w)
+{
+	struct tl_probe *p = container_of(w, struct tl_probe, w);
+
+	sim_charge(p->f->host, SIM_COST_skb_alloc, 1);
+	p->wruns++;
+	if (p->norder < 32)
+		p->order[p->norder++] = 1;
+	if (p->requeue_w) {
+		p->requeue_w--;
+		queue_work(system_bh_wq, w);
+	}
+}
+
+struct tl_kick {
+	struct sim_event ev;
+	struct sim_irq irq;
+	struct tl_probe *p;
+	unsigned what;                  /* bit 0: tasklet, bit 1: work */
+};
+
+static void tl_kick_irq(struct sim_irq *irq, void *arg)
+{
+	struct tl_kick *k = arg;
+
+	(void)irq;
+	if (k->what & 1) {
+		tasklet_schedule(&k->p->t);
+		tasklet_schedule(&k->p->t);     /* already scheduled: no-op */
+	}
+	if (k->what & 2)
+		queue_work(system_bh_wq, &k->p->w);
+}
+
+static void tl_kick_fn(struct sim *s, struct sim_event *ev)
+{
+	struct tl_kick *k = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&k->irq);
+}
+
+static void tl_setup(struct fx *f, struct tl_probe *p, struct tl_kick *k,
+		     unsigned what)
+{
+	assert_int_equal(fx_probe(f), 0);       /* fx_free() undoes it */
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	tasklet_setup(&p->t, tl_fn);
+	INIT_WORK(&p->w, wq_fn);
+	memset(k, 0, sizeof(*k));
+	k->p = p;
+	k->what = what;
+	sim_irq_init(f->host, &k->irq, "kick", tl_kick_irq, k, 0);
+	sim_event_init(&k->ev, tl_kick_fn, k);
+	sim_schedule_at(&f->sim, &k->ev, SIM_US(10));
+}
+
+/* A tasklet scheduled twice runs once; one that schedules itself runs
+ * again in the next pass (TASKLET raised again), never in the same one;
+ * a BH work item runs before the tasklets of the same softirq. */
+static void test_tasklet_rules(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct tl_probe p;
+	struct tl_kick k;
+	u64 wr, tr;
+
+	(void)state;
+	tl_setup(f, &p, &k, 3);
+	p.resched_t = 2;
+	sim_run(&f->sim);
+	assert_int_equal(p.runs, 3);
+	assert_int_equal(p.wruns, 1);
+	/* passes 1, 2, 3: one tasklet run each */
+	assert_int_equal(p.pass_at_run[0], 1);
+	assert_int_equal(p.pass_at_run[1], 2);
+	assert_int_equal(p.pass_at_run[2], 3);
+	assert_int_equal(acct(f, 0).softirq_passes, 3);
+	assert_int_equal(p.order[0], 1);        /* the work item first */
+	assert_int_equal(p.order[1], 2);
+	kern_bh_counts(&f->k, 0, KERN_BH_LO, &wr, &tr);
+	assert_int_equal(wr, 1);
+	assert_int_equal(tr, 3);
+	assert_false(p.t.state & BIT(TASKLET_STATE_SCHED));
+	fx_free(f);
+}
+
+/* A disabled tasklet stays scheduled and re-raises TASKLET each pass, so
+ * the softirq loop runs to its restart limit and ksoftirqd spins on it
+ * until it is enabled; tasklet_kill() takes it off the list. */
+static void test_tasklet_disabled(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct tl_probe p;
+	struct tl_kick k;
+
+	(void)state;
+	tl_setup(f, &p, &k, 1);
+	tasklet_disable(&p.t);
+	sim_run_until(&f->sim, SIM_US(50));
+	assert_int_equal(p.runs, 0);
+	assert_true(p.t.state & BIT(TASKLET_STATE_SCHED));
+	assert_int_equal(acct(f, 0).ksoftirqd_wakeups, 1);
+	tasklet_enable(&p.t);
+	sim_run_until(&f->sim, SIM_US(100));
+	assert_int_equal(p.runs, 1);
+	/* killed while scheduled: never runs */
+	tasklet_disable(&p.t);
+	tasklet_schedule(&p.t);
+	tasklet_kill(&p.t);
+	tasklet_enable(&p.t);
+	assert_false(p.t.state & BIT(TASKLET_STATE_SCHED));
+	sim_run(&f->sim);
+	assert_int_equal(p.runs, 1);
+	fx_free(f);
+}
+
+/* bh_worker(): an item that re-queues itself runs again in the same
+ * TASKLET action, up to BH_WORKER_RESTARTS (10) items; the 11th waits
+ * for the next pass. */
+static void test_bh_worker_restarts(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct tl_probe p;
+	struct tl_kick k;
+
+	(void)state;
+	tl_setup(f, &p, &k, 2);
+	p.requeue_w = 11;
+	sim_run(&f->sim);
+	assert_int_equal(p.wruns, 12);
+	/* 10 in the first pass, 2 in the second */
+	assert_int_equal(acct(f, 0).softirq_passes, 2);
+	assert_false(work_pending(&p.w));
+	/* cancel_work_sync() takes a queued BH item off its list */
+	queue_work(system_bh_wq, &p.w);
+	assert_true(cancel_work_sync(&p.w));
+	sim_run(&f->sim);
+	assert_int_equal(p.wruns, 12);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1181,6 +1357,9 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_ksoftirqd_vs_task),
 		cmocka_unit_test(test_no_lost_wakeup),
+		cmocka_unit_test(test_tasklet_rules),
+		cmocka_unit_test(test_tasklet_disabled),
+		cmocka_unit_test(test_bh_worker_restarts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

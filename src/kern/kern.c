@@ -41,6 +41,10 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 		return -ENOMEM;
 	}
 	kern = k;
+	if (kern_softirq_init(k)) {
+		kern_fini(k);
+		return -ENOMEM;
+	}
 	kern_napi_init_softirq();
 	return 0;
 }
@@ -51,6 +55,7 @@ void kern_fini(struct kern *k)
 		if (k->irq_desc[i].allocated)
 			kern_irq_release(&k->irq_desc[i]);
 	kern_workqueue_fini(k);
+	kern_softirq_fini(k);
 	kern_skb_pool_fini(k);
 	plat_mem_fini(&k->mem);
 	kern_timer_fini(k);

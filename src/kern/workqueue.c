@@ -80,6 +80,8 @@ bool cancel_work_sync(struct work_struct *work)
 {
 	if (!(work->data & WORK_STRUCT_PENDING))
 		return false;
+	if (kern_bh_cancel_work(work))
+		return true;
 	for (unsigned cpu = 0; cpu < kern->host->params.ncpus; cpu++) {
 		struct kern_worker *w = &kern->workers[cpu];
 		struct work_struct *prev = NULL;
