@@ -1335,6 +1335,386 @@ static void test_bh_worker_restarts(void **state)
 	fx_free(f);
 }
 
+/* ----- the fair scheduler (kernel/sched/fair.c, EEVDF) ----- */
+
+/* base slice 0.75 ms x (1 + ilog2(min(ncpus, 8))) */
+static void test_sched_base_slice(void **state)
+{
+	struct sim_host_params p;
+
+	(void)state;
+	assert_int_equal(sim_sched_base_slice(1), SIM_US(750));
+	assert_int_equal(sim_sched_base_slice(2), SIM_US(1500));
+	assert_int_equal(sim_sched_base_slice(6), SIM_US(2250));
+	assert_int_equal(sim_sched_base_slice(8), SIM_US(3000));
+	assert_int_equal(sim_sched_base_slice(64), SIM_US(3000));
+	sim_host_params_default(&p, 6);
+	assert_int_equal(p.sched_base_slice_ns, SIM_US(2250));
+}
+
+struct hog {
+	struct sim_task t;
+	sim_time_t chunk;
+	unsigned nstarts;
+	sim_time_t starts[64];
+	sim_time_t stop_at;             /* sleeps for good after this */
+};
+
+static enum sim_task_ret hog_run(struct sim_task *t, void *arg)
+{
+	struct hog *g = arg;
+	sim_time_t now = sim_now(t->host->sim);
+
+	if (g->nstarts < 64)
+		g->starts[g->nstarts++] = now;
+	sim_charge_usr_ps(t->host, g->chunk * 1000);
+	return g->stop_at && now + 1 >= g->stop_at ? SIM_TASK_SLEEP : SIM_TASK_RUNNABLE;
+}
+
+struct sched_fx {
+	struct sim sim;
+	struct sim_cost cost;
+	struct sim_host *h;
+};
+
+static void sfx_init(struct sched_fx *x, unsigned ncpus)
+{
+	struct sim_host_params p;
+
+	sim_init(&x->sim);
+	sim_cost_load_default(&x->cost);
+	memset(x->cost.ps, 0, sizeof(x->cost.ps));     /* times exact */
+	sim_host_params_default(&p, ncpus);
+	x->h = sim_host_create(&x->sim, &x->cost, &p);
+	assert_non_null(x->h);
+}
+
+static void sfx_fini(struct sched_fx *x)
+{
+	sim_host_destroy(x->h);
+	sim_fini(&x->sim);
+}
+
+/* Two CPU hogs on one CPU take turns of one base slice (0.75 ms on one
+ * CPU): the running one keeps the CPU until it reaches its deadline
+ * (RUN_TO_PARITY), then the other, eligible with the earlier deadline,
+ * runs. */
+static void test_sched_eevdf_slices(void **state)
+{
+	struct sched_fx x;
+	struct hog a = { .chunk = SIM_US(50) }, b = { .chunk = SIM_US(50) };
+	struct sim_cpuset one;
+
+	(void)state;
+	sfx_init(&x, 1);
+	sim_cpuset_first_n(&one, 1);
+	sim_task_init(x.h, &a.t, "a", hog_run, &a, &one);
+	sim_task_init(x.h, &b.t, "b", hog_run, &b, &one);
+	sim_task_wake(&a.t);
+	sim_task_wake(&b.t);
+	sim_run_until(&x.sim, SIM_MS(6));
+	/* a runs 0-0.75 ms (15 chunks), then b 0.75-1.5, then a ... */
+	assert_int_equal(a.starts[0], 0);
+	assert_int_equal(a.starts[14], SIM_US(700));
+	assert_int_equal(b.starts[0], SIM_US(750));
+	assert_int_equal(b.starts[14], SIM_US(1450));
+	assert_int_equal(a.starts[15], SIM_US(1500));
+	/* fair: 3 ms each */
+	assert_int_equal(a.t.ns[SIM_ACCT_USR], SIM_MS(3));
+	assert_int_equal(b.t.ns[SIM_ACCT_USR], SIM_MS(3));
+	sim_task_fini(&a.t);
+	sim_task_fini(&b.t);
+	sfx_fini(&x);
+}
+
+/* A sleeper keeps its lag (V - vruntime) and is placed by it: b sleeps
+ * at 850 us having used less than its share (V 425, vruntime 100), wakes
+ * at 900 us with vruntime 800 - 650 x 2/1 = 150: a, at 800, is no longer
+ * eligible and loses the CPU at once, though inside its slice (RUN_TO_PARITY
+ * keeps only an eligible task running).  A task woken without lag (c, new)
+ * is placed at V, behind a's deadline, and waits for a's slice to end. */
+struct waker2 {
+	struct sim_event ev;
+	struct sim_task *t;
+};
+
+static void waker2_fn(struct sim *s, struct sim_event *ev)
+{
+	struct waker2 *w = ev->arg;
+
+	(void)s;
+	sim_task_wake(w->t);
+}
+
+static void test_sched_wakeup_preempt(void **state)
+{
+	struct sched_fx x;
+	struct hog a = { .chunk = SIM_US(50) };
+	struct hog b = { .chunk = SIM_US(50), .stop_at = SIM_US(800) };
+	struct waker2 w = { .t = &b.t };
+	struct sim_cpuset one;
+
+	(void)state;
+	sfx_init(&x, 1);
+	sim_cpuset_first_n(&one, 1);
+	sim_task_init(x.h, &a.t, "a", hog_run, &a, &one);
+	sim_task_init(x.h, &b.t, "b", hog_run, &b, &one);
+	sim_task_wake(&a.t);
+	sim_task_wake(&b.t);
+	sim_event_init(&w.ev, waker2_fn, &w);
+	sim_schedule_at(&x.sim, &w.ev, SIM_US(900));
+	sim_run_until(&x.sim, SIM_MS(3));
+	assert_int_equal(b.starts[0], SIM_US(750));
+	assert_int_equal(b.starts[1], SIM_US(800));
+	assert_int_equal(b.nstarts, 3);
+	assert_int_equal(b.starts[2], SIM_US(900));
+	assert_int_equal(b.t.deadline, SIM_US(150) + SIM_US(750));
+	sim_task_fini(&a.t);
+	sim_task_fini(&b.t);
+	sfx_fini(&x);
+
+	/* c wakes at 300 us inside a's first slice (deadline 750) */
+	{
+		struct hog a2 = { .chunk = SIM_US(50) };
+		struct hog c2 = { .chunk = SIM_US(50), .stop_at = 1 };
+		struct waker2 w2 = { .t = &c2.t };
+
+		sfx_init(&x, 1);
+		sim_task_init(x.h, &a2.t, "a", hog_run, &a2, &one);
+		sim_task_init(x.h, &c2.t, "c", hog_run, &c2, &one);
+		sim_task_wake(&a2.t);
+		sim_event_init(&w2.ev, waker2_fn, &w2);
+		sim_schedule_at(&x.sim, &w2.ev, SIM_US(300));
+		sim_run_until(&x.sim, SIM_MS(2));
+		assert_int_equal(c2.nstarts, 1);
+		assert_int_equal(c2.starts[0], SIM_US(750));
+		sim_task_fini(&a2.t);
+		sim_task_fini(&c2.t);
+		sfx_fini(&x);
+	}
+}
+
+/* Wakeup placement (select_task_rq_fair): woken from a softirq on CPU 0,
+ * which runs no task, a task whose previous CPU is idle goes back there
+ * (wake_affine_idle); if its previous CPU is busy it comes to CPU 0, idle
+ * though busy with softirqs.  A sync wakeup from a CPU whose only task is
+ * the waker goes to the waker's CPU. */
+struct wake_from_irq {
+	struct sim_event ev;
+	struct sim_irq irq;
+	struct sim_task *t;
+	bool sync;
+};
+
+static void wfi_irq(struct sim_irq *irq, void *arg)
+{
+	struct wake_from_irq *w = arg;
+
+	(void)irq;
+	sim_softirq_raise(w->t->host, 0, SIM_SOFTIRQ_NET_RX);
+}
+
+static struct wake_from_irq *wfi_cur;
+
+static bool wfi_action(struct sim_host *h, unsigned cpu, void *arg, bool first)
+{
+	(void)cpu;
+	(void)arg;
+	(void)first;
+	sim_charge(h, SIM_COST_skb_alloc, 1);
+	if (wfi_cur->sync)
+		sim_task_wake_sync(wfi_cur->t);
+	else
+		sim_task_wake(wfi_cur->t);
+	return false;
+}
+
+static void wfi_fn(struct sim *s, struct sim_event *ev)
+{
+	struct wake_from_irq *w = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&w->irq);
+}
+
+static void test_sched_wake_affine(void **state)
+{
+	static const struct { bool prev_busy; unsigned expect; } c[] = {
+		{ false, 1 }, { true, 0 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		struct sched_fx x;
+		struct hog sleeper = { .chunk = SIM_US(10), .stop_at = 1 };
+		struct hog busy = { .chunk = SIM_US(50) };
+		struct wake_from_irq w;
+		struct sim_cpuset all, cpu1;
+
+		sfx_init(&x, 4);
+		sim_cpuset_first_n(&all, 4);
+		sim_cpuset_zero(&cpu1);
+		sim_cpuset_set(&cpu1, 1);
+		sim_task_init(x.h, &sleeper.t, "sleeper", hog_run, &sleeper, &all);
+		sleeper.t.cpu = 1;              /* it last ran on CPU 1 */
+		sim_task_init(x.h, &busy.t, "busy", hog_run, &busy, &cpu1);
+		if (c[i].prev_busy)
+			sim_task_wake(&busy.t);
+		memset(&w, 0, sizeof(w));
+		w.t = &sleeper.t;
+		wfi_cur = &w;
+		sim_softirq_register(x.h, SIM_SOFTIRQ_NET_RX, wfi_action, NULL);
+		sim_irq_init(x.h, &w.irq, "wfi", wfi_irq, &w, 0);
+		sim_event_init(&w.ev, wfi_fn, &w);
+		sim_schedule_at(&x.sim, &w.ev, SIM_US(100));
+		sim_run_until(&x.sim, SIM_US(200));
+		assert_int_equal(sleeper.nstarts, 1);
+		assert_int_equal(sleeper.t.cpu, c[i].expect);
+		sim_task_fini(&sleeper.t);
+		sim_task_fini(&busy.t);
+		sfx_fini(&x);
+	}
+}
+
+/* A task alone on a CPU stays there however much of it softirqs take
+ * (Linux balances a lone task only on asymmetric CPUs); a task queued
+ * behind another, not run for 0.5 ms, is pulled by a CPU that goes idle. */
+static void test_sched_balance(void **state)
+{
+	struct fx *f = fx_new(2, 1, 4);
+	struct hog g = { .chunk = SIM_US(50) };
+	struct hog a = { .chunk = SIM_US(50) }, b = { .chunk = SIM_US(50) };
+	struct hog stop1 = { .chunk = SIM_US(400), .stop_at = 1 };
+	struct sim_cpuset all, cpu1;
+	struct arrival arr;
+
+	(void)state;
+	/* softirqs take ~70 % of CPU 0 (vector 0 on CPU 0) */
+	f->host->cost.ps[SIM_COST_desc_read] = 1000 * 1000ull;
+	assert_int_equal(fx_probe(f), 0);
+	sim_cpuset_first_n(&all, 2);
+	sim_task_init(f->host, &g.t, "lone", hog_run, &g, &all);
+	sim_task_wake(&g.t);            /* starts on CPU 0 */
+	arr = (struct arrival){ .d = &f->dev, .q = 0, .n = 64, .every = SIM_US(100),
+				.times = 200 };
+	sim_event_init(&arr.ev, arrival_fn, &arr);
+	sim_schedule_at(&f->sim, &arr.ev, 0);
+	sim_run_until(&f->sim, SIM_MS(20));
+	assert_int_equal(g.t.cpu, 0);
+	assert_int_equal(g.t.migrations, 0);
+	assert_true(acct(f, 0).ns[SIM_ACCT_SOFT] > SIM_MS(10));
+	sim_cancel(&f->sim, &arr.ev);
+	sim_task_fini(&g.t);
+
+	/* a and b share CPU 1 while a short task keeps CPU 0 busy; when it
+	 * ends CPU 0 goes idle and pulls the one waiting */
+	sim_cpuset_zero(&cpu1);
+	sim_cpuset_set(&cpu1, 0);
+	sim_task_init(f->host, &stop1.t, "short", hog_run, &stop1, &cpu1);
+	sim_task_init(f->host, &a.t, "a", hog_run, &a, &all);
+	sim_task_init(f->host, &b.t, "b", hog_run, &b, &all);
+	a.t.cpu = b.t.cpu = 1;
+	sim_task_wake(&stop1.t);
+	sim_run_until(&f->sim, sim_now(&f->sim) + SIM_US(10));
+	sim_task_wake(&a.t);
+	sim_task_wake(&b.t);
+	assert_int_equal(a.t.cpu, 1);
+	assert_int_equal(b.t.cpu, 1);
+	sim_run_until(&f->sim, sim_now(&f->sim) + SIM_MS(2));
+	assert_int_equal(a.t.migrations + b.t.migrations, 1);
+	assert_true(a.t.cpu != b.t.cpu);
+	sim_task_fini(&a.t);
+	sim_task_fini(&b.t);
+	sim_task_fini(&stop1.t);
+	fx_free(f);
+}
+
+/* ----- the qdisc and NET_TX (net/core/dev.c, sch_generic.c) ----- */
+
+static struct { unsigned sent, stop_at; int ctx[512]; } nt;
+
+static netdev_tx_t nt_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	if (nt.sent < 512)
+		nt.ctx[nt.sent] = sim_current_ctx(kern->host);
+	nt.sent++;
+	consume_skb(skb);
+	if (nt.sent == nt.stop_at)
+		netif_tx_stop_queue(netdev_get_tx_queue(dev, 0));
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops nt_ops = { .ndo_start_xmit = nt_xmit };
+
+struct nt_wake {
+	struct sim_event ev;
+	struct sim_irq irq;
+	struct net_device *dev;
+};
+
+static void nt_irq(struct sim_irq *irq, void *arg)
+{
+	struct nt_wake *w = arg;
+
+	(void)irq;
+	netif_tx_wake_queue(netdev_get_tx_queue(w->dev, 0));
+}
+
+static void nt_fn(struct sim *s, struct sim_event *ev)
+{
+	struct nt_wake *w = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&w->irq);
+}
+
+/* dev_queue_xmit() runs the qdisc in the caller; a queue the driver
+ * stopped is restarted by netif_tx_wake_queue(), which only schedules the
+ * qdisc: it runs in NET_TX on the waking CPU, at most 64 packets
+ * (dev_tx_weight) per run, and reschedules itself for the rest. */
+static void test_net_tx(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct net_device *dev;
+	struct nt_wake w;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);       /* fx_free() undoes it */
+	memset(&nt, 0, sizeof(nt));
+	nt.stop_at = 2;
+	dev = alloc_etherdev_mqs(0, 1, 1);
+	assert_non_null(dev);
+	dev->netdev_ops = &nt_ops;
+	assert_int_equal(register_netdev(dev), 0);
+	assert_int_equal(dev_open(dev, NULL), 0);
+	for (unsigned i = 0; i < 200; i++) {
+		struct sk_buff *skb = alloc_skb(64, GFP_KERNEL);
+
+		skb_put(skb, 64);
+		skb->dev = dev;
+		assert_int_equal(dev_queue_xmit(skb), 0);
+	}
+	/* two went out at once (outside any CPU), then the driver stopped */
+	assert_int_equal(nt.sent, 2);
+	assert_int_equal(netdev_get_tx_queue(dev, 0)->q_len, 198);
+	memset(&w, 0, sizeof(w));
+	w.dev = dev;
+	sim_irq_init(f->host, &w.irq, "txwake", nt_irq, &w, 0);
+	sim_event_init(&w.ev, nt_fn, &w);
+	sim_schedule_at(&f->sim, &w.ev, SIM_US(10));
+	sim_run(&f->sim);
+	assert_int_equal(nt.sent, 200);
+	/* the rest went out in NET_TX, not in the hardirq that woke it:
+	 * 64 + 64 + 64 + 6 in four passes */
+	for (unsigned i = 2; i < 200; i++)
+		assert_int_equal(nt.ctx[i], SIM_CTX_SOFTIRQ);
+	assert_int_equal(acct(f, 0).softirq_passes, 4);
+	dev_close(dev);
+	unregister_netdev(dev);
+	free_netdev(dev);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1360,6 +1740,12 @@ int main(void)
 		cmocka_unit_test(test_tasklet_rules),
 		cmocka_unit_test(test_tasklet_disabled),
 		cmocka_unit_test(test_bh_worker_restarts),
+		cmocka_unit_test(test_sched_base_slice),
+		cmocka_unit_test(test_sched_eevdf_slices),
+		cmocka_unit_test(test_sched_wakeup_preempt),
+		cmocka_unit_test(test_sched_wake_affine),
+		cmocka_unit_test(test_sched_balance),
+		cmocka_unit_test(test_net_tx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 struct kern *kern;
 
 void kern_napi_init_softirq(void);
+void kern_netdev_init_softirq(void);
 int kern_timer_init(struct kern *k);
 void kern_timer_fini(struct kern *k);
 
@@ -46,6 +47,7 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 		return -ENOMEM;
 	}
 	kern_napi_init_softirq();
+	kern_netdev_init_softirq();
 	return 0;
 }
 

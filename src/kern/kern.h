@@ -152,6 +152,18 @@ u64 kern_kworker_runs(const struct kern *k, unsigned cpu);
 int kern_workqueue_init(struct kern *k);
 void kern_workqueue_fini(struct kern *k);
 
+/*
+ * The CPUs application threads @tasks[0..n) start on (their first
+ * wakeup's "previous CPU").  Linux's fork and exec balancing
+ * (sched_balance_find_dst_cpu()) puts a new task on the idlest CPU of the
+ * highest capacity; before any traffic every CPU is idle and the choice is
+ * arbitrary.  The model resolves it as the first seconds of traffic would:
+ * the fastest allowed CPUs, and among them the one the fewest interrupt
+ * vectors target (then the fewest threads placed so far, then the lowest
+ * number).
+ */
+void kern_app_start_cpus(struct sim_task **tasks, unsigned n);
+
 /* The TASKLET and HI softirqs (softirq.c): KERN_BH_LO is TASKLET and
  * system_bh_wq, KERN_BH_HI is HI and system_bh_highpri_wq. */
 enum { KERN_BH_LO, KERN_BH_HI, KERN_BH_NR };

@@ -107,6 +107,9 @@ struct netdev_queue {
 	struct sk_buff *q_head, *q_tail;
 	unsigned int q_len;
 	u64 q_drops;
+	/* __QDISC_STATE_SCHED: on a CPU's output queue for NET_TX */
+	bool q_sched;
+	struct netdev_queue *q_out_next;
 	/* byte queue limits: bytes the driver reported sent and completed
 	 * (netdev_tx_sent_queue/_completed_queue) */
 	u64 bql_queued, bql_completed;
@@ -394,6 +397,9 @@ struct softnet_data {
 	struct napi_struct *repoll_head, *repoll_tail;  /* used full weight */
 	int budget;
 	unsigned long time_limit;       /* jiffies */
+	/* qdiscs waiting for NET_TX (softnet_data.output_queue) */
+	struct netdev_queue *out_head, *out_tail;
+	struct netdev_queue *tx_run_head;       /* net_tx_action's list */
 	/* inside net_rx_action() on this CPU: __napi_schedule() adds to
 	 * poll_list without raising NET_RX, the running action picks it up
 	 * (net/core/dev.c, Linux 6.4 on) */

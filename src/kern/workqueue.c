@@ -50,6 +50,7 @@ static struct kern_worker *worker_of(unsigned cpu)
 		sim_cpuset_set(&one, cpu);
 		snprintf(name, sizeof(name), "kworker/%u:1", cpu);
 		sim_task_init(kern->host, &w->task, name, worker_run, w, &one);
+		w->task.percpu_kthread = true;
 		w->created = true;
 	}
 	return w;

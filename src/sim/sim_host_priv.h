@@ -89,6 +89,9 @@ void sim_cpu_kick(struct sim_cpu *c);
 
 /* sim_sched.c: tasks */
 void sim_schedule_task(struct sim_cpu *c);
+/* @c's current task @t goes to sleep (dequeue: its lag is kept). */
+void sim_sched_sleep(struct sim_cpu *c, struct sim_task *t);
+
 
 /* sim_softirq.c: softirq sessions, ksoftirqd */
 void sim_softirq_session_begin(struct sim_cpu *c, bool ksoftirqd);
