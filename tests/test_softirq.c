@@ -1629,6 +1629,78 @@ static void test_sched_balance(void **state)
 	fx_free(f);
 }
 
+/* Frame code runs ahead of other CPUs' events: a chunk on CPU 0 that
+ * charges 100 us and then wakes a task onto CPU 2 (busy with a 200 us
+ * chunk) brings CPU 2's accounting to 100 us; a chunk on CPU 1 that starts
+ * at 10 us and wakes another task onto CPU 2 must not account CPU 2
+ * backwards (it aborted with an accounting overrun). */
+struct waker3 {
+	struct sim_task t;
+	struct sim_task *wake;
+	sim_time_t before;              /* charged before the wakeup */
+	bool done;
+};
+
+static enum sim_task_ret waker3_run(struct sim_task *t, void *arg)
+{
+	struct waker3 *w = arg;
+
+	sim_charge_ps(t->host, w->before * 1000);
+	sim_task_wake(w->wake);
+	w->done = true;
+	return SIM_TASK_SLEEP;
+}
+
+static void test_sched_wake_ahead(void **state)
+{
+	struct sched_fx x;
+	struct hog t1 = { .chunk = SIM_US(10), .stop_at = 1 };
+	struct hog t2 = { .chunk = SIM_US(10), .stop_at = 1 };
+	struct waker3 a = { .wake = &t1.t, .before = SIM_US(100) };
+	struct waker3 b = { .wake = &t2.t, .before = SIM_US(5) };
+	struct waker2 wb = { .t = &b.t };
+	struct hog busy = { .chunk = SIM_US(200), .stop_at = 1 };
+	struct sim_cpuset c0, c1, c2;
+
+	(void)state;
+	sfx_init(&x, 3);
+	sim_cpuset_zero(&c0);
+	sim_cpuset_set(&c0, 0);
+	sim_cpuset_zero(&c1);
+	sim_cpuset_set(&c1, 1);
+	sim_cpuset_zero(&c2);
+	sim_cpuset_set(&c2, 2);
+	sim_task_init(x.h, &a.t, "a", waker3_run, &a, &c0);
+	sim_task_init(x.h, &b.t, "b", waker3_run, &b, &c1);
+	sim_task_init(x.h, &t1.t, "t1", hog_run, &t1, &c2);
+	sim_task_init(x.h, &t2.t, "t2", hog_run, &t2, &c2);
+	sim_task_init(x.h, &busy.t, "busy", hog_run, &busy, &c2);
+	sim_task_wake(&busy.t);         /* CPU 2 runs a 200 us chunk from 0 */
+	sim_task_wake(&a.t);
+	sim_event_init(&wb.ev, waker2_fn, &wb);
+	sim_schedule_at(&x.sim, &wb.ev, SIM_US(10));
+	sim_run(&x.sim);
+	assert_true(a.done && b.done);
+	assert_int_equal(t1.nstarts, 1);
+	assert_int_equal(t2.nstarts, 1);
+	/* CPU 2's time adds up: every ns once, none twice */
+	{
+		struct sim_acct_sample s2;
+		u64 sum = 0;
+
+		sim_host_sync(x.h);
+		sim_host_acct(x.h, 2, &s2);
+		for (int k = 0; k < SIM_ACCT_NR; k++)
+			sum += s2.ns[k];
+		assert_int_equal(sum, sim_now(&x.sim));
+		assert_int_equal(s2.ns[SIM_ACCT_USR], SIM_US(220));
+	}
+	sim_task_fini(&busy.t);
+	sim_task_fini(&t1.t);
+	sim_task_fini(&t2.t);
+	sfx_fini(&x);
+}
+
 /* ----- the qdisc and NET_TX (net/core/dev.c, sch_generic.c) ----- */
 
 static struct { unsigned sent, stop_at; int ctx[512]; } nt;
@@ -1746,6 +1818,7 @@ int main(void)
 		cmocka_unit_test(test_sched_wake_affine),
 		cmocka_unit_test(test_sched_balance),
 		cmocka_unit_test(test_net_tx),
+		cmocka_unit_test(test_sched_wake_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -317,9 +317,10 @@ static void task_wake(struct sim_task *t, bool sync)
 	/* enqueue_entity() first brings the running entity's vruntime up to
 	 * date (update_curr()); not possible for the waker's own CPU, which
 	 * is mid-frame, nor for one whose frame ends before the waker's local
-	 * time (frame code runs ahead of other CPUs' events): those are up to
-	 * date as of their last event */
-	if ((int)c->id != h->exec_cpu &&
+	 * time, or that another CPU's frame code already brought past it
+	 * (frame code runs ahead of other CPUs' events): those are up to date
+	 * as of their last accounting */
+	if ((int)c->id != h->exec_cpu && c->acct_at <= h->sim->now &&
 	    (!c->depth || !sim_event_pending(&c->end_ev) ||
 	     c->end_ev.time >= h->sim->now))
 		sim_cpu_account(c);
