@@ -1631,9 +1631,10 @@ static void test_sched_balance(void **state)
 
 /* Frame code runs ahead of other CPUs' events: a chunk on CPU 0 that
  * charges 100 us and then wakes a task onto CPU 2 (busy with a 200 us
- * chunk) brings CPU 2's accounting to 100 us; a chunk on CPU 1 that starts
- * at 10 us and wakes another task onto CPU 2 must not account CPU 2
- * backwards (it aborted with an accounting overrun). */
+ * chunk) must not bring CPU 2's accounting to 100 us: a chunk on CPU 1
+ * that starts at 10 us and wakes another task onto CPU 2, and a hardirq
+ * on CPU 2 at 50 us, would account CPU 2 backwards (both aborted with an
+ * accounting overrun). */
 struct waker3 {
 	struct sim_task t;
 	struct sim_task *wake;
@@ -1651,6 +1652,25 @@ static enum sim_task_ret waker3_run(struct sim_task *t, void *arg)
 	return SIM_TASK_SLEEP;
 }
 
+struct late {
+	struct sim_event ev;
+	struct sim_irq irq;
+};
+
+static void late_irq(struct sim_irq *irq, void *arg)
+{
+	(void)irq;
+	(void)arg;
+}
+
+static void late_fn(struct sim *s, struct sim_event *ev)
+{
+	struct late *l = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&l->irq);
+}
+
 static void test_sched_wake_ahead(void **state)
 {
 	struct sched_fx x;
@@ -1660,6 +1680,7 @@ static void test_sched_wake_ahead(void **state)
 	struct waker3 b = { .wake = &t2.t, .before = SIM_US(5) };
 	struct waker2 wb = { .t = &b.t };
 	struct hog busy = { .chunk = SIM_US(200), .stop_at = 1 };
+	struct late irq;
 	struct sim_cpuset c0, c1, c2;
 
 	(void)state;
@@ -1679,7 +1700,13 @@ static void test_sched_wake_ahead(void **state)
 	sim_task_wake(&a.t);
 	sim_event_init(&wb.ev, waker2_fn, &wb);
 	sim_schedule_at(&x.sim, &wb.ev, SIM_US(10));
+	/* and a hardirq on CPU 2 at 50 us, before the 100 us CPU 0's code
+	 * reached */
+	sim_irq_init(x.h, &irq.irq, "late", late_irq, NULL, 2);
+	sim_event_init(&irq.ev, late_fn, &irq);
+	sim_schedule_at(&x.sim, &irq.ev, SIM_US(50));
 	sim_run(&x.sim);
+	assert_int_equal(irq.irq.count, 1);
 	assert_true(a.done && b.done);
 	assert_int_equal(t1.nstarts, 1);
 	assert_int_equal(t2.nstarts, 1);

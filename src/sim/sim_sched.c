@@ -315,14 +315,12 @@ static void task_wake(struct sim_task *t, bool sync)
 		return;
 	c = &h->cpus[select_cpu(h, t, sync)];
 	/* enqueue_entity() first brings the running entity's vruntime up to
-	 * date (update_curr()); not possible for the waker's own CPU, which
-	 * is mid-frame, nor for one whose frame ends before the waker's local
-	 * time, or that another CPU's frame code already brought past it
-	 * (frame code runs ahead of other CPUs' events): those are up to date
-	 * as of their last accounting */
-	if ((int)c->id != h->exec_cpu && c->acct_at <= h->sim->now &&
-	    (!c->depth || !sim_event_pending(&c->end_ev) ||
-	     c->end_ev.time >= h->sim->now))
+	 * date (update_curr()).  Done for wakeups from engine events, which
+	 * run at the global time; frame code runs ahead of other CPUs'
+	 * events, and accounting another CPU from there would move its clock
+	 * past events still to come: there the running entity counts as of
+	 * its last accounting. */
+	if (h->exec_cpu < 0)
 		sim_cpu_account(c);
 	place(c, t);
 	t->wakeups++;
