@@ -21,10 +21,12 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "kern/interrupt.h"
 #include "kern/io.h"
 #include "kern/kern.h"
 #include "kern/netdevice.h"
 #include "kern/pci.h"
+#include "kern/workqueue.h"
 #include "plat/plat_pci.h"
 
 #define NQ 8
@@ -206,7 +208,8 @@ struct fx {
 	struct fdrv drv;
 };
 
-static struct fx *fx_new(unsigned ncpus, unsigned nq, unsigned nvec_dev)
+static struct fx *fx_new_hz(unsigned ncpus, unsigned nq, unsigned nvec_dev,
+			    unsigned hz)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 	struct sim_host_params p;
@@ -214,6 +217,8 @@ static struct fx *fx_new(unsigned ncpus, unsigned nq, unsigned nvec_dev)
 	sim_init(&f->sim);
 	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&p, ncpus);
+	if (hz)
+		p.hz = hz;
 	f->host = sim_host_create(&f->sim, &f->cost, &p);
 	assert_non_null(f->host);
 	assert_int_equal(kern_init(&f->k, f->host, 1), 0);
@@ -222,6 +227,11 @@ static struct fx *fx_new(unsigned ncpus, unsigned nq, unsigned nvec_dev)
 	assert_int_equal(plat_pci_set_bar(&f->dev.pci, 0, 256, &fdev_ops, &f->dev), 0);
 	f->drv.nq = nq;
 	return f;
+}
+
+static struct fx *fx_new(unsigned ncpus, unsigned nq, unsigned nvec_dev)
+{
+	return fx_new_hz(ncpus, nq, nvec_dev, 0);
 }
 
 /* probe + open: vectors (MSI-X if possible), NAPI per queue, IEN on */
@@ -362,19 +372,23 @@ static void test_weight_budget_reraise(void **state)
 	fx_free(f);
 }
 
-/* netdev_budget_usecs: a pass stops once 2 ms have gone by. */
+/* netdev_budget_usecs: 2 * USEC_PER_SEC / HZ = 8000 us, counted in
+ * jiffies (net_rx_action() stops once jiffies >= start +
+ * usecs_to_jiffies(8000) = start + 2, at HZ 250 the 8 ms tick). */
 static void test_budget_usecs(void **state)
 {
 	struct fx *f = fx_new(1, 4, 8);
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_desc_read] = 20000 * 1000ull;   /* 20 us/frame */
+	assert_int_equal(f->k.netdev_budget_usecs, 8000);
+	f->host->cost.ps[SIM_COST_desc_read] = 100000 * 1000ull;  /* 100 us/frame */
 	assert_int_equal(fx_probe(f), 0);
 	for (unsigned q = 0; q < 4; q++)
 		fdev_rx(&f->dev, q, 64);
-	sim_run_until(&f->sim, SIM_US(2500));
-	/* q0 takes 1.28 ms, q1 ends past 2 ms: the pass is cut there, and as
-	 * 2 ms have gone by the rest is left to ksoftirqd (at 2.56 ms) */
+	sim_run_until(&f->sim, SIM_US(12700));
+	/* q0 takes 6.4 ms (jiffy 1), q1 ends at 12.8 ms (jiffy 3): the pass
+	 * is cut there, and as the 4 ms tick has passed the rest is left to
+	 * ksoftirqd */
 	assert_int_equal(f->k.sd[0].time_squeeze, 1);
 	assert_int_equal(f->drv.q[0].npolls, 1);
 	assert_int_equal(f->drv.q[1].npolls, 1);
@@ -410,26 +424,178 @@ static void test_ksoftirqd_after_10_restarts(void **state)
 	fx_free(f);
 }
 
-/* After MAX_SOFTIRQ_TIME (2 ms) the rest goes to ksoftirqd. */
+/*
+ * MAX_SOFTIRQ_TIME is 2 ms in jiffies (kernel/softirq.c handle_softirqs():
+ * restart while jiffies is before start + msecs_to_jiffies(2)).  Passes of
+ * ~1.03 ms (64 frames x 16 us) from t = 0: at HZ 1000 the limit is jiffy 2
+ * (2 ms), so ksoftirqd takes over after pass 2; at HZ 250 it is jiffy 1
+ * (the 4 ms tick), so after pass 4.
+ */
 static void test_ksoftirqd_after_2ms(void **state)
 {
+	static const struct { unsigned hz, irq_passes; } c[] = {
+		{ 1000, 2 }, { 250, 4 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct fx *f = fx_new_hz(1, 1, 4, c[i].hz);
+		struct sim_acct_sample s;
+		u64 irq_soft;
+
+		f->host->cost.ps[SIM_COST_desc_read] = 16000 * 1000ull;
+		assert_int_equal(fx_probe(f), 0);
+		fdev_rx(&f->dev, 0, 64 * 5);
+		sim_run(&f->sim);
+		s = acct(f, 0);
+		assert_int_equal(s.ksoftirqd_wakeups, 1);
+		/* 5 full polls and the empty one that completes */
+		assert_int_equal(f->drv.q[0].npolls, 6);
+		assert_int_equal(s.softirq_passes, 6);
+		irq_soft = s.ns[SIM_ACCT_SOFT] - s.ksoftirqd_ns;
+		/* the passes in irq context: c[i].irq_passes polls of 1.03 ms */
+		assert_true(irq_soft > c[i].irq_passes * SIM_US(1024));
+		assert_true(irq_soft < c[i].irq_passes * SIM_US(1040));
+		fx_free(f);
+	}
+}
+
+/* The limit is the next tick, not 2 ms from the start: a loop that starts
+ * 0.1 ms before the 4 ms tick (HZ 250) and whose first pass ends after it
+ * hands the rest to ksoftirqd after that one pass (red with a 2 ms
+ * timer from the start). */
+static void test_ksoftirqd_at_tick(void **state)
+{
 	struct fx *f = fx_new(1, 1, 4);
+	struct arrival a = { .d = &f->dev, .q = 0, .n = 3 * 64 };
 	struct sim_acct_sample s;
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_desc_read] = 16000 * 1000ull;   /* >1 ms a poll */
+	f->host->cost.ps[SIM_COST_desc_read] = 4000 * 1000ull;    /* 0.26 ms a poll */
 	assert_int_equal(fx_probe(f), 0);
-	fdev_rx(&f->dev, 0, 64 * 5);
+	sim_event_init(&a.ev, arrival_fn, &a);
+	sim_schedule_at(&f->sim, &a.ev, SIM_US(3900));
 	sim_run(&f->sim);
 	s = acct(f, 0);
-	/* passes 1 and 2 end at ~1 ms and ~2 ms; after the 2nd, 2 ms have
-	 * passed: ksoftirqd does passes 3..5 (and a last empty one) */
+	assert_int_equal(f->drv.q[0].delivered, 3 * 64);
 	assert_int_equal(s.ksoftirqd_wakeups, 1);
-	assert_int_equal(f->drv.q[0].npolls, 6);
-	assert_true(s.ksoftirqd_ns > SIM_MS(2));
-	assert_true(s.ns[SIM_ACCT_SOFT] - s.ksoftirqd_ns < SIM_US(2100));
-	assert_true(s.ns[SIM_ACCT_SOFT] - s.ksoftirqd_ns >= SIM_MS(2));
+	/* one 0.26 ms pass in irq context, the other 2 + 1 in ksoftirqd */
+	assert_true(s.ns[SIM_ACCT_SOFT] - s.ksoftirqd_ns < SIM_US(300));
+	assert_true(s.ksoftirqd_ns > SIM_US(500));
 	fx_free(f);
+}
+
+struct spin {
+	struct sim_task t;
+	u64 chunks;
+	sim_time_t chunk_ns;
+	sim_time_t starts[16];
+};
+
+static enum sim_task_ret spin_run(struct sim_task *t, void *arg)
+{
+	struct spin *s = arg;
+
+	if (s->chunks < 16)
+		s->starts[s->chunks] = sim_now(t->host->sim);
+	s->chunks++;
+	sim_charge_usr_ps(t->host, s->chunk_ns * 1000);
+	return s->chunks < 4 ? SIM_TASK_RUNNABLE : SIM_TASK_SLEEP;
+}
+
+/* Linux 4.15 to 6.4 (params.defer_to_ksoftirqd): while ksoftirqd is
+ * runnable, irq_exit() leaves NET_RX to it, but HI and TASKLET
+ * (SOFTIRQ_NOW_MASK) still run at once (kernel/softirq.c
+ * ksoftirqd_running()).  A task runs; ksoftirqd is woken behind it; a
+ * hardirq then raises softirq nr. */
+static bool now_action(struct sim_host *h, unsigned cpu, void *arg, bool first)
+{
+	(void)cpu;
+	(void)arg;
+	(void)first;
+	sim_charge(h, SIM_COST_skb_alloc, 1);
+	return false;
+}
+
+struct raiser {
+	struct sim_event ev;
+	struct sim_irq irq;
+	struct sim_host *h;
+	unsigned nr;
+	bool wake;
+};
+
+static void raiser_irq(struct sim_irq *irq, void *arg)
+{
+	struct raiser *r = arg;
+
+	(void)irq;
+	sim_softirq_raise(r->h, 0, r->nr);
+}
+
+static void raise_fn(struct sim *s, struct sim_event *ev)
+{
+	struct raiser *r = ev->arg;
+
+	if (r->wake) {
+		sim_task_wake(sim_ksoftirqd(r->h, 0));
+		r->wake = false;
+		sim_schedule_in(s, ev, SIM_US(10));
+		return;
+	}
+	sim_irq_raise(&r->irq);
+}
+
+static void test_defer_now_mask(void **state)
+{
+	static const struct { bool defer; unsigned nr; bool in_ksoftirqd; } c[] = {
+		{ true, SIM_SOFTIRQ_NET_RX, true },
+		{ true, SIM_SOFTIRQ_TASKLET, false },
+		{ true, SIM_SOFTIRQ_HI, false },
+		{ false, SIM_SOFTIRQ_NET_RX, false },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sim sim;
+		struct sim_cost cost;
+		struct sim_host_params p;
+		struct sim_host *h;
+		struct raiser r = { .nr = c[i].nr, .wake = true };
+		struct spin sp = { .chunk_ns = SIM_US(100) };
+		struct sim_cpuset one;
+		struct sim_acct_sample s;
+
+		sim_init(&sim);
+		sim_cost_load_default(&cost);
+		sim_host_params_default(&p, 1);
+		p.defer_to_ksoftirqd = c[i].defer;
+		h = sim_host_create(&sim, &cost, &p);
+		assert_non_null(h);
+		sim_softirq_register(h, c[i].nr, now_action, NULL);
+		sim_cpuset_first_n(&one, 1);
+		sim_task_init(h, &sp.t, "spin", spin_run, &sp, &one);
+		sim_task_wake(&sp.t);
+		r.h = h;
+		sim_irq_init(h, &r.irq, "raiser", raiser_irq, &r, 0);
+		sim_event_init(&r.ev, raise_fn, &r);
+		sim_schedule_at(&sim, &r.ev, SIM_US(10));
+		sim_run(&sim);
+		sim_host_sync(h);
+		sim_host_acct(h, 0, &s);
+		assert_int_equal(s.hardirqs, 1);
+		/* the action ran once (in ksoftirqd after a task switch) */
+		assert_int_equal(s.ns[SIM_ACCT_SOFT],
+				 (cost.ps[SIM_COST_softirq_entry] +
+				  cost.ps[SIM_COST_skb_alloc] +
+				  (c[i].in_ksoftirqd ? cost.ps[SIM_COST_task_switch] : 0)) / 1000);
+		if (c[i].in_ksoftirqd)
+			assert_int_equal(s.ksoftirqd_ns, s.ns[SIM_ACCT_SOFT]);
+		else
+			assert_int_equal(s.ksoftirqd_ns, 0);
+		sim_host_destroy(h);
+		sim_fini(&sim);
+	}
 }
 
 /* Hardirq preempts softirq; a second hardirq waits for the first. */
@@ -455,8 +621,12 @@ static void test_priorities(void **state)
 		 C(f, SIM_COST_hardirq_exit);
 	assert_int_equal(acct(f, 0).ns[SIM_ACCT_IRQ], 2 * irq_ns);
 	assert_int_equal(f->drv.q[1].delivered, 1);
-	/* q0's poll was already running: q1 is polled in the next pass */
-	assert_int_equal(acct(f, 0).softirq_passes, 2);
+	/* q0's poll was already running: q1, scheduled inside
+	 * net_rx_action, is polled by the same action before it returns,
+	 * and raises no NET_RX of its own (Linux 6.4's in_net_rx_action):
+	 * one pass */
+	assert_int_equal(acct(f, 0).softirq_passes, 1);
+	assert_false(sim_softirq_pending(f->host, 0, SIM_SOFTIRQ_NET_RX));
 
 	/* two vectors raised together: the second handler starts when the
 	 * first one ends */
@@ -471,24 +641,6 @@ static void test_priorities(void **state)
 }
 
 /* A user task is preempted by the interrupt and its softirq. */
-struct spin {
-	struct sim_task t;
-	u64 chunks;
-	sim_time_t chunk_ns;
-	sim_time_t starts[16];
-};
-
-static enum sim_task_ret spin_run(struct sim_task *t, void *arg)
-{
-	struct spin *s = arg;
-
-	if (s->chunks < 16)
-		s->starts[s->chunks] = sim_now(t->host->sim);
-	s->chunks++;
-	sim_charge_usr_ps(t->host, s->chunk_ns * 1000);
-	return s->chunks < 4 ? SIM_TASK_RUNNABLE : SIM_TASK_SLEEP;
-}
-
 static void test_task_preempted(void **state)
 {
 	struct fx *f = fx_new(1, 1, 4);
@@ -1009,6 +1161,659 @@ static void test_no_lost_wakeup(void **state)
 	fx_free(f);
 }
 
+/* ----- tasklets and BH workqueues (kernel/softirq.c, workqueue.c) ----- */
+
+struct tl_probe {
+	struct tasklet_struct t;
+	struct work_struct w;
+	unsigned runs, wruns, requeue_w, resched_t;
+	unsigned pass_at_run[32];       /* softirq passes when it ran */
+	unsigned order[32], norder;     /* 1 = work, 2 = tasklet */
+	struct fx *f;
+};
+
+static void tl_fn(struct tasklet_struct *t)
+{
+	struct tl_probe *p = from_tasklet(p, t, t);
+
+	sim_charge(p->f->host, SIM_COST_skb_alloc, 1);
+	if (p->runs < 32) {
+		struct sim_acct_sample a;
+
+		sim_host_acct(p->f->host, 0, &a);       /* no sync inside a frame */
+		p->pass_at_run[p->runs] = (unsigned)a.softirq_passes;
+	}
+	p->runs++;
+	if (p->norder < 32)
+		p->order[p->norder++] = 2;
+	if (p->resched_t) {
+		p->resched_t--;
+		tasklet_schedule(t);
+	}
+}
+
+static void wq_fn(struct work_struct *w)
+{
+	struct tl_probe *p = container_of(w, struct tl_probe, w);
+
+	sim_charge(p->f->host, SIM_COST_skb_alloc, 1);
+	p->wruns++;
+	if (p->norder < 32)
+		p->order[p->norder++] = 1;
+	if (p->requeue_w) {
+		p->requeue_w--;
+		queue_work(system_bh_wq, w);
+	}
+}
+
+struct tl_kick {
+	struct sim_event ev;
+	struct sim_irq irq;
+	struct tl_probe *p;
+	unsigned what;                  /* bit 0: tasklet, bit 1: work */
+};
+
+static void tl_kick_irq(struct sim_irq *irq, void *arg)
+{
+	struct tl_kick *k = arg;
+
+	(void)irq;
+	if (k->what & 1) {
+		tasklet_schedule(&k->p->t);
+		tasklet_schedule(&k->p->t);     /* already scheduled: no-op */
+	}
+	if (k->what & 2)
+		queue_work(system_bh_wq, &k->p->w);
+}
+
+static void tl_kick_fn(struct sim *s, struct sim_event *ev)
+{
+	struct tl_kick *k = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&k->irq);
+}
+
+static void tl_setup(struct fx *f, struct tl_probe *p, struct tl_kick *k,
+		     unsigned what)
+{
+	assert_int_equal(fx_probe(f), 0);       /* fx_free() undoes it */
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	tasklet_setup(&p->t, tl_fn);
+	INIT_WORK(&p->w, wq_fn);
+	memset(k, 0, sizeof(*k));
+	k->p = p;
+	k->what = what;
+	sim_irq_init(f->host, &k->irq, "kick", tl_kick_irq, k, 0);
+	sim_event_init(&k->ev, tl_kick_fn, k);
+	sim_schedule_at(&f->sim, &k->ev, SIM_US(10));
+}
+
+/* A tasklet scheduled twice runs once; one that schedules itself runs
+ * again in the next pass (TASKLET raised again), never in the same one;
+ * a BH work item runs before the tasklets of the same softirq. */
+static void test_tasklet_rules(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct tl_probe p;
+	struct tl_kick k;
+	u64 wr, tr;
+
+	(void)state;
+	tl_setup(f, &p, &k, 3);
+	p.resched_t = 2;
+	sim_run(&f->sim);
+	assert_int_equal(p.runs, 3);
+	assert_int_equal(p.wruns, 1);
+	/* passes 1, 2, 3: one tasklet run each */
+	assert_int_equal(p.pass_at_run[0], 1);
+	assert_int_equal(p.pass_at_run[1], 2);
+	assert_int_equal(p.pass_at_run[2], 3);
+	assert_int_equal(acct(f, 0).softirq_passes, 3);
+	assert_int_equal(p.order[0], 1);        /* the work item first */
+	assert_int_equal(p.order[1], 2);
+	kern_bh_counts(&f->k, 0, KERN_BH_LO, &wr, &tr);
+	assert_int_equal(wr, 1);
+	assert_int_equal(tr, 3);
+	assert_false(p.t.state & BIT(TASKLET_STATE_SCHED));
+	fx_free(f);
+}
+
+/* A disabled tasklet stays scheduled and re-raises TASKLET each pass, so
+ * the softirq loop runs to its restart limit and ksoftirqd spins on it
+ * until it is enabled; tasklet_kill() takes it off the list. */
+static void test_tasklet_disabled(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct tl_probe p;
+	struct tl_kick k;
+
+	(void)state;
+	tl_setup(f, &p, &k, 1);
+	tasklet_disable(&p.t);
+	sim_run_until(&f->sim, SIM_US(50));
+	assert_int_equal(p.runs, 0);
+	assert_true(p.t.state & BIT(TASKLET_STATE_SCHED));
+	assert_int_equal(acct(f, 0).ksoftirqd_wakeups, 1);
+	tasklet_enable(&p.t);
+	sim_run_until(&f->sim, SIM_US(100));
+	assert_int_equal(p.runs, 1);
+	/* killed while scheduled: never runs */
+	tasklet_disable(&p.t);
+	tasklet_schedule(&p.t);
+	tasklet_kill(&p.t);
+	tasklet_enable(&p.t);
+	assert_false(p.t.state & BIT(TASKLET_STATE_SCHED));
+	sim_run(&f->sim);
+	assert_int_equal(p.runs, 1);
+	fx_free(f);
+}
+
+/* bh_worker(): an item that re-queues itself runs again in the same
+ * TASKLET action, up to BH_WORKER_RESTARTS (10) items; the 11th waits
+ * for the next pass. */
+static void test_bh_worker_restarts(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct tl_probe p;
+	struct tl_kick k;
+
+	(void)state;
+	tl_setup(f, &p, &k, 2);
+	p.requeue_w = 11;
+	sim_run(&f->sim);
+	assert_int_equal(p.wruns, 12);
+	/* 10 in the first pass, 2 in the second */
+	assert_int_equal(acct(f, 0).softirq_passes, 2);
+	assert_false(work_pending(&p.w));
+	/* cancel_work_sync() takes a queued BH item off its list */
+	queue_work(system_bh_wq, &p.w);
+	assert_true(cancel_work_sync(&p.w));
+	sim_run(&f->sim);
+	assert_int_equal(p.wruns, 12);
+	fx_free(f);
+}
+
+/* ----- the fair scheduler (kernel/sched/fair.c, EEVDF) ----- */
+
+/* base slice 0.75 ms x (1 + ilog2(min(ncpus, 8))) */
+static void test_sched_base_slice(void **state)
+{
+	struct sim_host_params p;
+
+	(void)state;
+	assert_int_equal(sim_sched_base_slice(1), SIM_US(750));
+	assert_int_equal(sim_sched_base_slice(2), SIM_US(1500));
+	assert_int_equal(sim_sched_base_slice(6), SIM_US(2250));
+	assert_int_equal(sim_sched_base_slice(8), SIM_US(3000));
+	assert_int_equal(sim_sched_base_slice(64), SIM_US(3000));
+	sim_host_params_default(&p, 6);
+	assert_int_equal(p.sched_base_slice_ns, SIM_US(2250));
+}
+
+struct hog {
+	struct sim_task t;
+	sim_time_t chunk;
+	unsigned nstarts;
+	sim_time_t starts[64];
+	sim_time_t stop_at;             /* sleeps for good after this */
+};
+
+static enum sim_task_ret hog_run(struct sim_task *t, void *arg)
+{
+	struct hog *g = arg;
+	sim_time_t now = sim_now(t->host->sim);
+
+	if (g->nstarts < 64)
+		g->starts[g->nstarts++] = now;
+	sim_charge_usr_ps(t->host, g->chunk * 1000);
+	return g->stop_at && now + 1 >= g->stop_at ? SIM_TASK_SLEEP : SIM_TASK_RUNNABLE;
+}
+
+struct sched_fx {
+	struct sim sim;
+	struct sim_cost cost;
+	struct sim_host *h;
+};
+
+static void sfx_init(struct sched_fx *x, unsigned ncpus)
+{
+	struct sim_host_params p;
+
+	sim_init(&x->sim);
+	sim_cost_load_default(&x->cost);
+	memset(x->cost.ps, 0, sizeof(x->cost.ps));     /* times exact */
+	sim_host_params_default(&p, ncpus);
+	x->h = sim_host_create(&x->sim, &x->cost, &p);
+	assert_non_null(x->h);
+}
+
+static void sfx_fini(struct sched_fx *x)
+{
+	sim_host_destroy(x->h);
+	sim_fini(&x->sim);
+}
+
+/* Two CPU hogs on one CPU take turns of one base slice (0.75 ms on one
+ * CPU): the running one keeps the CPU until it reaches its deadline
+ * (RUN_TO_PARITY), then the other, eligible with the earlier deadline,
+ * runs. */
+static void test_sched_eevdf_slices(void **state)
+{
+	struct sched_fx x;
+	struct hog a = { .chunk = SIM_US(50) }, b = { .chunk = SIM_US(50) };
+	struct sim_cpuset one;
+
+	(void)state;
+	sfx_init(&x, 1);
+	sim_cpuset_first_n(&one, 1);
+	sim_task_init(x.h, &a.t, "a", hog_run, &a, &one);
+	sim_task_init(x.h, &b.t, "b", hog_run, &b, &one);
+	sim_task_wake(&a.t);
+	sim_task_wake(&b.t);
+	sim_run_until(&x.sim, SIM_MS(6));
+	/* a runs 0-0.75 ms (15 chunks), then b 0.75-1.5, then a ... */
+	assert_int_equal(a.starts[0], 0);
+	assert_int_equal(a.starts[14], SIM_US(700));
+	assert_int_equal(b.starts[0], SIM_US(750));
+	assert_int_equal(b.starts[14], SIM_US(1450));
+	assert_int_equal(a.starts[15], SIM_US(1500));
+	/* fair: 3 ms each */
+	assert_int_equal(a.t.ns[SIM_ACCT_USR], SIM_MS(3));
+	assert_int_equal(b.t.ns[SIM_ACCT_USR], SIM_MS(3));
+	sim_task_fini(&a.t);
+	sim_task_fini(&b.t);
+	sfx_fini(&x);
+}
+
+/* A sleeper keeps its lag (V - vruntime) and is placed by it: b sleeps
+ * at 850 us having used less than its share (V 425, vruntime 100), wakes
+ * at 900 us with vruntime 800 - 650 x 2/1 = 150: a, at 800, is no longer
+ * eligible and loses the CPU at once, though inside its slice (RUN_TO_PARITY
+ * keeps only an eligible task running).  A task woken without lag (c, new)
+ * is placed at V, behind a's deadline, and waits for a's slice to end. */
+struct waker2 {
+	struct sim_event ev;
+	struct sim_task *t;
+};
+
+static void waker2_fn(struct sim *s, struct sim_event *ev)
+{
+	struct waker2 *w = ev->arg;
+
+	(void)s;
+	sim_task_wake(w->t);
+}
+
+static void test_sched_wakeup_preempt(void **state)
+{
+	struct sched_fx x;
+	struct hog a = { .chunk = SIM_US(50) };
+	struct hog b = { .chunk = SIM_US(50), .stop_at = SIM_US(800) };
+	struct waker2 w = { .t = &b.t };
+	struct sim_cpuset one;
+
+	(void)state;
+	sfx_init(&x, 1);
+	sim_cpuset_first_n(&one, 1);
+	sim_task_init(x.h, &a.t, "a", hog_run, &a, &one);
+	sim_task_init(x.h, &b.t, "b", hog_run, &b, &one);
+	sim_task_wake(&a.t);
+	sim_task_wake(&b.t);
+	sim_event_init(&w.ev, waker2_fn, &w);
+	sim_schedule_at(&x.sim, &w.ev, SIM_US(900));
+	sim_run_until(&x.sim, SIM_MS(3));
+	assert_int_equal(b.starts[0], SIM_US(750));
+	assert_int_equal(b.starts[1], SIM_US(800));
+	assert_int_equal(b.nstarts, 3);
+	assert_int_equal(b.starts[2], SIM_US(900));
+	assert_int_equal(b.t.deadline, SIM_US(150) + SIM_US(750));
+	sim_task_fini(&a.t);
+	sim_task_fini(&b.t);
+	sfx_fini(&x);
+
+	/* c wakes at 300 us inside a's first slice (deadline 750) */
+	{
+		struct hog a2 = { .chunk = SIM_US(50) };
+		struct hog c2 = { .chunk = SIM_US(50), .stop_at = 1 };
+		struct waker2 w2 = { .t = &c2.t };
+
+		sfx_init(&x, 1);
+		sim_task_init(x.h, &a2.t, "a", hog_run, &a2, &one);
+		sim_task_init(x.h, &c2.t, "c", hog_run, &c2, &one);
+		sim_task_wake(&a2.t);
+		sim_event_init(&w2.ev, waker2_fn, &w2);
+		sim_schedule_at(&x.sim, &w2.ev, SIM_US(300));
+		sim_run_until(&x.sim, SIM_MS(2));
+		assert_int_equal(c2.nstarts, 1);
+		assert_int_equal(c2.starts[0], SIM_US(750));
+		sim_task_fini(&a2.t);
+		sim_task_fini(&c2.t);
+		sfx_fini(&x);
+	}
+}
+
+/* Wakeup placement (select_task_rq_fair): woken from a softirq on CPU 0,
+ * which runs no task, a task whose previous CPU is idle goes back there
+ * (wake_affine_idle); if its previous CPU is busy it comes to CPU 0, idle
+ * though busy with softirqs.  A sync wakeup from a CPU whose only task is
+ * the waker goes to the waker's CPU. */
+struct wake_from_irq {
+	struct sim_event ev;
+	struct sim_irq irq;
+	struct sim_task *t;
+	bool sync;
+};
+
+static void wfi_irq(struct sim_irq *irq, void *arg)
+{
+	struct wake_from_irq *w = arg;
+
+	(void)irq;
+	sim_softirq_raise(w->t->host, 0, SIM_SOFTIRQ_NET_RX);
+}
+
+static struct wake_from_irq *wfi_cur;
+
+static bool wfi_action(struct sim_host *h, unsigned cpu, void *arg, bool first)
+{
+	(void)cpu;
+	(void)arg;
+	(void)first;
+	sim_charge(h, SIM_COST_skb_alloc, 1);
+	if (wfi_cur->sync)
+		sim_task_wake_sync(wfi_cur->t);
+	else
+		sim_task_wake(wfi_cur->t);
+	return false;
+}
+
+static void wfi_fn(struct sim *s, struct sim_event *ev)
+{
+	struct wake_from_irq *w = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&w->irq);
+}
+
+static void test_sched_wake_affine(void **state)
+{
+	static const struct { bool prev_busy; unsigned expect; } c[] = {
+		{ false, 1 }, { true, 0 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		struct sched_fx x;
+		struct hog sleeper = { .chunk = SIM_US(10), .stop_at = 1 };
+		struct hog busy = { .chunk = SIM_US(50) };
+		struct wake_from_irq w;
+		struct sim_cpuset all, cpu1;
+
+		sfx_init(&x, 4);
+		sim_cpuset_first_n(&all, 4);
+		sim_cpuset_zero(&cpu1);
+		sim_cpuset_set(&cpu1, 1);
+		sim_task_init(x.h, &sleeper.t, "sleeper", hog_run, &sleeper, &all);
+		sleeper.t.cpu = 1;              /* it last ran on CPU 1 */
+		sim_task_init(x.h, &busy.t, "busy", hog_run, &busy, &cpu1);
+		if (c[i].prev_busy)
+			sim_task_wake(&busy.t);
+		memset(&w, 0, sizeof(w));
+		w.t = &sleeper.t;
+		wfi_cur = &w;
+		sim_softirq_register(x.h, SIM_SOFTIRQ_NET_RX, wfi_action, NULL);
+		sim_irq_init(x.h, &w.irq, "wfi", wfi_irq, &w, 0);
+		sim_event_init(&w.ev, wfi_fn, &w);
+		sim_schedule_at(&x.sim, &w.ev, SIM_US(100));
+		sim_run_until(&x.sim, SIM_US(200));
+		assert_int_equal(sleeper.nstarts, 1);
+		assert_int_equal(sleeper.t.cpu, c[i].expect);
+		sim_task_fini(&sleeper.t);
+		sim_task_fini(&busy.t);
+		sfx_fini(&x);
+	}
+}
+
+/* A task alone on a CPU stays there however much of it softirqs take
+ * (Linux balances a lone task only on asymmetric CPUs); a task queued
+ * behind another, not run for 0.5 ms, is pulled by a CPU that goes idle. */
+static void test_sched_balance(void **state)
+{
+	struct fx *f = fx_new(2, 1, 4);
+	struct hog g = { .chunk = SIM_US(50) };
+	struct hog a = { .chunk = SIM_US(50) }, b = { .chunk = SIM_US(50) };
+	struct hog stop1 = { .chunk = SIM_US(400), .stop_at = 1 };
+	struct sim_cpuset all, cpu1;
+	struct arrival arr;
+
+	(void)state;
+	/* softirqs take ~70 % of CPU 0 (vector 0 on CPU 0) */
+	f->host->cost.ps[SIM_COST_desc_read] = 1000 * 1000ull;
+	assert_int_equal(fx_probe(f), 0);
+	sim_cpuset_first_n(&all, 2);
+	sim_task_init(f->host, &g.t, "lone", hog_run, &g, &all);
+	sim_task_wake(&g.t);            /* starts on CPU 0 */
+	arr = (struct arrival){ .d = &f->dev, .q = 0, .n = 64, .every = SIM_US(100),
+				.times = 200 };
+	sim_event_init(&arr.ev, arrival_fn, &arr);
+	sim_schedule_at(&f->sim, &arr.ev, 0);
+	sim_run_until(&f->sim, SIM_MS(20));
+	assert_int_equal(g.t.cpu, 0);
+	assert_int_equal(g.t.migrations, 0);
+	assert_true(acct(f, 0).ns[SIM_ACCT_SOFT] > SIM_MS(10));
+	sim_cancel(&f->sim, &arr.ev);
+	sim_task_fini(&g.t);
+
+	/* a and b share CPU 1 while a short task keeps CPU 0 busy; when it
+	 * ends CPU 0 goes idle and pulls the one waiting */
+	sim_cpuset_zero(&cpu1);
+	sim_cpuset_set(&cpu1, 0);
+	sim_task_init(f->host, &stop1.t, "short", hog_run, &stop1, &cpu1);
+	sim_task_init(f->host, &a.t, "a", hog_run, &a, &all);
+	sim_task_init(f->host, &b.t, "b", hog_run, &b, &all);
+	a.t.cpu = b.t.cpu = 1;
+	sim_task_wake(&stop1.t);
+	sim_run_until(&f->sim, sim_now(&f->sim) + SIM_US(10));
+	sim_task_wake(&a.t);
+	sim_task_wake(&b.t);
+	assert_int_equal(a.t.cpu, 1);
+	assert_int_equal(b.t.cpu, 1);
+	sim_run_until(&f->sim, sim_now(&f->sim) + SIM_MS(2));
+	assert_int_equal(a.t.migrations + b.t.migrations, 1);
+	assert_true(a.t.cpu != b.t.cpu);
+	sim_task_fini(&a.t);
+	sim_task_fini(&b.t);
+	sim_task_fini(&stop1.t);
+	fx_free(f);
+}
+
+/* Frame code runs ahead of other CPUs' events: a chunk on CPU 0 that
+ * charges 100 us and then wakes a task onto CPU 2 (busy with a 200 us
+ * chunk) must not bring CPU 2's accounting to 100 us: a chunk on CPU 1
+ * that starts at 10 us and wakes another task onto CPU 2, and a hardirq
+ * on CPU 2 at 50 us, would account CPU 2 backwards (both aborted with an
+ * accounting overrun). */
+struct waker3 {
+	struct sim_task t;
+	struct sim_task *wake;
+	sim_time_t before;              /* charged before the wakeup */
+	bool done;
+};
+
+static enum sim_task_ret waker3_run(struct sim_task *t, void *arg)
+{
+	struct waker3 *w = arg;
+
+	sim_charge_ps(t->host, w->before * 1000);
+	sim_task_wake(w->wake);
+	w->done = true;
+	return SIM_TASK_SLEEP;
+}
+
+struct late {
+	struct sim_event ev;
+	struct sim_irq irq;
+};
+
+static void late_irq(struct sim_irq *irq, void *arg)
+{
+	(void)irq;
+	(void)arg;
+}
+
+static void late_fn(struct sim *s, struct sim_event *ev)
+{
+	struct late *l = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&l->irq);
+}
+
+static void test_sched_wake_ahead(void **state)
+{
+	struct sched_fx x;
+	struct hog t1 = { .chunk = SIM_US(10), .stop_at = 1 };
+	struct hog t2 = { .chunk = SIM_US(10), .stop_at = 1 };
+	struct waker3 a = { .wake = &t1.t, .before = SIM_US(100) };
+	struct waker3 b = { .wake = &t2.t, .before = SIM_US(5) };
+	struct waker2 wb = { .t = &b.t };
+	struct hog busy = { .chunk = SIM_US(200), .stop_at = 1 };
+	struct late irq;
+	struct sim_cpuset c0, c1, c2;
+
+	(void)state;
+	sfx_init(&x, 3);
+	sim_cpuset_zero(&c0);
+	sim_cpuset_set(&c0, 0);
+	sim_cpuset_zero(&c1);
+	sim_cpuset_set(&c1, 1);
+	sim_cpuset_zero(&c2);
+	sim_cpuset_set(&c2, 2);
+	sim_task_init(x.h, &a.t, "a", waker3_run, &a, &c0);
+	sim_task_init(x.h, &b.t, "b", waker3_run, &b, &c1);
+	sim_task_init(x.h, &t1.t, "t1", hog_run, &t1, &c2);
+	sim_task_init(x.h, &t2.t, "t2", hog_run, &t2, &c2);
+	sim_task_init(x.h, &busy.t, "busy", hog_run, &busy, &c2);
+	sim_task_wake(&busy.t);         /* CPU 2 runs a 200 us chunk from 0 */
+	sim_task_wake(&a.t);
+	sim_event_init(&wb.ev, waker2_fn, &wb);
+	sim_schedule_at(&x.sim, &wb.ev, SIM_US(10));
+	/* and a hardirq on CPU 2 at 50 us, before the 100 us CPU 0's code
+	 * reached */
+	sim_irq_init(x.h, &irq.irq, "late", late_irq, NULL, 2);
+	sim_event_init(&irq.ev, late_fn, &irq);
+	sim_schedule_at(&x.sim, &irq.ev, SIM_US(50));
+	sim_run(&x.sim);
+	assert_int_equal(irq.irq.count, 1);
+	assert_true(a.done && b.done);
+	assert_int_equal(t1.nstarts, 1);
+	assert_int_equal(t2.nstarts, 1);
+	/* CPU 2's time adds up: every ns once, none twice */
+	{
+		struct sim_acct_sample s2;
+		u64 sum = 0;
+
+		sim_host_sync(x.h);
+		sim_host_acct(x.h, 2, &s2);
+		for (int k = 0; k < SIM_ACCT_NR; k++)
+			sum += s2.ns[k];
+		assert_int_equal(sum, sim_now(&x.sim));
+		assert_int_equal(s2.ns[SIM_ACCT_USR], SIM_US(220));
+	}
+	sim_task_fini(&busy.t);
+	sim_task_fini(&t1.t);
+	sim_task_fini(&t2.t);
+	sfx_fini(&x);
+}
+
+/* ----- the qdisc and NET_TX (net/core/dev.c, sch_generic.c) ----- */
+
+static struct { unsigned sent, stop_at; int ctx[512]; } nt;
+
+static netdev_tx_t nt_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	if (nt.sent < 512)
+		nt.ctx[nt.sent] = sim_current_ctx(kern->host);
+	nt.sent++;
+	consume_skb(skb);
+	if (nt.sent == nt.stop_at)
+		netif_tx_stop_queue(netdev_get_tx_queue(dev, 0));
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops nt_ops = { .ndo_start_xmit = nt_xmit };
+
+struct nt_wake {
+	struct sim_event ev;
+	struct sim_irq irq;
+	struct net_device *dev;
+};
+
+static void nt_irq(struct sim_irq *irq, void *arg)
+{
+	struct nt_wake *w = arg;
+
+	(void)irq;
+	netif_tx_wake_queue(netdev_get_tx_queue(w->dev, 0));
+}
+
+static void nt_fn(struct sim *s, struct sim_event *ev)
+{
+	struct nt_wake *w = ev->arg;
+
+	(void)s;
+	sim_irq_raise(&w->irq);
+}
+
+/* dev_queue_xmit() runs the qdisc in the caller; a queue the driver
+ * stopped is restarted by netif_tx_wake_queue(), which only schedules the
+ * qdisc: it runs in NET_TX on the waking CPU, at most 64 packets
+ * (dev_tx_weight) per run, and reschedules itself for the rest. */
+static void test_net_tx(void **state)
+{
+	struct fx *f = fx_new(1, 1, 4);
+	struct net_device *dev;
+	struct nt_wake w;
+
+	(void)state;
+	assert_int_equal(fx_probe(f), 0);       /* fx_free() undoes it */
+	memset(&nt, 0, sizeof(nt));
+	nt.stop_at = 2;
+	dev = alloc_etherdev_mqs(0, 1, 1);
+	assert_non_null(dev);
+	dev->netdev_ops = &nt_ops;
+	assert_int_equal(register_netdev(dev), 0);
+	assert_int_equal(dev_open(dev, NULL), 0);
+	for (unsigned i = 0; i < 200; i++) {
+		struct sk_buff *skb = alloc_skb(64, GFP_KERNEL);
+
+		skb_put(skb, 64);
+		skb->dev = dev;
+		assert_int_equal(dev_queue_xmit(skb), 0);
+	}
+	/* two went out at once (outside any CPU), then the driver stopped */
+	assert_int_equal(nt.sent, 2);
+	assert_int_equal(netdev_get_tx_queue(dev, 0)->q_len, 198);
+	memset(&w, 0, sizeof(w));
+	w.dev = dev;
+	sim_irq_init(f->host, &w.irq, "txwake", nt_irq, &w, 0);
+	sim_event_init(&w.ev, nt_fn, &w);
+	sim_schedule_at(&f->sim, &w.ev, SIM_US(10));
+	sim_run(&f->sim);
+	assert_int_equal(nt.sent, 200);
+	/* the rest went out in NET_TX, not in the hardirq that woke it:
+	 * 64 + 64 + 64 + 6 in four passes */
+	for (unsigned i = 2; i < 200; i++)
+		assert_int_equal(nt.ctx[i], SIM_CTX_SOFTIRQ);
+	assert_int_equal(acct(f, 0).softirq_passes, 4);
+	dev_close(dev);
+	unregister_netdev(dev);
+	free_netdev(dev);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1017,6 +1822,8 @@ int main(void)
 		cmocka_unit_test(test_budget_usecs),
 		cmocka_unit_test(test_ksoftirqd_after_10_restarts),
 		cmocka_unit_test(test_ksoftirqd_after_2ms),
+		cmocka_unit_test(test_ksoftirqd_at_tick),
+		cmocka_unit_test(test_defer_now_mask),
 		cmocka_unit_test(test_priorities),
 		cmocka_unit_test(test_task_preempted),
 		cmocka_unit_test(test_affinity),
@@ -1029,6 +1836,16 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_ksoftirqd_vs_task),
 		cmocka_unit_test(test_no_lost_wakeup),
+		cmocka_unit_test(test_tasklet_rules),
+		cmocka_unit_test(test_tasklet_disabled),
+		cmocka_unit_test(test_bh_worker_restarts),
+		cmocka_unit_test(test_sched_base_slice),
+		cmocka_unit_test(test_sched_eevdf_slices),
+		cmocka_unit_test(test_sched_wakeup_preempt),
+		cmocka_unit_test(test_sched_wake_affine),
+		cmocka_unit_test(test_sched_balance),
+		cmocka_unit_test(test_net_tx),
+		cmocka_unit_test(test_sched_wake_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,8 @@
  * r8152.h - the r8152-style driver for the RTL8157/RTL8159 USB adapters:
  * vendor control transfers for registers (OCP access with byte enables),
  * RX aggregation over 10 bulk-in URBs parsed in one NAPI poll, TX
- * aggregation into 4 bulk-out buffers, the interrupt URB for link, the
- * device's RX aggregation timer as ethtool's rx-usecs.
+ * aggregation into 4 bulk-out buffers filled by a tasklet, the interrupt
+ * URB for link, the device's RX aggregation timer as ethtool's rx-usecs.
  *
  * The driver sees only the datasheet (src/hw: rtl_chips.h rows,
  * rtl_usb_regs.h) and the kernel-like API (src/kern/usb.h, netdevice.h).
@@ -29,6 +29,7 @@
 #include "hw/rtl_desc.h"
 #include "hw/rtl_usb_regs.h"
 #include "kern/dim.h"
+#include "kern/interrupt.h"
 #include "kern/netdevice.h"
 #include "kern/usb.h"
 
@@ -72,13 +73,12 @@ struct rx_agg {
 	bool in_flight;			/* submitted, not given back */
 };
 
-/* One bulk-out aggregation buffer (a "tx_agg"). */
+/* One bulk-out aggregation buffer (a "tx_agg").  The skbs are copied in
+ * and freed when it is filled; the counts stay for the completion. */
 struct tx_agg {
 	struct r8152 *tp;
 	struct urb *urb;
 	u8 *head;			/* R8152_AGG_BUF_SZ bytes */
-	struct sk_buff_head skbs;	/* frames in this transfer (no lock
-					 * needed: one owner at a time) */
 	u32 skb_num, skb_len;		/* frames and their bytes */
 	struct tx_agg *next;		/* link on tx_free */
 };
@@ -141,8 +141,10 @@ struct r8152 {
 	unsigned int tx_free_cnt;
 	unsigned int tx_qlen;		/* full-size frames per buffer */
 	/* accepted by ndo_start_xmit, not yet in a buffer; its own lock
-	 * (xmit and the poll run on different CPUs) */
+	 * (xmit and the TX tasklet run on different CPUs) */
 	struct sk_buff_head tx_queue;
+	/* the TX bottom half: fills and submits buffers (tx_tl) */
+	struct tasklet_struct tx_tl;
 	struct urb *intr_urb;
 	u8 *intr_buff;
 	bool link_up;
@@ -200,8 +202,9 @@ int r8152_tx_alloc(struct r8152 *tp);
 void r8152_tx_free(struct r8152 *tp);
 void r8152_tx_stop(struct r8152 *tp);		/* kill, free pending skbs */
 netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev);
-/* Fill free aggregation buffers from tx_queue and submit them. */
-void r8152_tx_bottom(struct r8152 *tp);
+/* The TX tasklet: fill free aggregation buffers from tx_queue and submit
+ * them. */
+void r8152_tx_bottom(struct tasklet_struct *t);
 
 /* ---- r8152_ethtool.c ---- */
 extern const struct ethtool_ops r8152_ethtool_ops;

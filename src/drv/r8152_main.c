@@ -408,6 +408,7 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	spin_lock_init(&tp->tx_lock);
 	skb_queue_head_init(&tp->rx_queue);
 	skb_queue_head_init(&tp->tx_queue);
+	tasklet_setup(&tp->tx_tl, r8152_tx_bottom);
 	SET_NETDEV_DEV(dev, &intf->dev);
 
 	ver = ocp_read_word(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_TCR1) &

@@ -377,9 +377,8 @@ int r8152_rx_bottom(struct r8152 *tp, int budget)
 }
 
 /*
- * The NAPI poll: RX within @budget, then TX buffers (not counted against
- * the budget, napi.rst).  Budget 0 (netpoll) does no RX work and never
- * completes.  There is no device interrupt to unmask: once complete, the
+ * The NAPI poll: RX within @budget (TX is the tasklet's, r8152_tx.c).
+ * Budget 0 (netpoll) does no RX work and never completes.  There is no device interrupt to unmask: once complete, the
  * poll reschedules itself only if a transfer or held frames are waiting.
  */
 int r8152_poll(struct napi_struct *napi, int budget)
@@ -387,14 +386,12 @@ int r8152_poll(struct napi_struct *napi, int budget)
 	struct r8152 *tp = container_of(napi, struct r8152, napi);
 	int work = budget ? r8152_rx_bottom(tp, budget) : 0;
 
-	r8152_tx_bottom(tp);
 	/* a completion that came after the last look finds NAPI still
 	 * scheduled and does not schedule it: look again */
 	if (work < budget && napi_complete_done(napi, work)) {
 		if (READ_ONCE(tp->adaptive_rx))
 			r8152_dim_sample(tp);
-		if (READ_ONCE(tp->rx_done) || skb_queue_len(&tp->rx_queue) ||
-		    (skb_queue_len(&tp->tx_queue) && READ_ONCE(tp->tx_free)))
+		if (READ_ONCE(tp->rx_done) || skb_queue_len(&tp->rx_queue))
 			napi_schedule(napi);
 	}
 	return work;

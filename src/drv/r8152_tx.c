@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * r8152_tx.c - TX aggregation: ndo_start_xmit only queues the skb; the
- * NAPI poll (r8152_tx_bottom) packs queued skbs, each behind a 16-byte v2
- * TX descriptor on a 16-byte boundary, into one of RTL8152_MAX_TX = 4
- * bulk-out buffers of 16 KiB (research s1.1, s1.2) and submits it.  So
- * the skbs sent before the poll runs share one bulk-out transfer.
+ * r8152_tx.c - TX aggregation: ndo_start_xmit only queues the skb and
+ * schedules the TX tasklet (tx_tl), which packs queued skbs, each behind a
+ * 16-byte v2 TX descriptor on a 16-byte boundary, into one of
+ * RTL8152_MAX_TX = 4 bulk-out buffers of 16 KiB (research s1.1, s1.2) and
+ * submits it.  So the skbs sent before the tasklet runs share one
+ * bulk-out transfer.  As Linux's r8152 since 5.4 ("divide the tx and rx
+ * bottom functions"): TX in a tasklet, RX in NAPI; a bulk-out completion
+ * schedules the tasklet when skbs wait.
  *
  * Flow control: the queue stops when ndo_start_xmit finds no free buffer
- * (all four in flight) and wakes when a completion frees one.  The skbs
- * stay with their buffer until the transfer completes; the completion
- * counts and frees them.
+ * (all four in flight) and wakes when a completion frees one.  Each skb
+ * is freed once copied into its buffer (r8152_tx_agg_fill); the buffer
+ * keeps the counts, which the completion adds to the statistics.
  */
 #include <errno.h>
 #include <string.h>
@@ -87,7 +90,6 @@ int r8152_tx_alloc(struct r8152 *tp)
 		struct tx_agg *agg = &tp->tx_agg[RTL8152_MAX_TX - 1 - i];
 
 		agg->tp = tp;
-		__skb_queue_head_init(&agg->skbs);
 		agg->head = kzalloc(R8152_AGG_BUF_SZ, GFP_KERNEL);
 		agg->urb = usb_alloc_urb(0, GFP_KERNEL);
 		if (!agg->head || !agg->urb) {
@@ -99,14 +101,10 @@ int r8152_tx_alloc(struct r8152 *tp)
 	return 0;
 }
 
+/* The frames of a buffer that will not go out. */
 static void tx_agg_drop_skbs(struct r8152 *tp, struct tx_agg *agg)
 {
-	struct sk_buff *skb;
-
-	while ((skb = __skb_dequeue(&agg->skbs))) {
-		tp->stats.tx_drops++;
-		kfree_skb(skb);
-	}
+	tp->stats.tx_drops += agg->skb_num;
 	agg->skb_num = agg->skb_len = 0;
 }
 
@@ -132,6 +130,7 @@ void r8152_tx_stop(struct r8152 *tp)
 {
 	struct sk_buff *skb;
 
+	tasklet_kill(&tp->tx_tl);
 	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++)
 		if (tp->tx_agg[i].urb)
 			usb_kill_urb(tp->tx_agg[i].urb);
@@ -154,7 +153,7 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	skb_queue_tail(&tp->tx_queue, skb);
 	if (READ_ONCE(tp->tx_free))
-		napi_schedule(&tp->napi);
+		tasklet_schedule(&tp->tx_tl);
 	/* every buffer in flight, or the free ones are spoken for: the
 	 * stack holds the next skbs until a completion.  Stop, then look
 	 * again: a completion on another CPU may have freed a buffer after
@@ -192,9 +191,10 @@ static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 		memset((u8 *)(d + 1) + skb->len, 0,
 		       tx_footprint(skb->len) - sizeof(*d) - skb->len);
 		used += tx_footprint(skb->len);
-		__skb_queue_tail(&agg->skbs, skb);
 		agg->skb_num++;
 		agg->skb_len += skb->len;
+		/* copied: the skb goes now, not at the completion */
+		dev_kfree_skb_any(skb);
 	}
 	if (!skb_queue_empty(&todo)) {
 		spin_lock_irqsave(&tp->tx_queue.lock, flags);
@@ -204,8 +204,9 @@ static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 	return used;
 }
 
-void r8152_tx_bottom(struct r8152 *tp)
+void r8152_tx_bottom(struct tasklet_struct *t)
 {
+	struct r8152 *tp = from_tasklet(tp, t, tx_tl);
 	struct tx_agg *agg;
 
 	while (tp->running && !skb_queue_empty(&tp->tx_queue) &&
@@ -229,22 +230,19 @@ void r8152_tx_bottom(struct r8152 *tp)
 }
 
 /*
- * Bulk-out completion (softirq context): count and free the transfer's
- * skbs, give the buffer back, wake the queue, and let the poll pack what
+ * Bulk-out completion (softirq context): count the transfer's frames,
+ * give the buffer back, wake the queue, and let the tasklet pack what
  * waited.
  */
 static void write_bulk_callback(struct urb *urb)
 {
 	struct tx_agg *agg = urb->context;
 	struct r8152 *tp = agg->tp;
-	struct sk_buff *skb;
 
 	if (urb->status == 0) {
 		tp->stats.tx_transfers++;
 		tp->stats.tx_packets += agg->skb_num;
 		tp->stats.tx_bytes += agg->skb_len;
-		while ((skb = __skb_dequeue(&agg->skbs)))
-			dev_kfree_skb_any(skb);
 		agg->skb_num = agg->skb_len = 0;
 	} else {
 		if (urb->status != -ENOENT && urb->status != -ECONNRESET &&
@@ -256,6 +254,6 @@ static void write_bulk_callback(struct urb *urb)
 	if (!tp->running)
 		return;
 	if (!skb_queue_empty(&tp->tx_queue))
-		napi_schedule(&tp->napi);
+		tasklet_schedule(&tp->tx_tl);
 	tx_maybe_wake(tp);
 }

@@ -65,4 +65,71 @@ static inline void synchronize_irq(unsigned int irq)
 	(void)irq;
 }
 
+/*
+ * Tasklets (Linux include/linux/interrupt.h, kernel/softirq.c): a callback
+ * run once in softirq context on the CPU that scheduled it, in the
+ * TASKLET softirq (HI for tasklet_hi_schedule()).
+ *  - tasklet_schedule() does nothing if the tasklet is already scheduled
+ *    (TASKLET_STATE_SCHED); else it appends it to the running CPU's list
+ *    and raises TASKLET there.
+ *  - The TASKLET action first runs the CPU's BH workqueue items
+ *    (workqueue.h, system_bh_wq), then takes the whole tasklet list and
+ *    runs each one, clearing SCHED just before the call: a tasklet that
+ *    schedules itself, or is scheduled while the list runs, runs in the
+ *    next pass.  A disabled tasklet (tasklet_disable()) goes back on the
+ *    list and re-raises the softirq.
+ *  - tasklet_kill() waits until the tasklet is neither scheduled nor
+ *    running; here it takes it off its list.
+ */
+struct tasklet_struct {
+	struct tasklet_struct *next;
+	unsigned long state;
+	int count;                      /* disable depth */
+	bool use_callback;
+	union {
+		void (*func)(unsigned long data);
+		void (*callback)(struct tasklet_struct *t);
+	};
+	unsigned long data;
+};
+
+enum {
+	TASKLET_STATE_SCHED,            /* scheduled to run */
+	TASKLET_STATE_RUN,              /* running */
+};
+
+void tasklet_setup(struct tasklet_struct *t,
+		   void (*callback)(struct tasklet_struct *));
+void tasklet_init(struct tasklet_struct *t, void (*func)(unsigned long),
+		  unsigned long data);
+void __tasklet_schedule(struct tasklet_struct *t);
+void __tasklet_hi_schedule(struct tasklet_struct *t);
+void tasklet_kill(struct tasklet_struct *t);
+
+static inline void tasklet_schedule(struct tasklet_struct *t)
+{
+	if (!(t->state & BIT(TASKLET_STATE_SCHED)))
+		__tasklet_schedule(t);
+}
+
+static inline void tasklet_hi_schedule(struct tasklet_struct *t)
+{
+	if (!(t->state & BIT(TASKLET_STATE_SCHED)))
+		__tasklet_hi_schedule(t);
+}
+
+/* No tasklet runs concurrently in the simulator: nothing to wait for. */
+static inline void tasklet_disable(struct tasklet_struct *t)
+{
+	t->count++;
+}
+
+static inline void tasklet_enable(struct tasklet_struct *t)
+{
+	t->count--;
+}
+
+#define from_tasklet(var, callback_tasklet, tasklet_fieldname) \
+	container_of(callback_tasklet, __typeof__(*var), tasklet_fieldname)
+
 #endif /* RXSCALE_KERN_INTERRUPT_H */

@@ -243,3 +243,42 @@ int kern_irq_restrict(struct kern *k, const struct sim_cpuset *cpus)
 			sim_irq_set_cpu(&k->irq_desc[i].sim, next_irq_cpu(k));
 	return 0;
 }
+
+/* Where an application thread starts (kern.h). */
+void kern_app_start_cpus(struct sim_task **tasks, unsigned n)
+{
+	unsigned ncpus = kern->host->params.ncpus;
+	unsigned *load = calloc(ncpus, sizeof(*load));
+	uint32_t top = 0;
+
+	if (!load)
+		return;
+	for (unsigned i = 0; i < KERN_NR_IRQS; i++)
+		if (kern->irq_desc[i].allocated && kern->irq_desc[i].sim.cpu < ncpus)
+			load[kern->irq_desc[i].sim.cpu]++;
+	for (unsigned c = 0; c < ncpus; c++) {
+		uint32_t ppm = kern->host->params.speed_ppm[c];
+
+		ppm = ppm ? ppm : 1000000;
+		if (ppm > top)
+			top = ppm;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		struct sim_task *t = tasks[k];
+		int best = -1;
+
+		for (unsigned c = 0; c < ncpus; c++) {
+			uint32_t ppm = kern->host->params.speed_ppm[c];
+
+			if (!sim_cpuset_test(&t->allowed, c) || (ppm ? ppm : 1000000) != top)
+				continue;
+			if (best < 0 || load[c] < load[best])
+				best = (int)c;
+		}
+		if (best >= 0) {
+			t->cpu = (unsigned)best;
+			load[best]++;
+		}
+	}
+	free(load);
+}

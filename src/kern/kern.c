@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kern/kern.h"
+#include "kern/timer.h"
 #include "kern/irq_internal.h"
 #include "kern/ktime.h"
 #include "kern/netdevice.h"
@@ -12,6 +13,7 @@
 struct kern *kern;
 
 void kern_napi_init_softirq(void);
+void kern_netdev_init_softirq(void);
 int kern_timer_init(struct kern *k);
 void kern_timer_fini(struct kern *k);
 
@@ -25,7 +27,9 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 	plat_mem_init(&k->mem);
 	sim_rng_init(&k->rng, seed, sim_rng_stream_id("kernel"));
 	k->netdev_budget = 300;                 /* net.core.netdev_budget */
-	k->netdev_budget_usecs = 2000;          /* net.core.netdev_budget_usecs */
+	/* net.core.netdev_budget_usecs: 2 * USEC_PER_SEC / HZ, "at least 2
+	 * jiffies to guarantee 1 jiffy timeout" (net/core/hotdata.c) */
+	k->netdev_budget_usecs = 2 * 1000000 / HZ;
 	k->dev_weight = NAPI_POLL_WEIGHT;       /* net.core.dev_weight */
 	sim_cpuset_first_n(&k->irq_cpus, n);
 	k->fault.msix_avail = -1;
@@ -38,7 +42,12 @@ int kern_init(struct kern *k, struct sim_host *host, uint64_t seed)
 		return -ENOMEM;
 	}
 	kern = k;
+	if (kern_softirq_init(k)) {
+		kern_fini(k);
+		return -ENOMEM;
+	}
 	kern_napi_init_softirq();
+	kern_netdev_init_softirq();
 	return 0;
 }
 
@@ -48,6 +57,7 @@ void kern_fini(struct kern *k)
 		if (k->irq_desc[i].allocated)
 			kern_irq_release(&k->irq_desc[i]);
 	kern_workqueue_fini(k);
+	kern_softirq_fini(k);
 	kern_skb_pool_fini(k);
 	plat_mem_fini(&k->mem);
 	kern_timer_fini(k);

@@ -33,6 +33,8 @@
 
 struct kern_irq_desc;
 struct kern_worker;
+struct kern_bh_cpu;
+struct work_struct;
 struct kern_timer_cpu;
 struct softnet_data;
 struct net_device;
@@ -78,7 +80,7 @@ struct kern {
 
 	/* sysctls (net.core.*), Linux defaults */
 	int netdev_budget;              /* 300 */
-	unsigned netdev_budget_usecs;   /* 2000 */
+	unsigned netdev_budget_usecs;   /* 2 * USEC_PER_SEC / HZ = 8000 */
 	int dev_weight;                 /* 64 (NAPI_POLL_WEIGHT) */
 
 	/* CPUs interrupts may target; vectors are spread round-robin over
@@ -91,6 +93,8 @@ struct kern {
 	struct kern_worker *workers;    /* per CPU: the system workqueue's
 					   kworkers (workqueue.c) */
 	struct kern_timer_cpu *timer_cpu; /* per CPU: expired timer_lists */
+	struct kern_bh_cpu *bh;         /* per CPU: BH work and tasklets
+					   (softirq.c) */
 
 	struct kern_faults fault;
 	struct kern_warnings warn;
@@ -147,6 +151,29 @@ u64 kern_kworker_runs(const struct kern *k, unsigned cpu);
 /* kern_init/kern_fini's part for the workqueue (0 or -ENOMEM). */
 int kern_workqueue_init(struct kern *k);
 void kern_workqueue_fini(struct kern *k);
+
+/*
+ * The CPUs application threads @tasks[0..n) start on (their first
+ * wakeup's "previous CPU").  Linux's fork and exec balancing
+ * (sched_balance_find_dst_cpu()) puts a new task on the idlest CPU of the
+ * highest capacity; before any traffic every CPU is idle and the choice is
+ * arbitrary.  The model resolves it as the first seconds of traffic would:
+ * the fastest allowed CPUs, and among them the one the fewest interrupt
+ * vectors target (then the fewest threads placed so far, then the lowest
+ * number).
+ */
+void kern_app_start_cpus(struct sim_task **tasks, unsigned n);
+
+/* The TASKLET and HI softirqs (softirq.c): KERN_BH_LO is TASKLET and
+ * system_bh_wq, KERN_BH_HI is HI and system_bh_highpri_wq. */
+enum { KERN_BH_LO, KERN_BH_HI, KERN_BH_NR };
+int kern_softirq_init(struct kern *k);
+void kern_softirq_fini(struct kern *k);
+/* Take @work off a BH worklist; true if it was queued there. */
+bool kern_bh_cancel_work(struct work_struct *work);
+/* BH work items and tasklets @cpu's softirq @prio ran so far. */
+void kern_bh_counts(const struct kern *k, unsigned cpu, unsigned prio,
+		    u64 *work_runs, u64 *tasklet_runs);
 
 /* Charge @ps picoseconds of work to the running CPU. */
 static inline void kern_charge_ps(u64 ps)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kern/kern.h"
+#include "kern/timer.h"
 #include "kern/netdevice.h"
 
 _Static_assert(sizeof(struct hrtimer) >= sizeof(struct sim_hrtimer) &&
@@ -193,7 +194,10 @@ void __napi_schedule(struct napi_struct *n)
 	list_add_tail(&sd->poll_head, &sd->poll_tail, n);
 	n->on_list = true;
 	n->list_cpu = (int)cpu;
-	sim_softirq_raise(kern->host, cpu, SIM_SOFTIRQ_NET_RX);
+	/* ____napi_schedule() (net/core/dev.c, 6.4 on): inside net_rx_action
+	 * the running action finds it on poll_list; no NET_RX is raised */
+	if (!sd->in_net_rx_action)
+		sim_softirq_raise(kern->host, cpu, SIM_SOFTIRQ_NET_RX);
 }
 
 bool napi_schedule(struct napi_struct *n)
@@ -346,6 +350,8 @@ static void rx_action_end(struct softnet_data *sd, unsigned cpu)
 	sd->poll_tail = t;
 	if (h)
 		sim_softirq_raise(kern->host, cpu, SIM_SOFTIRQ_NET_RX);
+	else
+		sd->in_net_rx_action = false;
 }
 
 static bool net_rx_action(struct sim_host *h, unsigned cpu, void *arg,
@@ -358,14 +364,17 @@ static bool net_rx_action(struct sim_host *h, unsigned cpu, void *arg,
 	(void)arg;
 	if (first) {
 		sd->budget = kern->netdev_budget;
-		sd->time_limit = ktime_get_ns() +
-				 (u64)kern->netdev_budget_usecs * 1000;
+		/* jiffies + usecs_to_jiffies(netdev_budget_usecs), rounded up */
+		sd->time_limit = jiffies +
+				 (kern->netdev_budget_usecs * HZ + 999999) / 1000000;
+		sd->in_net_rx_action = true;
 		list_splice_tail(&sd->list_head, &sd->list_tail,
 				 &sd->poll_head, &sd->poll_tail);
 	}
 	if (!sd->list_head) {
 		if (!sd->repoll_head && sd->poll_head) {
-			/* scheduled while we were polling: serve them too */
+			/* scheduled while we were polling (no NET_RX raised):
+			 * serve them too, net_rx_action's "goto start" */
 			list_splice_tail(&sd->list_head, &sd->list_tail,
 					 &sd->poll_head, &sd->poll_tail);
 		} else {
@@ -375,7 +384,8 @@ static bool net_rx_action(struct sim_host *h, unsigned cpu, void *arg,
 	}
 	n = list_pop(&sd->list_head, &sd->list_tail);
 	sd->budget -= napi_poll_one(sd, n);
-	if (sd->budget <= 0 || ktime_get_ns() >= sd->time_limit) {
+	/* time_after_eq(jiffies, time_limit) */
+	if (sd->budget <= 0 || (long)(jiffies - sd->time_limit) >= 0) {
 		sd->time_squeeze++;
 		rx_action_end(sd, cpu);
 		return false;

@@ -40,8 +40,11 @@ struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 	return dev;
 }
 
+static void qdisc_unschedule(struct netdev_queue *q);
+
 static void qdisc_purge(struct netdev_queue *q)
 {
+	qdisc_unschedule(q);
 	while (q->q_head) {
 		struct sk_buff *skb = q->q_head;
 
@@ -174,14 +177,53 @@ void netif_carrier_off(struct net_device *dev)
 	}
 }
 
-/* Hand queued skbs to the driver while the queue runs. */
+/*
+ * The qdisc and NET_TX, as net/core/dev.c and net/sched/sch_generic.c run
+ * them:
+ *  - __netif_schedule() puts the qdisc on the running CPU's output queue
+ *    (once: __QDISC_STATE_SCHED) and raises NET_TX there;
+ *  - netif_tx_wake_queue() restarts a stopped queue by __netif_schedule():
+ *    its qdisc runs in the waking CPU's NET_TX, not in the caller;
+ *  - __qdisc_run() hands skbs to the driver while the queue runs, at most
+ *    dev_tx_weight (64) of them, or fewer if a task waits for the CPU
+ *    (need_resched()); then it reschedules itself by __netif_schedule();
+ *  - dev_queue_xmit() enqueues and runs the qdisc in the caller's context;
+ *  - net_tx_action() takes the CPU's output queue whole and runs each.
+ * One qdisc runs at a time (a single thread here), so the "qdisc running"
+ * owner of Linux never defers a caller.
+ */
+#define DEV_TX_WEIGHT 64        /* weight_p x dev_weight_tx_bias */
+
+static void netif_schedule_queue(struct netdev_queue *q)
+{
+	unsigned cpu = smp_processor_id();
+	struct softnet_data *sd = &kern->sd[cpu];
+
+	if (q->q_sched)
+		return;
+	q->q_sched = true;
+	q->q_out_next = NULL;
+	if (sd->out_tail)
+		sd->out_tail->q_out_next = q;
+	else
+		sd->out_head = q;
+	sd->out_tail = q;
+	sim_softirq_raise(kern->host, cpu, SIM_SOFTIRQ_NET_TX);
+}
+
 static void qdisc_run(struct netdev_queue *q)
 {
 	struct net_device *dev = q->dev;
+	int quota = DEV_TX_WEIGHT;
+	int cpu = sim_current_cpu(kern->host);
 
 	while (q->q_head && !netif_tx_queue_stopped(q) && dev->running) {
 		struct sk_buff *skb = q->q_head;
 
+		if (quota-- <= 0 || (cpu >= 0 && sim_need_resched(kern->host, (unsigned)cpu))) {
+			netif_schedule_queue(q);
+			break;
+		}
 		q->q_head = skb->next;
 		if (!q->q_head)
 			q->q_tail = NULL;
@@ -198,6 +240,63 @@ static void qdisc_run(struct netdev_queue *q)
 				break;  /* BUSY without stopping: retry later */
 		}
 	}
+}
+
+/* NET_TX: one qdisc per step, from the list taken at the pass's start. */
+static bool net_tx_action(struct sim_host *h, unsigned cpu, void *arg,
+			  bool first)
+{
+	struct softnet_data *sd = &kern->sd[cpu];
+	struct netdev_queue *q;
+
+	(void)h;
+	(void)arg;
+	if (first) {
+		sd->tx_run_head = sd->out_head;
+		sd->out_head = sd->out_tail = NULL;
+	}
+	q = sd->tx_run_head;
+	if (!q)
+		return false;
+	sd->tx_run_head = q->q_out_next;
+	q->q_out_next = NULL;
+	q->q_sched = false;
+	qdisc_run(q);
+	return sd->tx_run_head != NULL;
+}
+
+void kern_netdev_init_softirq(void);
+void kern_netdev_init_softirq(void)
+{
+	sim_softirq_register(kern->host, SIM_SOFTIRQ_NET_TX, net_tx_action, NULL);
+}
+
+/* Take @q off every CPU's output queue (its device goes away). */
+static void qdisc_unschedule(struct netdev_queue *q)
+{
+	for (unsigned c = 0; q->q_sched && c < kern->host->params.ncpus; c++) {
+		struct softnet_data *sd = &kern->sd[c];
+		struct netdev_queue **lists[2] = { &sd->out_head, &sd->tx_run_head };
+
+		for (unsigned l = 0; l < 2; l++) {
+			struct netdev_queue *prev = NULL;
+
+			for (struct netdev_queue *it = *lists[l]; it;
+			     prev = it, it = it->q_out_next) {
+				if (it != q)
+					continue;
+				if (prev)
+					prev->q_out_next = it->q_out_next;
+				else
+					*lists[l] = it->q_out_next;
+				if (l == 0 && sd->out_tail == it)
+					sd->out_tail = prev;
+				q->q_sched = false;
+				break;
+			}
+		}
+	}
+	q->q_sched = false;
 }
 
 void netdev_tx_sent_queue(struct netdev_queue *q, unsigned int bytes)
@@ -249,8 +348,11 @@ void netif_tx_stop_queue(struct netdev_queue *q)
 
 void netif_tx_wake_queue(struct netdev_queue *q)
 {
+	bool was_stopped = netif_tx_queue_stopped(q);
+
 	netif_tx_start_queue(q);
-	qdisc_run(q);
+	if (was_stopped)
+		netif_schedule_queue(q);
 }
 
 void netif_tx_start_all_queues(struct net_device *dev)

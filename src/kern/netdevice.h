@@ -8,11 +8,14 @@
  *  - napi_schedule_prep() claims the instance (SCHED) or, if already
  *    scheduled, records MISSED so that completion polls once more;
  *  - __napi_schedule() puts it on the running CPU's poll list and raises
- *    NET_RX there;
+ *    NET_RX there, unless that CPU is inside net_rx_action(), which then
+ *    serves it before it returns (sd->in_net_rx_action, Linux 6.4 on);
  *  - net_rx_action() polls each instance with its weight, within
- *    netdev_budget packets and netdev_budget_usecs per softirq pass; an
- *    instance that used its whole weight goes to the tail and is polled
- *    again; leftovers re-raise NET_RX;
+ *    netdev_budget packets and netdev_budget_usecs per softirq pass
+ *    (counted in jiffies: it stops once jiffies reaches its start +
+ *    usecs_to_jiffies(netdev_budget_usecs)); an instance that used its
+ *    whole weight goes to the tail and is polled again; leftovers
+ *    re-raise NET_RX;
  *  - the poll method returns the RX work done; it returns exactly the
  *    budget if work remains and must then not complete; otherwise it
  *    calls napi_complete_done(), and re-enables interrupts only if that
@@ -104,6 +107,9 @@ struct netdev_queue {
 	struct sk_buff *q_head, *q_tail;
 	unsigned int q_len;
 	u64 q_drops;
+	/* __QDISC_STATE_SCHED: on a CPU's output queue for NET_TX */
+	bool q_sched;
+	struct netdev_queue *q_out_next;
 	/* byte queue limits: bytes the driver reported sent and completed
 	 * (netdev_tx_sent_queue/_completed_queue) */
 	u64 bql_queued, bql_completed;
@@ -390,7 +396,14 @@ struct softnet_data {
 	struct napi_struct *list_head, *list_tail;      /* being served */
 	struct napi_struct *repoll_head, *repoll_tail;  /* used full weight */
 	int budget;
-	u64 time_limit;
+	unsigned long time_limit;       /* jiffies */
+	/* qdiscs waiting for NET_TX (softnet_data.output_queue) */
+	struct netdev_queue *out_head, *out_tail;
+	struct netdev_queue *tx_run_head;       /* net_tx_action's list */
+	/* inside net_rx_action() on this CPU: __napi_schedule() adds to
+	 * poll_list without raising NET_RX, the running action picks it up
+	 * (net/core/dev.c, Linux 6.4 on) */
+	bool in_net_rx_action;
 	/* /proc/net/softnet_stat columns */
 	u64 processed;          /* packets reported by polls */
 	u64 time_squeeze;       /* passes cut by budget or time */

@@ -7,10 +7,21 @@
  * on it: it takes a Linux irq (round-robin over the interrupt CPU set, as
  * an MSI vector would be), requests it as "xhci_hcd" and points the
  * controller's interrupter at it.  xhci_irq() drains the event ring in
- * hardirq context, unmaps each URB and queues it for giveback on the CPU
- * that took the interrupt: interrupt/isochronous URBs on the HI softirq,
- * the others on TASKLET, as the USB core's high- and low-priority BH
- * lists do (HCD_BH).  The BH action gives back one URB per step.
+ * hardirq context, unmaps each URB and hands it to usb_hcd_giveback_urb().
+ *
+ * Givebacks in BH context, as drivers/usb/core/hcd.c does for HCD_BH
+ * controllers (xHCI), with the BH workqueue of Linux 6.10 and later
+ * (before: the same logic in a tasklet):
+ *  - usb_hcd_giveback_urb() appends the URB to the HCD's high-priority
+ *    (interrupt and isochronous endpoints) or low-priority (the others)
+ *    giveback list and, unless that list's BH is running, queues its work
+ *    item on system_bh_highpri_wq / system_bh_wq: the HI / TASKLET
+ *    softirq of the CPU that took the interrupt;
+ *  - usb_giveback_urb_bh() takes the whole list and gives each URB back
+ *    (urb->complete()); URBs that complete meanwhile wait on the list, and
+ *    the BH queues itself again for them when it is done.
+ * Each URB charges urb_giveback, and a bulk URB the driver's completion
+ * bookkeeping (urb_complete_in/_out), before complete() runs.
  */
 #include "kern/kern.h"
 #include "kern/usb.h"
@@ -20,34 +31,24 @@
 
 #include "kern/interrupt.h"
 #include "kern/irq_internal.h"
+#include "kern/workqueue.h"
 #include "plat/plat_usb.h"
 
-/* Per-CPU giveback lists, one per priority (HI, TASKLET). */
-struct usb_bhq {
+/* One giveback list and its BH (struct giveback_urb_bh). */
+struct usb_giveback_bh {
 	struct urb *head, *tail;
+	bool running;
+	bool high_prio;
+	struct work_struct bh;
 };
-
-enum { USB_BH_HI, USB_BH_LO, USB_BH_NR };
 
 struct kern_usb_hcd {
 	struct plat_usb_hc *hc;
 	struct kern_irq_desc *irq;
+	struct usb_giveback_bh high_prio_bh, low_prio_bh;
 };
 
-/* The BH lists belong to the running kernel instance. */
-static struct {
-	struct kern *k;
-	unsigned ncpus;
-	struct usb_bhq *q;              /* [ncpus][USB_BH_NR] */
-	unsigned users;                 /* live HCDs */
-} usb_bh;
-
-static struct usb_bhq *bhq(unsigned cpu, unsigned prio)
-{
-	return &usb_bh.q[cpu * USB_BH_NR + prio];
-}
-
-static void bhq_push(struct usb_bhq *q, struct urb *urb)
+static void bhq_push(struct usb_giveback_bh *q, struct urb *urb)
 {
 	urb->hcd_next = NULL;
 	if (q->tail)
@@ -57,14 +58,26 @@ static void bhq_push(struct usb_bhq *q, struct urb *urb)
 	q->tail = urb;
 }
 
-/* Find @urb on a giveback list and, if @unlink, remove it; true if
- * found. */
+static struct kern_usb_hcd *hcd_of(const struct urb *urb)
+{
+	if (!urb->dev || !urb->dev->sim || !urb->dev->sim->hc)
+		return NULL;
+	return urb->dev->sim->hc->hcd;
+}
+
+/* Find @urb on its HCD's giveback lists and, if @unlink, remove it; true
+ * if found. */
 static bool bh_find(struct urb *urb, bool unlink)
 {
-	if (!usb_bh.q || usb_bh.k != kern)
+	struct kern_usb_hcd *hcd = hcd_of(urb);
+	struct usb_giveback_bh *lists[2];
+
+	if (!hcd)
 		return false;
-	for (unsigned i = 0; i < usb_bh.ncpus * USB_BH_NR; i++) {
-		struct usb_bhq *q = &usb_bh.q[i];
+	lists[0] = &hcd->high_prio_bh;
+	lists[1] = &hcd->low_prio_bh;
+	for (unsigned i = 0; i < 2; i++) {
+		struct usb_giveback_bh *q = lists[i];
 		struct urb *prev = NULL;
 
 		for (struct urb *u = q->head; u; prev = u, u = u->hcd_next) {
@@ -83,14 +96,6 @@ static bool bh_find(struct urb *urb, bool unlink)
 		}
 	}
 	return false;
-}
-
-static unsigned urb_prio(const struct urb *urb)
-{
-	unsigned t = usb_pipetype(urb->pipe);
-
-	return t == PIPE_INTERRUPT || t == PIPE_ISOCHRONOUS ? USB_BH_HI
-							     : USB_BH_LO;
 }
 
 static unsigned ep_addr_of(unsigned int pipe)
@@ -118,45 +123,49 @@ static void giveback(struct urb *urb)
 		urb->complete(urb);
 }
 
-/* Queue @urb (already unmapped, status set) for giveback in BH on the
- * running CPU. */
-static void queue_giveback(struct urb *urb)
+static void bh_queue(struct usb_giveback_bh *bh)
 {
-	unsigned cpu = smp_processor_id();
-	unsigned prio = urb_prio(urb);
-
-	bhq_push(bhq(cpu, prio), urb);
-	sim_softirq_raise(kern->host, cpu,
-			  prio == USB_BH_HI ? SIM_SOFTIRQ_HI : SIM_SOFTIRQ_TASKLET);
+	queue_work(bh->high_prio ? system_bh_highpri_wq : system_bh_wq,
+		   &bh->bh);
 }
 
-/* Softirq action (HI or TASKLET): one giveback per step. */
-static bool usb_bh_action(struct sim_host *h, unsigned cpu, void *arg,
-			  bool first)
+/* usb_hcd_giveback_urb(): @urb (unmapped, status set) goes on its list;
+ * the list's BH is queued on the running CPU unless it is running. */
+static void hcd_giveback_urb(struct kern_usb_hcd *hcd, struct urb *urb)
 {
-	unsigned prio = (unsigned)(uintptr_t)arg;
-	struct usb_bhq *q;
-	struct urb *urb;
+	unsigned t = usb_pipetype(urb->pipe);
+	struct usb_giveback_bh *bh = t == PIPE_INTERRUPT || t == PIPE_ISOCHRONOUS ?
+				     &hcd->high_prio_bh : &hcd->low_prio_bh;
 
-	(void)h;
-	(void)first;
-	if (!usb_bh.q || usb_bh.k != kern || cpu >= usb_bh.ncpus)
-		return false;
-	q = bhq(cpu, prio);
-	urb = q->head;
-	if (!urb)
-		return false;
-	q->head = urb->hcd_next;
-	if (!q->head)
-		q->tail = NULL;
-	kern_charge(SIM_COST_urb_giveback);
-	/* the driver's completion handler: its bookkeeping per bulk
-	 * transfer (requeue, stats, napi_schedule) */
-	if (usb_pipetype(urb->pipe) == PIPE_BULK)
-		kern_charge(usb_pipein(urb->pipe) ? SIM_COST_urb_complete_in :
-						    SIM_COST_urb_complete_out);
-	giveback(urb);
-	return q->head != NULL;
+	bhq_push(bh, urb);
+	if (!bh->running)
+		bh_queue(bh);
+}
+
+/* usb_giveback_urb_bh(): give back what is on the list now; what
+ * completes meanwhile waits for the BH's next run. */
+static void usb_giveback_urb_bh(struct work_struct *work)
+{
+	struct usb_giveback_bh *bh = container_of(work, struct usb_giveback_bh, bh);
+	struct urb *local = bh->head;
+
+	bh->running = true;
+	bh->head = bh->tail = NULL;
+	while (local) {
+		struct urb *urb = local;
+
+		local = urb->hcd_next;
+		kern_charge(SIM_COST_urb_giveback);
+		/* the driver's completion handler: its bookkeeping per bulk
+		 * transfer (requeue, stats, napi_schedule) */
+		if (usb_pipetype(urb->pipe) == PIPE_BULK)
+			kern_charge(usb_pipein(urb->pipe) ? SIM_COST_urb_complete_in :
+							    SIM_COST_urb_complete_out);
+		giveback(urb);
+	}
+	if (bh->head)
+		bh_queue(bh);
+	bh->running = false;
 }
 
 /* The xHCI interrupt: drain the event ring, acknowledge. */
@@ -178,7 +187,7 @@ static irqreturn_t xhci_irq(int irq, void *dev_id)
 		urb_unmap(urb);
 		urb->actual_length = ev.actual;
 		urb->status = ev.status;
-		queue_giveback(urb);
+		hcd_giveback_urb(hcd, urb);
 	}
 	plat_usb_irq_ack(hcd->hc);
 	return any ? IRQ_HANDLED : IRQ_NONE;
@@ -188,13 +197,13 @@ static void hcd_free(void *p)
 {
 	struct kern_usb_hcd *hcd = p;
 
+	if (kern) {
+		cancel_work_sync(&hcd->high_prio_bh.bh);
+		cancel_work_sync(&hcd->low_prio_bh.bh);
+	}
 	if (kern && hcd->irq && hcd->irq->allocated) {
 		free_irq(hcd->irq->irq, hcd);
 		kern_irq_release(hcd->irq);
-	}
-	if (usb_bh.users && !--usb_bh.users) {
-		free(usb_bh.q);
-		memset(&usb_bh, 0, sizeof(usb_bh));
 	}
 	free(hcd);
 }
@@ -205,27 +214,13 @@ static struct kern_usb_hcd *hcd_get(struct plat_usb_hc *hc)
 
 	if (hcd)
 		return hcd;
-	if (usb_bh.k != kern) {
-		/* a new kernel instance: the old lists are gone with it */
-		free(usb_bh.q);
-		memset(&usb_bh, 0, sizeof(usb_bh));
-	}
-	if (!usb_bh.q) {
-		usb_bh.k = kern;
-		usb_bh.ncpus = kern->host->params.ncpus;
-		usb_bh.q = calloc((size_t)usb_bh.ncpus * USB_BH_NR,
-				  sizeof(*usb_bh.q));
-		if (!usb_bh.q)
-			return NULL;
-		sim_softirq_register(kern->host, SIM_SOFTIRQ_HI, usb_bh_action,
-				     (void *)(uintptr_t)USB_BH_HI);
-		sim_softirq_register(kern->host, SIM_SOFTIRQ_TASKLET,
-				     usb_bh_action, (void *)(uintptr_t)USB_BH_LO);
-	}
 	hcd = calloc(1, sizeof(*hcd));
 	if (!hcd)
 		return NULL;
 	hcd->hc = hc;
+	INIT_WORK(&hcd->high_prio_bh.bh, usb_giveback_urb_bh);
+	hcd->high_prio_bh.high_prio = true;
+	INIT_WORK(&hcd->low_prio_bh.bh, usb_giveback_urb_bh);
 	hcd->irq = kern_irq_alloc(NULL, -1);
 	if (!hcd->irq || request_irq(hcd->irq->irq, xhci_irq, 0, "xhci_hcd",
 				     hcd)) {
@@ -234,7 +229,6 @@ static struct kern_usb_hcd *hcd_get(struct plat_usb_hc *hc)
 		free(hcd);
 		return NULL;
 	}
-	usb_bh.users++;
 	plat_usb_hc_bind_irq(hc, &hcd->irq->sim);
 	hc->hcd = hcd;
 	hc->hcd_free = hcd_free;
@@ -402,7 +396,7 @@ int usb_unlink_urb(struct urb *urb)
 	 * there with its own status */
 	if (bh_find(urb, false) || !hcd_dequeue(urb, -ECONNRESET))
 		return 0;
-	queue_giveback(urb);
+	hcd_giveback_urb(hcd_of(urb), urb);
 	return 0;
 }
 

@@ -50,6 +50,7 @@ static struct kern_worker *worker_of(unsigned cpu)
 		sim_cpuset_set(&one, cpu);
 		snprintf(name, sizeof(name), "kworker/%u:1", cpu);
 		sim_task_init(kern->host, &w->task, name, worker_run, w, &one);
+		w->task.percpu_kthread = true;
 		w->created = true;
 	}
 	return w;
@@ -80,6 +81,8 @@ bool cancel_work_sync(struct work_struct *work)
 {
 	if (!(work->data & WORK_STRUCT_PENDING))
 		return false;
+	if (kern_bh_cancel_work(work))
+		return true;
 	for (unsigned cpu = 0; cpu < kern->host->params.ncpus; cpu++) {
 		struct kern_worker *w = &kern->workers[cpu];
 		struct work_struct *prev = NULL;

@@ -49,4 +49,22 @@ struct work_struct {
 bool schedule_work(struct work_struct *work);
 bool cancel_work_sync(struct work_struct *work);
 
+/*
+ * BH workqueues (Linux 6.9 on, kernel/workqueue.c, WQ_BH): an item queued
+ * on system_bh_wq (system_bh_highpri_wq) runs in the TASKLET (HI) softirq
+ * of the CPU that queued it, before that softirq's tasklets.  Each run of
+ * the softirq's BH worker (bh_worker()) takes items one at a time while
+ * some are queued, at most BH_WORKER_RESTARTS (10) of them and only while
+ * jiffies is before its start + msecs_to_jiffies(BH_WORKER_JIFFIES = 2 ms);
+ * what is left re-raises the softirq (kick_bh_pool()).  An item that
+ * re-queues itself while it runs is taken again in the same worker run.
+ * queue_work() on system_wq is schedule_work().
+ */
+struct workqueue_struct;
+extern struct workqueue_struct *system_wq;
+extern struct workqueue_struct *system_bh_wq;
+extern struct workqueue_struct *system_bh_highpri_wq;
+
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work);
+
 #endif /* RXSCALE_KERN_WORKQUEUE_H */

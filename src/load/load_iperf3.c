@@ -197,16 +197,17 @@ static void write_space(void *arg, uint64_t queued)
 
 	if (queued > ip->cfg.sndbuf / 2)
 		return;
+	/* sk_stream_write_space(): a sync wakeup */
 	if (ip->cfg.thread_per_stream) {
 		if (st->waiting) {
 			st->waiting = false;
 			kern_charge(SIM_COST_sock_wakeup);
-			sim_task_wake(&st->task);
+			sim_task_wake_sync(&st->task);
 		}
 	} else if (ip->server_waiting) {
 		ip->server_waiting = false;
 		kern_charge(SIM_COST_sock_wakeup);
-		sim_task_wake(&ip->server);
+		sim_task_wake_sync(&ip->server);
 	}
 }
 
@@ -222,10 +223,11 @@ static void tcp_ready(void *arg)
 {
 	struct iperf3 *ip = arg;
 
+	/* sock_def_readable(): a sync wakeup */
 	if (ip->server_waiting) {
 		ip->server_waiting = false;
 		kern_charge(SIM_COST_sock_wakeup);
-		sim_task_wake(&ip->server);
+		sim_task_wake_sync(&ip->server);
 	}
 }
 
@@ -625,6 +627,19 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		sim_task_init(host, &st->task, "iperf3", stream_writer_run, st, &all);
 		st->task_up = true;
 		st->waiting = true;
+	}
+	{
+		struct sim_task *tasks[IPERF3_MAX_STREAMS + 1];
+		unsigned n = 0;
+
+		/* the threads that do the work start where fork balancing
+		 * would put them (kern_app_start_cpus) */
+		if (ip->cfg.thread_per_stream)
+			for (unsigned i = 0; i < cfg->streams; i++)
+				tasks[n++] = &ip->s[i].task;
+		else
+			tasks[n++] = &ip->server;
+		kern_app_start_cpus(tasks, n);
 	}
 	return 0;
 }

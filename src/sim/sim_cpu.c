@@ -47,7 +47,6 @@ void sim_cpu_account(struct sim_cpu *c)
 		if (f->task) {
 			f->task->ns[k] += take;
 			f->task->vruntime += take;
-			f->task->slice_used += take;
 		}
 	}
 	/* The end event fires exactly when the frame is used up. */

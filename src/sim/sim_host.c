@@ -25,12 +25,11 @@ void sim_host_params_default(struct sim_host_params *p, unsigned ncpus)
 {
 	memset(p, 0, sizeof(*p));
 	p->ncpus = ncpus;
+	p->hz = 250;                            /* CONFIG_HZ (Debian) */
 	p->max_softirq_time_ns = SIM_MS(2);     /* kernel/softirq.c */
 	p->max_softirq_restart = 10;            /* kernel/softirq.c */
 	p->defer_to_ksoftirqd = false;          /* Linux >= 6.5 */
-	p->sched_latency_ns = SIM_MS(6);
-	p->sched_min_granularity_ns = SIM_US(750);
-	p->sched_wakeup_granularity_ns = SIM_MS(1);
+	p->sched_base_slice_ns = sim_sched_base_slice(ncpus);
 }
 
 /* ----- dispatch ----- */
@@ -84,8 +83,7 @@ static void cpu_resume(struct sim_cpu *c, bool may_softirq)
 		/* ksoftirqd's __do_softirq() returned; it stays runnable while
 		 * work is pending (smpboot thread loop), else sleeps. */
 		if (!c->softirq_pending && c->curr == &c->ksoftirqd) {
-			c->ksoftirqd.state = SIM_TASK_SLEEPING;
-			c->curr = NULL;
+			sim_sched_sleep(c, &c->ksoftirqd);
 		} else {
 			c->need_resched = true;   /* cond_resched() */
 		}
@@ -119,8 +117,7 @@ static void end_fn(struct sim *s, struct sim_event *ev)
 			/* woken while deciding to sleep: keep running */
 			f.task->wake_pending = false;
 		} else {
-			f.task->state = SIM_TASK_SLEEPING;
-			c->curr = NULL;
+			sim_sched_sleep(c, f.task);
 		}
 	}
 	cpu_resume(c, may);
@@ -149,7 +146,8 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 {
 	struct sim_host *h;
 
-	if (!p->ncpus || p->ncpus > SIM_CPUS_MAX || !p->max_softirq_restart)
+	if (!p->ncpus || p->ncpus > SIM_CPUS_MAX || !p->max_softirq_restart ||
+	    !p->hz || p->hz > 10000)
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -184,6 +182,7 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 		snprintf(name, sizeof(name), "ksoftirqd/%u", i);
 		sim_task_init(h, &c->ksoftirqd, name, sim_ksoftirqd_run, c, &one);
 		c->ksoftirqd.is_ksoftirqd = true;
+		c->ksoftirqd.percpu_kthread = true;
 		c->idle.state = -1;
 		sim_idle_enter(c);      /* idle since boot */
 	}

@@ -173,12 +173,17 @@ struct sim_task {
 	enum sim_task_state state;
 	unsigned cpu;                   /* CPU it runs or last ran on */
 	bool is_ksoftirqd;
+	bool percpu_kthread;            /* bound kernel thread (kworker) */
+	/* EEVDF (sim_sched.c): all tasks are nice 0, so virtual time is
+	 * CPU time */
 	uint64_t vruntime;              /* ns of CPU time, fair-share key */
-	uint64_t slice_used;            /* ns since it was last picked */
+	uint64_t deadline;              /* vruntime + slice when last set */
+	uint64_t vprot;                 /* deadline when picked (RUN_TO_PARITY) */
+	int64_t vlag;                   /* V - vruntime when it last slept */
 	uint64_t ns[SIM_ACCT_NR];       /* CPU time by class (top's %CPU) */
 	uint64_t wakeups;
 	bool wake_pending;              /* woken while its chunk was running */
-	sim_time_t balanced_at;         /* last migration check, ns */
+	sim_time_t last_ran;            /* when it last left a CPU */
 	uint64_t migrations;
 	struct sim_task *rq_next;       /* run-queue link */
 	struct sim_host *host;
@@ -187,14 +192,26 @@ struct sim_task {
 /* Host-wide knobs, with Linux defaults (sim_host_params_default()). */
 struct sim_host_params {
 	unsigned ncpus;                         /* 1..SIM_CPUS_MAX */
-	sim_time_t max_softirq_time_ns;         /* MAX_SOFTIRQ_TIME 2 ms */
+	/* CONFIG_HZ: the tick that jiffies count (250, Debian's; kern/timer.h
+	 * uses the same).  Jiffy n is [n, n+1) x 10^9/hz ns of simulated
+	 * time. */
+	unsigned hz;
+	/* MAX_SOFTIRQ_TIME, 2 ms, which the kernel applies in jiffies: a
+	 * softirq loop restarts only while jiffies < its start's jiffies +
+	 * msecs_to_jiffies(2) (kernel/softirq.c handle_softirqs()).  At HZ
+	 * 250 that is "until the next tick", anywhere from 0 to 4 ms. */
+	sim_time_t max_softirq_time_ns;
 	unsigned max_softirq_restart;           /* MAX_SOFTIRQ_RESTART 10 */
-	/* Before Linux 6.5 ("softirq: Let ksoftirqd do its job", reverted in
-	 * 6.5) irq_exit() left softirqs to ksoftirqd while it was runnable. */
+	/* Linux 4.9 to 6.4 ("softirq: Let ksoftirqd do its job", 4cd13c21b207;
+	 * reverted in 6.5 by d15121be7485): irq_exit() and local_bh_enable()
+	 * left pending softirqs to ksoftirqd while it was runnable, unless
+	 * HI or TASKLET was among them (SOFTIRQ_NOW_MASK, 4.15 on:
+	 * ksoftirqd_running()).  Off (false) is Linux >= 6.5. */
 	bool defer_to_ksoftirqd;
-	sim_time_t sched_latency_ns;            /* 6 ms */
-	sim_time_t sched_min_granularity_ns;    /* 0.75 ms */
-	sim_time_t sched_wakeup_granularity_ns; /* 1 ms */
+	/* EEVDF's base slice: sysctl_sched_base_slice 0.75 ms scaled by
+	 * 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG,
+	 * kernel/sched/fair.c); 2.25 ms on 6 CPUs */
+	sim_time_t sched_base_slice_ns;
 	/* CPU speed per CPU in parts per million of the preset's reference
 	 * core (0 = 10^6): costs are divided by it, so 500000 = half speed. */
 	uint32_t speed_ppm[SIM_CPUS_MAX];
@@ -210,6 +227,9 @@ struct sim_host_params {
 };
 
 void sim_host_params_default(struct sim_host_params *p, unsigned ncpus);
+
+/* EEVDF's base slice on @ncpus CPUs: 0.75 ms x (1 + ilog2(min(ncpus, 8))). */
+sim_time_t sim_sched_base_slice(unsigned ncpus);
 
 /* One simulated host.  Allocate with sim_host_create(). */
 struct sim_host {
@@ -354,13 +374,15 @@ bool sim_need_resched(const struct sim_host *h, unsigned cpu);
 void sim_task_init(struct sim_host *h, struct sim_task *t, const char *name,
 		   sim_task_fn run, void *arg, const struct sim_cpuset *allowed);
 
-/* Make a sleeping task runnable (try_to_wake_up): it goes to its last CPU
- * if idle and allowed, else the first idle allowed CPU, else its last
- * allowed CPU.  No effect if already queued.  A task woken while its chunk
- * runs does not sleep at the end of that chunk, even if the chunk asked to
- * (no lost wakeups: Linux's task state protocol).  Charges task_wakeup to
- * the running frame. */
+/* Make a sleeping task runnable (try_to_wake_up), on the CPU Linux's
+ * select_task_rq_fair() would choose (sim_sched.c).  No effect if already
+ * queued.  A task woken while its chunk runs does not sleep at the end of
+ * that chunk, even if the chunk asked to (no lost wakeups: Linux's task
+ * state protocol).  Charges task_wakeup to the running frame.
+ * sim_task_wake_sync() is a WF_SYNC wakeup (the waker is about to sleep or
+ * return, as socket wakeups say: wake_up_interruptible_sync_poll). */
 void sim_task_wake(struct sim_task *t);
+void sim_task_wake_sync(struct sim_task *t);
 
 /* Remove @t from the scheduler (it must not be on a CPU right now). */
 void sim_task_fini(struct sim_task *t);

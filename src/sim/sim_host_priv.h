@@ -41,6 +41,7 @@ struct softirq_session {
 	uint32_t mask;                  /* this pass's pending snapshot */
 	unsigned restart_left;
 	sim_time_t start;
+	uint64_t end_jiffy;             /* restarts only while jiffies < this */
 };
 
 struct sim_cpu {
@@ -71,6 +72,12 @@ struct sim_cpu {
 	struct sim_event idle_tick_ev;  /* the tick while idle (background) */
 };
 
+/* The host's jiffies at @t (simulated time 0 is jiffy 0). */
+static inline uint64_t sim_jiffies_at(const struct sim_host *h, sim_time_t t)
+{
+	return t / (1000000000ull / h->params.hz);
+}
+
 static inline struct sim_frame *sim_cpu_top(struct sim_cpu *c)
 {
 	return c->depth ? &c->stack[c->depth - 1] : NULL;
@@ -87,6 +94,9 @@ void sim_cpu_kick(struct sim_cpu *c);
 
 /* sim_sched.c: tasks */
 void sim_schedule_task(struct sim_cpu *c);
+/* @c's current task @t goes to sleep (dequeue: its lag is kept). */
+void sim_sched_sleep(struct sim_cpu *c, struct sim_task *t);
+
 
 /* sim_softirq.c: softirq sessions, ksoftirqd */
 void sim_softirq_session_begin(struct sim_cpu *c, bool ksoftirqd);

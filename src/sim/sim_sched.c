@@ -1,20 +1,60 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim_sched.c - the task scheduler: run queues, a small fair scheduler by
- * vruntime, wakeup placement by interrupt pressure, periodic migration off
- * interrupt-swamped CPUs, and running one task chunk as a frame.
+ * sim_sched.c - the task scheduler: run queues with Linux's EEVDF rules
+ * for nice-0 tasks, wakeup placement as select_task_rq_fair() does it,
+ * active balancing off CPUs whose capacity interrupts take, and running
+ * one task chunk as a frame.
+ *
+ * Facts from kernel/sched/fair.c (Linux 6.6 and later, EEVDF), all tasks
+ * nice 0 so that virtual time is CPU time:
+ *  - V, avg_vruntime(): the mean vruntime of the run queue's entities,
+ *    the running one included; an entity is eligible when its vruntime is
+ *    not after V (entity_eligible()); on an empty queue V is the queue's
+ *    floor (min_vruntime);
+ *  - its virtual deadline is vruntime + base slice, set when it is placed
+ *    and again each time it runs past it (update_deadline(), which then
+ *    asks for a reschedule);
+ *  - pick_eevdf(): the eligible entity with the earliest deadline; with
+ *    RUN_TO_PARITY the running entity keeps the CPU while it is eligible
+ *    and has not yet reached the deadline it had when picked;
+ *  - a wakeup preempts the running task when pick_eevdf() would now pick
+ *    the woken one (check_preempt_wakeup_fair()); an idle CPU is always
+ *    preempted;
+ *  - a sleeping entity keeps its lag, V - vruntime, clamped to
+ *    max(2 x slice, one tick) (update_entity_lag()); at wakeup it is
+ *    placed at V - lag x (n + 1) / n with n entities queued, or at V on an
+ *    empty queue (place_entity(), PLACE_LAG);
+ *  - base slice: sysctl_sched_base_slice 0.75 ms x (1 + ilog2(min(ncpus,
+ *    8))) (update_sysctl(), SCHED_TUNABLESCALING_LOG).
+ * Not modelled: DELAY_DEQUEUE (6.12: a sleeper with negative lag stays
+ * queued until eligible), nice levels, cgroups, SMT.
+ *
+ * Preemption takes effect at frame boundaries: a task chunk or a
+ * ksoftirqd step runs to its end.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "sim/sim_host_priv.h"
 
+/* sd->imbalance_pct of the LLC (MC) domain: 117 (sd_init()) */
+#define IMBALANCE_PCT 117
+
+sim_time_t sim_sched_base_slice(unsigned ncpus)
+{
+	unsigned n = ncpus < 8 ? ncpus : 8, log = 0;
+
+	while (n >>= 1)
+		log++;
+	return SIM_US(750) * (1 + log);
+}
+
 static void rq_add(struct sim_cpu *c, struct sim_task *t)
 {
 	struct sim_task **pp = &c->rq_head;
 
 	while (*pp)
-		pp = &(*pp)->rq_next;   /* FIFO order breaks vruntime ties */
+		pp = &(*pp)->rq_next;   /* FIFO order breaks deadline ties */
 	t->rq_next = NULL;
 	*pp = t;
 	c->nr_queued++;
@@ -34,18 +74,113 @@ static void rq_del(struct sim_cpu *c, struct sim_task *t)
 	}
 }
 
+static unsigned nr_running(const struct sim_cpu *c)
+{
+	return c->nr_queued + (c->curr ? 1u : 0u);
+}
+
+/* idle_cpu(): no task running or queued.  A CPU busy with hardirqs and
+ * softirqs on top of its idle task counts as idle, as in Linux. */
 static bool cpu_idle(const struct sim_cpu *c)
 {
 	return !c->curr && !c->nr_queued;
 }
 
-static sim_time_t slice_of(const struct sim_cpu *c)
+/* V: the mean vruntime of @c's entities (running one included), or the
+ * queue's floor when it has none; *@n gets their number. */
+static uint64_t avg_vruntime(const struct sim_cpu *c, unsigned *n)
+{
+	uint64_t base = c->min_vruntime;
+	int64_t sum = 0;
+	unsigned k = 0;
+
+	if (c->curr) {
+		sum += (int64_t)(c->curr->vruntime - base);
+		k++;
+	}
+	for (const struct sim_task *t = c->rq_head; t; t = t->rq_next) {
+		sum += (int64_t)(t->vruntime - base);
+		k++;
+	}
+	*n = k;
+	if (!k)
+		return base;
+	/* floor division, as the kernel rounds V down */
+	return base + (uint64_t)(sum >= 0 ? sum / (int64_t)k
+				 : -((-sum + (int64_t)k - 1) / (int64_t)k));
+}
+
+static bool eligible(const struct sim_task *t, uint64_t v)
+{
+	return (int64_t)(t->vruntime - v) <= 0;
+}
+
+/* pick_eevdf(): NULL on an empty queue. */
+static struct sim_task *pick_eevdf(const struct sim_cpu *c)
+{
+	struct sim_task *curr = c->curr, *best = NULL;
+	unsigned n;
+	uint64_t v = avg_vruntime(c, &n);
+
+	if (curr && curr->deadline == curr->vprot && eligible(curr, v))
+		return curr;            /* RUN_TO_PARITY */
+	/* the queued ones first: the running entity wins only with a
+	 * strictly earlier deadline (__pick_eevdf()) */
+	for (struct sim_task *t = c->rq_head; t; t = t->rq_next)
+		if (eligible(t, v) &&
+		    (!best || (int64_t)(t->deadline - best->deadline) < 0))
+			best = t;
+	if (curr && eligible(curr, v) &&
+	    (!best || (int64_t)(curr->deadline - best->deadline) < 0))
+		best = curr;
+	if (!best) {
+		/* cannot happen (the minimum vruntime is always eligible);
+		 * fall back to it */
+		best = curr;
+		for (struct sim_task *t = c->rq_head; t; t = t->rq_next)
+			if (!best || (int64_t)(t->vruntime - best->vruntime) < 0)
+				best = t;
+	}
+	return best;
+}
+
+/* place_entity(): @t (not on any queue) joins @c's queue. */
+static void place(struct sim_cpu *c, struct sim_task *t)
 {
 	const struct sim_host_params *p = &c->h->params;
-	unsigned nr = c->nr_queued + (c->curr ? 1 : 0);
-	sim_time_t s = nr ? p->sched_latency_ns / nr : p->sched_latency_ns;
+	unsigned n;
+	uint64_t v = avg_vruntime(c, &n);
+	int64_t lag = 0;
 
-	return s < p->sched_min_granularity_ns ? p->sched_min_granularity_ns : s;
+	if (n && t->vlag)
+		lag = t->vlag * (int64_t)(n + 1) / (int64_t)n;
+	t->vruntime = v - (uint64_t)lag;
+	t->deadline = t->vruntime + p->sched_base_slice_ns;
+	rq_add(c, t);
+}
+
+/* update_entity_lag() for @t leaving @c (sleep or migration); @t is
+ * still counted in V. */
+static void save_lag(const struct sim_cpu *c, struct sim_task *t)
+{
+	const struct sim_host_params *p = &c->h->params;
+	int64_t limit = (int64_t)(2 * p->sched_base_slice_ns);
+	int64_t tick = (int64_t)(1000000000ull / p->hz);
+	unsigned n;
+	int64_t lag = (int64_t)(avg_vruntime(c, &n) - t->vruntime);
+
+	if (limit < tick)
+		limit = tick;
+	t->vlag = lag > limit ? limit : lag < -limit ? -limit : lag;
+}
+
+void sim_sched_sleep(struct sim_cpu *c, struct sim_task *t)
+{
+	save_lag(c, t);
+	t->last_ran = c->h->sim->now;
+	t->state = SIM_TASK_SLEEPING;
+	if (c->curr == t)
+		c->curr = NULL;
 }
 
 void sim_task_init(struct sim_host *h, struct sim_task *t, const char *name,
@@ -66,8 +201,7 @@ void sim_task_init(struct sim_host *h, struct sim_task *t, const char *name,
 
 /* Update and return @c's interrupt pressure: the share of time spent in
  * hardirq and softirq, averaged over ~4 ms.  Linux takes that time out of
- * a CPU's capacity (scale_rt_capacity) so tasks move off CPUs busy with
- * interrupts; the wakeup placement below does the same with this. */
+ * a CPU's capacity (scale_rt_capacity(): capacity_of() = 1 - pressure). */
 static double cpu_pressure(struct sim_cpu *c)
 {
 	sim_time_t now = c->h->sim->now;
@@ -85,12 +219,93 @@ static double cpu_pressure(struct sim_cpu *c)
 	return c->pressure;
 }
 
-void sim_task_wake(struct sim_task *t)
+static double capacity_of(struct sim_cpu *c)
+{
+	return 1.0 - cpu_pressure(c);
+}
+
+/*
+ * wake_affine(): between the waker's CPU @this and @t's previous CPU
+ * @prev.  wake_affine_idle(): if @this is idle, @prev if that is idle too,
+ * else @this; a sync wakeup from a CPU whose only task is the waker goes
+ * there; else @prev if idle.  Otherwise wake_affine_weight() with loads
+ * as runnable task counts: @this if its load, scaled by @prev's capacity,
+ * is below @prev's, scaled by @this's capacity and the half imbalance
+ * margin (WA_BIAS).
+ */
+static unsigned wake_affine(struct sim_host *h, struct sim_task *t,
+			    unsigned this, unsigned prev, bool sync)
+{
+	struct sim_cpu *tc = &h->cpus[this], *pc = &h->cpus[prev];
+	double this_load, prev_load;
+
+	(void)t;
+	if (cpu_idle(tc))
+		return cpu_idle(pc) ? prev : this;
+	if (sync && nr_running(tc) == 1)
+		return this;
+	if (cpu_idle(pc))
+		return prev;
+	this_load = nr_running(tc) - (sync ? 1.0 : 0.0);
+	prev_load = nr_running(pc);
+	if (this_load * 100.0 * capacity_of(pc) <
+	    prev_load * (100.0 + (IMBALANCE_PCT - 100) / 2) * capacity_of(tc))
+		return this;
+	return prev;
+}
+
+/*
+ * select_idle_sibling(): @target if idle; else @prev if idle; else, for a
+ * wakeup by a bound kernel thread in task context on @prev, @prev (it
+ * stacks with the kworker); else the first idle allowed CPU after
+ * @target (select_idle_cpu(), one last-level cache); else @target.
+ */
+static unsigned select_idle_sibling(struct sim_host *h, struct sim_task *t,
+				    unsigned prev, unsigned target)
+{
+	unsigned n = h->params.ncpus;
+
+	if (cpu_idle(&h->cpus[target]))
+		return target;
+	if (prev != target && sim_cpuset_test(&t->allowed, prev) &&
+	    cpu_idle(&h->cpus[prev]))
+		return prev;
+	if (h->exec_cpu >= 0 && (unsigned)h->exec_cpu == prev &&
+	    h->exec_ctx == SIM_CTX_TASK && !h->exec_ksoftirqd && h->exec_task &&
+	    h->exec_task->percpu_kthread && nr_running(&h->cpus[prev]) <= 1)
+		return prev;
+	for (unsigned k = 1; k < n; k++) {
+		unsigned cpu = (target + k) % n;
+
+		if (sim_cpuset_test(&t->allowed, cpu) && cpu_idle(&h->cpus[cpu]))
+			return cpu;
+	}
+	return target;
+}
+
+/* select_task_rq_fair() for a wakeup. */
+static unsigned select_cpu(struct sim_host *h, struct sim_task *t, bool sync)
+{
+	unsigned n = h->params.ncpus, prev = t->cpu, target;
+
+	if (prev >= n || !sim_cpuset_test(&t->allowed, prev)) {
+		prev = sim_cpuset_next(&t->allowed, 0);
+		if (prev >= n)
+			prev = 0;
+	}
+	target = prev;
+	/* want_affine: the waker's CPU is allowed (wake_wide() not
+	 * modelled: one waker per wakee here) */
+	if (h->exec_cpu >= 0 && sim_cpuset_test(&t->allowed, (unsigned)h->exec_cpu) &&
+	    (unsigned)h->exec_cpu != prev)
+		target = wake_affine(h, t, (unsigned)h->exec_cpu, prev, sync);
+	return select_idle_sibling(h, t, prev, target);
+}
+
+static void task_wake(struct sim_task *t, bool sync)
 {
 	struct sim_host *h = t->host;
-	unsigned n = h->params.ncpus, target = n;
 	struct sim_cpu *c;
-	uint64_t floor;
 
 	if (t->state == SIM_TASK_ON_CPU) {
 		t->wake_pending = true;
@@ -98,60 +313,32 @@ void sim_task_wake(struct sim_task *t)
 	}
 	if (t->state != SIM_TASK_SLEEPING)
 		return;
-	/* wake_affine: the waker's CPU if it runs no task (Linux's
-	 * wake_affine_idle: a CPU busy only with softirqs counts as idle), else
-	 * the previous CPU if idle and not swamped by interrupts (cache
-	 * affinity), else the idle allowed CPU with the least interrupt
-	 * pressure (first after prev on ties).  Periodic balancing
-	 * (migrate_away) later moves a task off a CPU interrupts swamp. */
-	if (h->exec_cpu >= 0 && h->exec_ctx != SIM_CTX_TASK &&
-	    sim_cpuset_test(&t->allowed, (unsigned)h->exec_cpu) &&
-	    cpu_idle(&h->cpus[h->exec_cpu]))
-		target = (unsigned)h->exec_cpu;
-	if (target == n && sim_cpuset_test(&t->allowed, t->cpu) && t->cpu < n &&
-	    cpu_idle(&h->cpus[t->cpu]) && cpu_pressure(&h->cpus[t->cpu]) < 0.5)
-		target = t->cpu;
-	for (unsigned i = 0; target == n && i < n; i++) {
-		unsigned cpu = (t->cpu + 1 + i) % n;
-		double best = 2.0;
-
-		if (i == 0) {
-			for (unsigned k = 0; k < n; k++) {
-				unsigned cc = (t->cpu + 1 + k) % n;
-				double pr;
-
-				if (!sim_cpuset_test(&t->allowed, cc) || !cpu_idle(&h->cpus[cc]))
-					continue;
-				pr = cpu_pressure(&h->cpus[cc]);
-				if (pr < best - 1e-9) {
-					best = pr;
-					target = cc;
-				}
-			}
-		}
-		(void)cpu;
-		break;
-	}
-	if (target == n) {
-		target = t->cpu;
-		if (!sim_cpuset_test(&t->allowed, target) || target >= n)
-			target = sim_cpuset_next(&t->allowed, 0);
-		if (target >= n)
-			target = 0;
-	}
-	c = &h->cpus[target];
-	/* A sleeper may not bank more than half a latency period of credit. */
-	floor = c->min_vruntime > h->params.sched_latency_ns / 2 ?
-		c->min_vruntime - h->params.sched_latency_ns / 2 : 0;
-	if (t->vruntime < floor)
-		t->vruntime = floor;
-	rq_add(c, t);
+	c = &h->cpus[select_cpu(h, t, sync)];
+	/* enqueue_entity() first brings the running entity's vruntime up to
+	 * date (update_curr()).  Done for wakeups from engine events, which
+	 * run at the global time; frame code runs ahead of other CPUs'
+	 * events, and accounting another CPU from there would move its clock
+	 * past events still to come: there the running entity counts as of
+	 * its last accounting. */
+	if (h->exec_cpu < 0)
+		sim_cpu_account(c);
+	place(c, t);
 	t->wakeups++;
 	sim_charge(h, SIM_COST_task_wakeup, 1);
-	if (!c->curr ||
-	    t->vruntime + h->params.sched_wakeup_granularity_ns < c->curr->vruntime)
+	/* check_preempt_wakeup_fair() */
+	if (!c->curr || pick_eevdf(c) == t)
 		c->need_resched = true;
 	sim_cpu_kick(c);
+}
+
+void sim_task_wake(struct sim_task *t)
+{
+	task_wake(t, false);
+}
+
+void sim_task_wake_sync(struct sim_task *t)
+{
+	task_wake(t, true);
 }
 
 void sim_task_fini(struct sim_task *t)
@@ -172,6 +359,7 @@ bool sim_need_resched(const struct sim_host *h, unsigned cpu)
 	return c->need_resched && c->nr_queued;
 }
 
+/* The queue's floor only moves forward (V on an empty queue). */
 static void update_min_vruntime(struct sim_cpu *c)
 {
 	uint64_t m = UINT64_MAX;
@@ -181,7 +369,7 @@ static void update_min_vruntime(struct sim_cpu *c)
 	for (struct sim_task *t = c->rq_head; t; t = t->rq_next)
 		if (t->vruntime < m)
 			m = t->vruntime;
-	if (m != UINT64_MAX && m > c->min_vruntime)
+	if (m != UINT64_MAX && (int64_t)(m - c->min_vruntime) > 0)
 		c->min_vruntime = m;
 }
 
@@ -210,89 +398,85 @@ static void run_task_chunk(struct sim_cpu *c, struct sim_task *t, bool sw)
 }
 
 /*
- * Periodic load balancing, reduced to what matters here: a task running on
- * a CPU that interrupts keep more than half busy moves to an idle allowed
- * CPU with clearly less interrupt pressure (Linux's capacity-aware
- * balancing after scale_rt_capacity).  Checked at most once per 4 ms per
- * task.  Returns true if @t left @c.
+ * Load balancing, reduced to the pull an idle CPU does
+ * (sched_balance_newidle(), then load_balance() on the LLC domain): when a
+ * CPU goes idle it takes a task that waits, queued behind another, on a
+ * CPU with two or more runnable tasks, if the task may run here, is not a
+ * bound kernel thread and is not cache hot (it last ran at least
+ * sysctl_sched_migration_cost, 0.5 ms, ago: task_hot()).  A task alone on
+ * its CPU is never moved, however much of that CPU interrupts take:
+ * sched_balance_find_src_group() treats a busiest group with one running
+ * task as balanced on symmetric CPUs (the capacity-based "misfit" path is
+ * for asymmetric ones).
  */
-static bool migrate_away(struct sim_cpu *c, struct sim_task *t)
+static bool newidle_pull(struct sim_cpu *c)
 {
 	struct sim_host *h = c->h;
 	sim_time_t now = h->sim->now;
-	double here, best = 2.0;
-	struct sim_cpu *to = NULL;
 
-	if (now - t->balanced_at < SIM_MS(4))
-		return false;
-	t->balanced_at = now;
-	here = cpu_pressure(c);
-	if (here < 0.5)
-		return false;
 	for (unsigned k = 1; k < h->params.ncpus; k++) {
 		struct sim_cpu *o = &h->cpus[(c->id + k) % h->params.ncpus];
-		double pr;
 
-		if (!sim_cpuset_test(&t->allowed, o->id) || !cpu_idle(o))
+		if (nr_running(o) < 2)
 			continue;
-		pr = cpu_pressure(o);
-		if (pr < here - 0.25 && pr < best - 1e-9) {
-			best = pr;
-			to = o;
+		for (struct sim_task *t = o->rq_head; t; t = t->rq_next) {
+			if (t->percpu_kthread || !sim_cpuset_test(&t->allowed, c->id) ||
+			    now - t->last_ran < SIM_US(500))
+				continue;
+			save_lag(o, t);
+			rq_del(o, t);
+			place(c, t);
+			t->migrations++;
+			return true;
 		}
 	}
-	if (!to)
-		return false;
-	if (c->curr == t)
-		c->curr = NULL;
-	else
-		rq_del(c, t);
-	rq_add(to, t);
-	t->migrations++;
-	to->need_resched = true;
-	sim_cpu_kick(to);
-	return true;
+	return false;
 }
 
 void sim_schedule_task(struct sim_cpu *c)
 {
+	const struct sim_host_params *p = &c->h->params;
+
 	for (;;) {
 		struct sim_task *curr = c->curr, *next = curr;
 		bool sw = false;
 
 		update_min_vruntime(c);
-		if (!curr || c->need_resched || curr->slice_used >= slice_of(c)) {
-			for (struct sim_task *t = c->rq_head; t; t = t->rq_next)
-				if (!next || t->vruntime < next->vruntime)
-					next = t;
+		/* update_deadline(): past its deadline, a new slice and a
+		 * reschedule */
+		if (curr && (int64_t)(curr->vruntime - curr->deadline) >= 0) {
+			curr->deadline = curr->vruntime + p->sched_base_slice_ns;
+			c->need_resched = true;
 		}
+		if (!curr || c->need_resched)
+			next = pick_eevdf(c);
 		c->need_resched = false;
 		if (!next) {
+			if (newidle_pull(c))
+				continue;
 			return;         /* idle */
 		}
 		if (next != curr) {
-			if (curr)
+			if (curr) {
+				curr->last_ran = c->h->sim->now;
 				rq_add(c, curr);
+			}
 			rq_del(c, next);
 			next->state = SIM_TASK_ON_CPU;
 			next->cpu = c->id;
-			next->slice_used = 0;
+			next->vprot = next->deadline;   /* set_next_entity() */
 			c->curr = next;
 			c->acct.ctx_switches++;
 			sw = true;
 		}
-		if (!next->is_ksoftirqd && migrate_away(c, next))
-			continue;
 		if (next->is_ksoftirqd) {
 			if (c->softirq_pending) {
 				sim_softirq_session_begin(c, true);
 				if (sim_softirq_step(c, sw))
 					return;
 			}
-			if (!c->softirq_pending) {
-				next->state = SIM_TASK_SLEEPING;
-				c->curr = NULL;
-			}
+			if (!c->softirq_pending)
+				sim_sched_sleep(c, next);
 			continue;
 		}
 		run_task_chunk(c, next, sw);

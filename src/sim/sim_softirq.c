@@ -3,6 +3,22 @@
  * sim_softirq.c - softirqs as Linux's kernel/softirq.c runs them: passes
  * over the pending mask, one action step per frame, restart limits and the
  * hand-over to the per-CPU ksoftirqd task.
+ *
+ * The rules, from kernel/softirq.c as of Linux 6.5 and later (the
+ * version the seed hosts ran; 7.x unchanged):
+ *  - handle_softirqs() snapshots and clears the pending mask, runs each
+ *    pending action once (a pass), and restarts while softirqs were raised
+ *    again, jiffies is still before its start's jiffies plus
+ *    msecs_to_jiffies(MAX_SOFTIRQ_TIME = 2 ms), need_resched() is clear
+ *    and fewer than MAX_SOFTIRQ_RESTART (10) passes ran; otherwise, with
+ *    work still pending, wakeup_softirqd();
+ *  - invoke_softirq() (irq_exit) and do_softirq() (local_bh_enable) run
+ *    handle_softirqs() whenever softirqs are pending and the CPU is not
+ *    already in one; from 4.9 to 6.4 both first skipped it while ksoftirqd
+ *    was runnable, unless HI or TASKLET was pending (ksoftirqd_running(),
+ *    SOFTIRQ_NOW_MASK): params.defer_to_ksoftirqd;
+ *  - run_ksoftirqd() runs handle_softirqs() with the same limits, and the
+ *    thread stays runnable while anything is pending.
  */
 #include "sim/sim_host_priv.h"
 
@@ -33,6 +49,11 @@ void sim_softirq_session_begin(struct sim_cpu *c, bool ksoftirqd)
 	ss->active = true;
 	ss->ksoftirqd = ksoftirqd;
 	ss->start = c->h->sim->now;
+	/* end = jiffies + msecs_to_jiffies(MAX_SOFTIRQ_TIME), rounded up as
+	 * msecs_to_jiffies() rounds */
+	ss->end_jiffy = sim_jiffies_at(c->h, ss->start) +
+			(c->h->params.max_softirq_time_ns * c->h->params.hz +
+			 999999999ull) / 1000000000ull;
 	ss->restart_left = c->h->params.max_softirq_restart;
 	pass_begin(c);
 }
@@ -68,7 +89,7 @@ bool sim_softirq_step(struct sim_cpu *c, bool task_switch)
 			ss->active = false;
 			return false;
 		}
-		if (h->sim->now - ss->start < h->params.max_softirq_time_ns &&
+		if (sim_jiffies_at(h, h->sim->now) < ss->end_jiffy &&
 		    !sim_need_resched(h, c->id) && --ss->restart_left) {
 			pass_begin(c);
 			continue;
@@ -99,11 +120,17 @@ bool sim_softirq_step(struct sim_cpu *c, bool task_switch)
 	return true;
 }
 
+/* HI and TASKLET: the softirqs that ran at once even while ksoftirqd was
+ * runnable (SOFTIRQ_NOW_MASK, Linux 4.15 to 6.4). */
+#define SOFTIRQ_NOW_MASK (1u << SIM_SOFTIRQ_HI | 1u << SIM_SOFTIRQ_TASKLET)
+
 bool sim_softirq_may_start(const struct sim_cpu *c)
 {
 	if (!c->softirq_pending || c->ss.active)
 		return false;
+	/* ksoftirqd_running(pending), before 6.5 */
 	if (c->h->params.defer_to_ksoftirqd &&
+	    !(c->softirq_pending & SOFTIRQ_NOW_MASK) &&
 	    c->ksoftirqd.state != SIM_TASK_SLEEPING)
 		return false;
 	return true;
