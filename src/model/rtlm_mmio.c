@@ -223,6 +223,28 @@ static bool access_ok(struct rtlm_dev *dev, uint64_t off, unsigned size,
 	return true;
 }
 
+/* The row covering each byte of the BAR (row index + 1; 0: none), made
+ * once from rtl_reg_lookup(): an access costs one load instead of a binary
+ * search over the ~70 rows (the driver touches IntrStatus, IntrMask and a
+ * doorbell about every second frame). */
+static uint8_t reg_row[RTL_BAR_SIZE];
+static bool reg_row_ok;
+
+_Static_assert(RTL_RI__COUNT < 256, "reg_row holds a row index in a byte");
+
+static const struct rtl_reg_desc *reg_at(uint32_t off)
+{
+	if (!reg_row_ok) {
+		for (uint32_t o = 0; o < RTL_BAR_SIZE; o++) {
+			const struct rtl_reg_desc *d = rtl_reg_lookup(o);
+
+			reg_row[o] = d ? (uint8_t)(d - rtl_regs + 1) : 0;
+		}
+		reg_row_ok = true;
+	}
+	return reg_row[off] ? &rtl_regs[reg_row[off] - 1] : NULL;
+}
+
 static uint32_t mmio_read32(struct rtlm_dev *dev, uint32_t off, unsigned size)
 {
 	uint32_t v = 0;
@@ -230,7 +252,7 @@ static uint32_t mmio_read32(struct rtlm_dev *dev, uint32_t off, unsigned size)
 	unsigned i = 0;
 
 	while (i < size) {
-		const struct rtl_reg_desc *d = rtl_reg_lookup(off + i);
+		const struct rtl_reg_desc *d = reg_at(off + i);
 		unsigned ri, e;
 		uint32_t eo, ev;
 
@@ -243,6 +265,8 @@ static uint32_t mmio_read32(struct rtlm_dev *dev, uint32_t off, unsigned size)
 		e = rtl_reg_elem(d, off + i);
 		eo = rtl_reg_elem_offset(d, e);
 		ev = elem_read(dev, ri, e);
+		if (!i && off == eo && size == d->width)
+			return ev & rtl_reg_width_mask(size);   /* the whole element */
 		for (; i < size && off + i < eo + d->width; i++)
 			v |= ((ev >> (8 * (off + i - eo))) & 0xffu) << (8 * i);
 	}
@@ -261,7 +285,7 @@ static void mmio_write32(struct rtlm_dev *dev, uint32_t off, uint32_t val,
 	unsigned i = 0;
 
 	while (i < size) {
-		const struct rtl_reg_desc *d = rtl_reg_lookup(off + i);
+		const struct rtl_reg_desc *d = reg_at(off + i);
 		uint32_t eo, ev = 0, lanes = 0;
 		unsigned ri, e;
 
@@ -273,6 +297,11 @@ static void mmio_write32(struct rtlm_dev *dev, uint32_t off, uint32_t val,
 		ri = (unsigned)(d - rtl_regs);
 		e = rtl_reg_elem(d, off + i);
 		eo = rtl_reg_elem_offset(d, e);
+		if (!i && off == eo && size == d->width) {
+			/* the whole element at once (almost every access) */
+			elem_write(dev, ri, e, val, rtl_reg_width_mask(size));
+			return;
+		}
 		for (; i < size && off + i < eo + d->width; i++) {
 			unsigned sh = 8 * (off + i - eo);
 
