@@ -214,7 +214,7 @@ static inline unsigned wheel_slot(sim_time_t t)
 
 /* Put @ev (time and seq set, seq the newest) in its bucket; false when it
  * is too far ahead or the bucket too long to walk. */
-static bool wheel_insert(struct sim *s, struct sim_event *ev)
+static inline bool wheel_insert(struct sim *s, struct sim_event *ev)
 {
 	unsigned b, steps = 0;
 	struct sim_event *head, *p;
@@ -284,16 +284,16 @@ static void wheel_remove(struct sim *s, struct sim_event *ev)
 		head->prev = ev->prev;
 }
 
-/* The wheel's earliest event (the wheel must not be empty): the first
- * non-empty bucket from wheel_base's, going round once. */
-static struct sim_event *wheel_first(const struct sim *s)
+/* The wheel's earliest bucket (the wheel must not be empty): the first
+ * non-empty one from wheel_base's, going round once. */
+static inline unsigned wheel_first_slot(const struct sim *s)
 {
 	unsigned cur = wheel_slot(s->wheel_base), w = cur >> 6;
 	uint64_t bits = s->wheel_map[w] & (~0ull << (cur & 63));
 	uint64_t sum;
 
 	if (bits)
-		return s->wheel[(w << 6) | (unsigned)__builtin_ctzll(bits)];
+		return (w << 6) | (unsigned)__builtin_ctzll(bits);
 	sum = s->wheel_sum & (~1ull << w);      /* the words after w */
 	if (!sum)
 		sum = s->wheel_sum;             /* round: w itself last */
@@ -301,7 +301,28 @@ static struct sim_event *wheel_first(const struct sim *s)
 	bits = s->wheel_map[w];
 	if (w == cur >> 6)
 		bits &= ~(~0ull << (cur & 63)); /* its buckets before cur */
-	return s->wheel[(w << 6) | (unsigned)__builtin_ctzll(bits)];
+	return (w << 6) | (unsigned)__builtin_ctzll(bits);
+}
+
+static struct sim_event *wheel_first(const struct sim *s)
+{
+	return s->wheel[wheel_first_slot(s)];
+}
+
+/* Take the head of bucket @b out (the event about to run). */
+static inline void wheel_pop_head(struct sim *s, unsigned b)
+{
+	struct sim_event *ev = s->wheel[b], *next = ev->next;
+
+	s->wheel_n--;
+	s->wheel[b] = next;
+	if (next) {
+		next->prev = ev->prev;
+		return;
+	}
+	s->wheel_map[b >> 6] &= ~(1ull << (b & 63));
+	if (!s->wheel_map[b >> 6])
+		s->wheel_sum &= ~(1ull << (b >> 6));
 }
 
 /* ----- both ----- */
@@ -399,19 +420,40 @@ bool sim_next_time(struct sim *s, sim_time_t *t)
 uint64_t sim_run_until(struct sim *s, sim_time_t until)
 {
 	uint64_t n = 0;
-	struct sim_event *ev;
-	bool from_heap;
 
 	s->stop = false;
 	s->running = true;
-	while ((ev = first(s, &from_heap)) && ev->time <= until) {
+	for (;;) {
+		/* first(), with the wheel's bucket kept for the unlink */
+		const struct sim_heap_ent *h = s->heap_len ? heap_first(s) : NULL;
+		struct sim_event *ev = NULL;
+		unsigned b = 0;
+		bool from_heap;
+
+		if (s->wheel_n) {
+			b = wheel_first_slot(s);
+			ev = s->wheel[b];
+		}
+		from_heap = h && (!ev || h->time < ev->time ||
+				  (h->time == ev->time && h->seq < ev->seq));
+		if (from_heap)
+			ev = h->ev;
+		if (!ev || ev->time > until)
+			break;
 		/* only housekeeping left: a run to the end is done */
 		if (until == SIM_TIME_MAX && s->live == s->live_bg)
 			break;
 		/* A heap event's entry stays at the root while the callback
 		 * runs (nothing it schedules can sort before it); popped
 		 * afterwards unless the callback re-armed the event. */
-		detach(s, ev);
+		if (from_heap)
+			s->heap_live--;
+		else
+			wheel_pop_head(s, b);
+		ev->in_wheel = false;
+		ev->pending = false;
+		s->live--;
+		s->live_bg -= ev->background;
 		s->now = s->wheel_base = ev->time;
 		sim_trace_mix(s, ev->time * 0x100000001b3ull + ev->seq);
 		s->executed++;
