@@ -6,10 +6,10 @@
 
 #include "plat/plat_mem.h"
 
-#define BASE 0x100000000ull
-#define OFF_BITS 24
-#define SLOT_BITS 16
-#define GEN_MASK 0xfffu
+#define BASE PLAT_MEM_BASE
+#define OFF_BITS PLAT_MEM_OFF_BITS
+#define SLOT_BITS PLAT_MEM_SLOT_BITS
+#define GEN_MASK PLAT_MEM_GEN_MASK
 
 void plat_mem_init(struct plat_mem *m)
 {
@@ -226,18 +226,7 @@ int plat_mem_cpu_read(struct plat_mem *m, const void *cpu, size_t len)
 static struct plat_mem_region *lookup(struct plat_mem *m, uint64_t dma,
 				     uint64_t *off)
 {
-	uint64_t x, slot, gen;
-
-	if (dma < BASE)
-		return NULL;
-	x = dma - BASE;
-	*off = x & ((1ull << OFF_BITS) - 1);
-	slot = (x >> OFF_BITS) & ((1ull << SLOT_BITS) - 1);
-	gen = x >> (OFF_BITS + SLOT_BITS);
-	if (slot >= m->n || gen > GEN_MASK || !m->r[slot].used ||
-	    m->r[slot].gen != gen)
-		return NULL;
-	return &m->r[slot];
+	return plat_mem_region_of(m, dma, off);
 }
 
 int plat_mem_release(struct plat_mem *m, uint64_t dma)
@@ -274,8 +263,8 @@ void *plat_mem_ptr(struct plat_mem *m, uint64_t dma, size_t len, const char *who
 	return (char *)r->cpu + off;
 }
 
-int plat_mem_read(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
-		 const char *who)
+int plat_mem_read_slow(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
+		       const char *who)
 {
 	void *p = plat_mem_ptr(m, dma, len, who);
 
@@ -285,19 +274,8 @@ int plat_mem_read(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
 	return 0;
 }
 
-int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu)
-{
-	uint64_t off;
-	struct plat_mem_region *r = lookup(m, dma, &off);
-
-	if (!r || r->owned)
-		return -EINVAL;
-	r->cpu_owns = for_cpu;
-	return 0;
-}
-
-void *plat_mem_write_ptr(struct plat_mem *m, uint64_t dma, size_t len,
-			 const char *who)
+void *plat_mem_write_ptr_slow(struct plat_mem *m, uint64_t dma, size_t len,
+			      const char *who)
 {
 	uint64_t off;
 	struct plat_mem_region *r = lookup(m, dma, &off);
@@ -312,15 +290,4 @@ void *plat_mem_write_ptr(struct plat_mem *m, uint64_t dma, size_t len,
 			 who ? who : "device", len, (unsigned long long)dma);
 	}
 	return (char *)r->cpu + off;
-}
-
-int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
-		  const char *who)
-{
-	void *p = plat_mem_write_ptr(m, dma, len, who);
-
-	if (!p)
-		return -EFAULT;
-	memcpy(p, src, len);
-	return 0;
 }

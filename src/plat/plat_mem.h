@@ -18,9 +18,11 @@
 #ifndef RXSCALE_PLAT_MEM_H
 #define RXSCALE_PLAT_MEM_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PLAT_MEM_MAX_LEN (16u << 20)     /* bytes per buffer */
 #define PLAT_MEM_SLOTS 65536u
@@ -97,6 +99,93 @@ int plat_mem_release(struct plat_mem *m, uint64_t dma);
  */
 void *plat_mem_ptr(struct plat_mem *m, uint64_t dma, size_t len, const char *who);
 
+/* The address layout above. */
+#define PLAT_MEM_BASE 0x100000000ull
+#define PLAT_MEM_OFF_BITS 24
+#define PLAT_MEM_SLOT_BITS 16
+#define PLAT_MEM_GEN_MASK 0xfffu
+
+/* The live buffer of bus address @dma and the offset into it, or NULL.
+ * Inline, with the accesses below: a frame's DMA touches host memory
+ * about eight times (descriptor read and write-back, the frame, syncs). */
+static inline struct plat_mem_region *plat_mem_region_of(const struct plat_mem *m,
+							 uint64_t dma,
+							 uint64_t *off)
+{
+	uint64_t x = dma - PLAT_MEM_BASE, slot, gen;
+
+	if (dma < PLAT_MEM_BASE)
+		return NULL;
+	*off = x & ((1ull << PLAT_MEM_OFF_BITS) - 1);
+	slot = (x >> PLAT_MEM_OFF_BITS) & ((1ull << PLAT_MEM_SLOT_BITS) - 1);
+	gen = x >> (PLAT_MEM_OFF_BITS + PLAT_MEM_SLOT_BITS);
+	if (slot >= m->n || gen > PLAT_MEM_GEN_MASK || !m->r[slot].used ||
+	    m->r[slot].gen != gen)
+		return NULL;
+	return &m->r[slot];
+}
+
+/* The host pointer of @len bytes at @dma if they lie in one live buffer
+ * (with the buffer in *@rp), else NULL; counts nothing. */
+static inline void *plat_mem_find(const struct plat_mem *m, uint64_t dma,
+				  size_t len, const struct plat_mem_region **rp)
+{
+	uint64_t off;
+	const struct plat_mem_region *r = plat_mem_region_of(m, dma, &off);
+
+	if (!r || len > r->size || off > r->size - len)
+		return NULL;
+	*rp = r;
+	return (char *)r->cpu + off;
+}
+
+/* Out-of-line halves of the accesses below: the same checks, and the
+ * guest error or owner error counted and explained. */
+int plat_mem_read_slow(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
+		       const char *who);
+void *plat_mem_write_ptr_slow(struct plat_mem *m, uint64_t dma, size_t len,
+			      const char *who);
+
+/* Device reads/writes; 0 or -EFAULT (guest error).  A write into a
+ * streaming buffer the CPU owns still lands, and is counted in
+ * owner_errors. */
+static inline int plat_mem_read(struct plat_mem *m, uint64_t dma, void *dst,
+				size_t len, const char *who)
+{
+	const struct plat_mem_region *r;
+	void *p = plat_mem_find(m, dma, len, &r);
+
+	if (!p)
+		return plat_mem_read_slow(m, dma, dst, len, who);
+	memcpy(dst, p, len);
+	return 0;
+}
+
+/* Where a device write of @len bytes at @dma lands, for a device that
+ * makes the bytes in place: the checks and counts of plat_mem_write(),
+ * then the host pointer; NULL (guest error counted) if out of bounds. */
+static inline void *plat_mem_write_ptr(struct plat_mem *m, uint64_t dma,
+				       size_t len, const char *who)
+{
+	const struct plat_mem_region *r;
+	void *p = plat_mem_find(m, dma, len, &r);
+
+	if (!p || r->cpu_owns)
+		return plat_mem_write_ptr_slow(m, dma, len, who);
+	return p;
+}
+
+static inline int plat_mem_write(struct plat_mem *m, uint64_t dma,
+				 const void *src, size_t len, const char *who)
+{
+	void *p = plat_mem_write_ptr(m, dma, len, who);
+
+	if (!p)
+		return -EFAULT;
+	memcpy(p, src, len);
+	return 0;
+}
+
 /*
  * Ownership of a streaming mapping (the DMA API's rule: after
  * dma_sync_single_for_cpu() the CPU owns the buffer until
@@ -104,20 +193,15 @@ void *plat_mem_ptr(struct plat_mem *m, uint64_t dma, size_t len, const char *who
  * that holds @dma to the CPU, false back to the device.  Returns 0, or
  * -EINVAL if @dma is not in a live streaming mapping.
  */
-int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu);
+static inline int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu)
+{
+	uint64_t off;
+	struct plat_mem_region *r = plat_mem_region_of(m, dma, &off);
 
-/* Device reads/writes; 0 or -EFAULT (guest error).  A write into a
- * streaming buffer the CPU owns still lands, and is counted in
- * owner_errors. */
-int plat_mem_read(struct plat_mem *m, uint64_t dma, void *dst, size_t len,
-		 const char *who);
-int plat_mem_write(struct plat_mem *m, uint64_t dma, const void *src, size_t len,
-		  const char *who);
-
-/* Where a device write of @len bytes at @dma lands, for a device that
- * makes the bytes in place: the checks and counts of plat_mem_write(),
- * then the host pointer; NULL (guest error counted) if out of bounds. */
-void *plat_mem_write_ptr(struct plat_mem *m, uint64_t dma, size_t len,
-			 const char *who);
+	if (!r || r->owned)
+		return -EINVAL;
+	r->cpu_owns = for_cpu;
+	return 0;
+}
 
 #endif /* RXSCALE_PLAT_MEM_H */
