@@ -120,6 +120,11 @@ struct rtlm_dev {
 	struct rtlm_rx_frame *rx_head, *rx_tail;	/* in flight */
 	struct rtlm_rx_frame *fr_pool;	/* free frame buffers (next link) */
 	unsigned fr_pool_n;
+	/* the RX descriptor row last decoded, and the RxConfig and CFG_D8
+	 * values it was decoded from (rx_desc_fmt, once per frame) */
+	const struct rtl_rx_desc_fmt *rx_fmt;
+	uint32_t rx_fmt_rcr;
+	uint8_t rx_fmt_d8;
 
 	/* RSS: src/rss objects rebuilt from the registers when dirty */
 	bool rss_dirty;

@@ -331,9 +331,15 @@ static int rx_dma_frame(struct rtlm_dev *dev, struct rtlm_rx_frame *fr,
 static const struct rtl_rx_desc_fmt *rx_desc_fmt(struct rtlm_dev *dev)
 {
 	const struct rtl_rx_desc_fmt *f, *basic = rtl_rx_desc_fmt_basic;
+	uint32_t rcr = rtlm_rd(dev, RTL_RI_RxConfig);
+	uint8_t d8 = (uint8_t)rtlm_rd(dev, RTL_RI_CFG_D8);
 
-	f = rtl_rx_desc_fmt_decode(rtlm_rd(dev, RTL_RI_RxConfig),
-				   (uint8_t)rtlm_rd(dev, RTL_RI_CFG_D8));
+	if (!dev->rx_fmt || rcr != dev->rx_fmt_rcr || d8 != dev->rx_fmt_d8) {
+		dev->rx_fmt = rtl_rx_desc_fmt_decode(rcr, d8);
+		dev->rx_fmt_rcr = rcr;
+		dev->rx_fmt_d8 = d8;
+	}
+	f = dev->rx_fmt;
 	if (f != basic && f != dev->chip->rx_desc) {
 		rtlm_guest_error(dev, "RX descriptor type %u enabled, %s has type %u: using type %u",
 				 f->type, dev->chip->name, dev->chip->rx_desc->type,
