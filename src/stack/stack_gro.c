@@ -47,11 +47,20 @@ static void up(struct stack_gro *g, struct stack_pkt *pkt)
 	g->deliver(g->deliver_arg, pkt);
 }
 
+_Static_assert(GRO_HASH_BUCKETS * MAX_GRO_SKBS <= 64,
+	       "used_map has a bit per held packet");
+
+static uint64_t held_bit(const struct stack_gro *g, const struct stack_gro_held *h)
+{
+	return 1ull << (h - &g->held[0][0]);
+}
+
 static void flush_one(struct stack_gro *g, struct stack_gro_held *h)
 {
 	struct stack_pkt pkt = h->pkt;
 
 	h->used = false;
+	g->used_map &= ~held_bit(g, h);
 	g->count--;
 	up(g, &pkt);
 }
@@ -110,10 +119,16 @@ void stack_gro_receive(struct stack_gro *g, struct sk_buff *skb)
 	ip_len = seg.payload_off + seg.payload_len;
 	hash = skb->hash ? skb->hash : stack_tuple_hash(&seg.t);
 	bucket = g->held[hash & (g->p.buckets - 1)];
-	for (i = 0; i < g->p.per_bucket; i++) {
-		if (bucket[i].used && stack_tuple_eq(&bucket[i].pkt.seg.t,
-						     &seg.t))
-			h = &bucket[i];
+	{
+		/* the bucket's held packets, the last one matching */
+		uint64_t m = (g->used_map >> (hash & (g->p.buckets - 1)) * MAX_GRO_SKBS) &
+			     ((1ull << MAX_GRO_SKBS) - 1);
+
+		for (; m; m &= m - 1) {
+			i = (unsigned)__builtin_ctzll(m);
+			if (stack_tuple_eq(&bucket[i].pkt.seg.t, &seg.t))
+				h = &bucket[i];
+		}
 	}
 	if (h && seg.payload_len && can_merge(g, h, &seg)) {
 		h->pkt.seg.payload_len += seg.payload_len;
@@ -153,6 +168,7 @@ void stack_gro_receive(struct stack_gro *g, struct sk_buff *skb)
 	}
 	memset(slot, 0, sizeof(*slot));
 	slot->used = true;
+	g->used_map |= held_bit(g, slot);
 	slot->pkt.skb = skb;
 	slot->pkt.tcp = true;
 	slot->pkt.seg = seg;
@@ -171,16 +187,13 @@ static struct stack_gro_held *oldest(struct stack_gro *g, bool bounded,
 				     sim_time_t before)
 {
 	struct stack_gro_held *best = NULL, *h;
-	unsigned b, i;
 
-	for (b = 0; b < g->p.buckets; b++) {
-		for (i = 0; i < g->p.per_bucket; i++) {
-			h = &g->held[b][i];
-			if (!h->used || (bounded && h->when > before))
-				continue;
-			if (!best || h->age < best->age)
-				best = h;
-		}
+	for (uint64_t m = g->used_map; m; m &= m - 1) {
+		h = &g->held[0][0] + __builtin_ctzll(m);
+		if (bounded && h->when > before)
+			continue;
+		if (!best || h->age < best->age)
+			best = h;
 	}
 	return best;
 }
@@ -221,6 +234,7 @@ void stack_gro_fini(struct stack_gro *g)
 			}
 		}
 	}
+	g->used_map = 0;
 	g->count = 0;
 }
 

@@ -80,6 +80,9 @@ struct stack_gro {
 	stack_pkt_fn deliver;
 	void *deliver_arg;
 	struct stack_gro_held held[GRO_HASH_BUCKETS][MAX_GRO_SKBS];
+	/* bit b * MAX_GRO_SKBS + i: held[b][i] is used (the scans visit only
+	 * held packets) */
+	uint64_t used_map;
 	unsigned count;         /* packets held */
 	uint64_t next_age;
 	struct stack_gro_stats st;
