@@ -118,15 +118,8 @@ void sim_exec_end(struct sim_cpu *c, struct sim_frame *f)
 	struct sim_host *h = c->h;
 
 	for (int k = 0; k < SIM_ACCT_NR; k++) {
-		uint64_t ps;
+		uint64_t ps = scale_ps(h, c->id, h->exec_ps[k]) + c->carry_ps[k];
 
-		/* a class this chunk did not charge leaves its carry (< 1000
-		 * ps) as it is and no whole ns: most chunks charge one class */
-		if (!h->exec_ps[k]) {
-			f->rem[k] = 0;
-			continue;
-		}
-		ps = scale_ps(h, c->id, h->exec_ps[k]) + c->carry_ps[k];
 		f->rem[k] = ps / 1000;
 		c->carry_ps[k] = ps % 1000;
 	}
