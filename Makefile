@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench clean deps kmod uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
+.PHONY: all run test bench release clean deps kmod uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -22,18 +22,30 @@ test:
 	 else meson setup $(BUILD) $(MESON_FLAGS); fi
 	meson test -C $(BUILD) --print-errorlogs
 
+# The fast rxscale for long runs and sweeps, $(BUILD)/release/rxscale:
+# link-time and profile-guided optimisation trained on the main job
+# (scripts/build-release.sh).  It prints the same bytes as $(BUILD)/rxscale.
+release: all
+	scripts/build-release.sh . $(BUILD)/release
+
 # Speed figures, each comparison measured side by side in one call:
 # Toeplitz ns/hash against DPDK, the event engine's events/s, and the main
-# job (e1-rss) as real-time factor and instructions per simulated frame,
-# beside rxscale built at BENCH_BASE (default main; BENCH_BASE= for none).
+# job (e1-rss) as real-time factor and instructions per simulated frame of
+# the release build, beside rxscale built the same way at BENCH_BASE
+# (default main; BENCH_BASE= for none).
 BENCH_BASE ?= main
-bench: all
+bench: all release
 	scripts/deps.sh bench
 	ninja -C $(BUILD) bench/bench-thash bench/bench-sim
 	$(BUILD)/bench/bench-thash
 	$(BUILD)/bench/bench-sim
+	@$(BUILD)/rxscale run scenarios/e1-rss.ini --set run.duration=0.5 --json >$(BUILD)/bench-plain.json
+	@$(BUILD)/release/rxscale run scenarios/e1-rss.ini --set run.duration=0.5 --json >$(BUILD)/bench-release.json
+	@cmp -s $(BUILD)/bench-plain.json $(BUILD)/bench-release.json && \
+		echo "release build: the same document as $(BUILD)/rxscale" || \
+		{ echo "release build: RESULTS DIFFER from $(BUILD)/rxscale" >&2; exit 1; }
 	@if [ -n "$(BENCH_BASE)" ]; then scripts/bench-base.sh "$(BENCH_BASE)" $(BUILD)/bench-base; fi
-	python3 bench/bench_run.py $(BUILD)/rxscale scenarios/e1-rss.ini --scale 8,64,256 \
+	python3 bench/bench_run.py $(BUILD)/release/rxscale scenarios/e1-rss.ini --scale 8,64,256 \
 		$$([ -n "$(BENCH_BASE)" ] && [ -x $(BUILD)/bench-base/rxscale ] && echo --base $(BUILD)/bench-base/rxscale)
 	python3 bench/bench_sweep.py $(BUILD)/rxscale
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Build rxscale at git ref REF (default: main) into OUT/, for `make bench`
-# to run it beside the working tree's build in the same call (the
-# "previous figures").  Cached by commit; prints nothing and exits 0 when
+# Build rxscale at git ref REF (default: main) into OUT/, the way make
+# release builds the working tree, for `make bench` to run it beside that
+# build in the same call (the "previous figures").  Cached by commit; prints nothing and exits 0 when
 # there is nothing to compare with (no such ref, or it is HEAD with a
 # clean tree).  Usage: scripts/bench-base.sh REF OUT
 set -eu
@@ -18,14 +18,14 @@ if [ "$sha" = "$(git rev-parse HEAD)" ] && git diff --quiet HEAD -- src; then
 	rm -f "$out/rxscale"
 	exit 0
 fi
-if [ -x "$out/rxscale" ] && [ "$(cat "$out/commit" 2>/dev/null)" = "$sha" ]; then
+if [ -x "$out/rxscale" ] && [ "$(cat "$out/commit" 2>/dev/null)" = "release $sha" ]; then
 	exit 0
 fi
 echo "bench-base: building rxscale at $ref (${sha:0:12}) in $out"
 rm -rf "$out"
 mkdir -p "$out/src"
 git archive "$sha" | tar -x -C "$out/src"
-meson setup "$out/build" "$out/src" --buildtype=debugoptimized >"$out/setup.log" 2>&1
-ninja -C "$out/build" rxscale >"$out/build.log" 2>&1
-cp "$out/build/rxscale" "$out/rxscale"
-echo "$sha" >"$out/commit"
+# built as make release builds the working tree (this tree's recipe, so
+# that a base from before the recipe is compared like for like)
+scripts/build-release.sh "$out/src" "$out"
+echo "release $sha" >"$out/commit"
