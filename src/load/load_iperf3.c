@@ -524,11 +524,14 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 		 * to gso_max_size (64 KiB, 45 segments) in software */
 		sp.gso_max_segs = 65536 / 1448;
 	} else {
-		/* Linux's tcp_rmem default (128 KiB); its autotuning is not
-		 * modelled, and a fixed 6 MiB buffer would let 20 streams
-		 * keep 120 MB queued at the peer (scenario key
-		 * iperf3.rcvbuf) */
+		/* the host's socket as Linux 6.10 sizes it: tcp_rmem[1]
+		 * (128 KiB) autotuned up to tcp_rmem[2] (6 MiB), or a
+		 * fixed buffer when iperf3.rcvbuf is set (SO_RCVBUF sets
+		 * SOCK_RCVBUF_LOCK, sock_setsockopt, which disables
+		 * tcp_rcv_space_adjust's growth) */
 		rp.rcvbuf = ip->cfg.rcvbuf;
+		rp.rx_truesize = IPERF3_RX_TRUESIZE;
+		rp.autotune = !ip->rcvbuf_locked;
 	}
 	if (tcp_sender_init(&st->snd, ip->host->sim, snd_host, &sp,
 			    rev ? host_data_tx : peer_tx, rev ? (void *)st : (void *)ip))
@@ -574,6 +577,7 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	if (!ip->cfg.udp && !ip->cfg.len)
 		ip->cfg.len = 128 * 1024;       /* iperf3's TCP read size */
 	stack_demux_init(&ip->demux, host);
+	ip->rcvbuf_locked = ip->cfg.rcvbuf != 0;
 	if (!ip->cfg.rcvbuf)
 		/* UDP: net.core.rmem_default; TCP: net.ipv4.tcp_rmem[1] */
 		ip->cfg.rcvbuf = ip->cfg.udp ? 212992 : 131072;

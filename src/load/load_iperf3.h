@@ -61,6 +61,14 @@
 /* UDP: send times kept per stream for the receiver's jitter, by sequence
  * number modulo this (more than a stream has on the wire and in the rings) */
 #define IPERF3_SENT_RING 4096
+/* TCP: the truesize Linux charges the socket for one 1514-byte frame
+ * that the driver copied into a napi_alloc_skb() buffer (r8169; r8152's
+ * head plus page fragment comes to the same): SKB_TRUESIZE of a 1600-
+ * byte data area (1514 + NET_SKB_PAD 64, cache-aligned) = 1600 + 320
+ * (skb_shared_info) + 256 (struct sk_buff) on a 64-bit host, Linux 6.10
+ * net/core/skbuff.c __napi_alloc_skb(); a payload/truesize ratio of
+ * 1448/2176, which tcp_measure_rcv_mss() turns into scaling_ratio 170 */
+#define IPERF3_RX_TRUESIZE 2176u
 
 struct iperf3_cfg {
 	unsigned streams;               /* -P, 1..IPERF3_MAX_STREAMS */
@@ -70,7 +78,10 @@ struct iperf3_cfg {
 					   as iperf3 applies it */
 	unsigned len;                   /* -l: UDP payload bytes per datagram;
 					   TCP bytes per read (0 = 128 KiB) */
-	uint32_t rcvbuf;                /* socket receive buffer, bytes */
+	uint32_t rcvbuf;                /* socket receive buffer, bytes (0:
+					   Linux's default; TCP: tcp_rmem[1],
+					   autotuned); else a fixed
+					   SO_RCVBUF's sk_rcvbuf */
 	bool reverse;                   /* -R: the host sends (TCP only) */
 	uint32_t sndbuf;                /* reverse: send buffer, bytes
 					   (0 = 4 MiB, tcp_wmem[2]) */
@@ -122,6 +133,7 @@ struct iperf3 {
 	struct sim_task server;         /* the host's iperf3 process */
 	bool server_waiting;            /* asleep on its sockets */
 	bool stopped;                   /* -R: iperf3_stop() was called */
+	bool rcvbuf_locked;             /* cfg.rcvbuf given: SO_RCVBUF */
 	struct iperf3_stream s[IPERF3_MAX_STREAMS];
 	uint64_t app_bytes;             /* payload read by the server, total */
 	unsigned rr;                    /* next stream the server reads */
