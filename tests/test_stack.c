@@ -249,20 +249,28 @@ static void acks_xmit(void *arg, const uint8_t *frame, size_t len)
 	a->n++;
 }
 
+/* The host's end of EP_A -> EP_B with @p (its endpoint and ISNs set
+ * here), ACKs into @a. */
+static void rcv_init_p(struct tcp_receiver *r, struct sim *sim,
+		       struct acks *a, struct tcp_receiver_params *p)
+{
+	p->ep = EP_B;
+	p->isn = ISN_B;
+	p->peer_isn = ISN_A;
+	memset(a, 0, sizeof(*a));
+	a->sim = sim;
+	assert_int_equal(tcp_receiver_init(r, sim, NULL, p, acks_xmit, a), 0);
+}
+
 static void rcv_setup(struct tcp_receiver *r, struct sim *sim,
 		      struct acks *a, uint32_t rcvbuf)
 {
 	struct tcp_receiver_params p;
 
 	tcp_receiver_params_default(&p);
-	p.ep = EP_B;
-	p.isn = ISN_B;
-	p.peer_isn = ISN_A;
 	if (rcvbuf)
 		p.rcvbuf = rcvbuf;
-	memset(a, 0, sizeof(*a));
-	a->sim = sim;
-	assert_int_equal(tcp_receiver_init(r, sim, NULL, &p, acks_xmit, a), 0);
+	rcv_init_p(r, sim, a, &p);
 }
 
 static void rx_data(struct tcp_receiver *r, uint64_t off, uint32_t len)
@@ -1260,15 +1268,10 @@ static void rcv_setup_linux(struct tcp_receiver *r, struct sim *sim,
 	struct tcp_receiver_params p;
 
 	tcp_receiver_params_default(&p);
-	p.ep = EP_B;
-	p.isn = ISN_B;
-	p.peer_isn = ISN_A;
 	p.rcvbuf = 131072;              /* tcp_rmem[1] */
 	p.rx_truesize = TRUESIZE;
 	p.autotune = autotune;
-	memset(a, 0, sizeof(*a));
-	a->sim = sim;
-	assert_int_equal(tcp_receiver_init(r, sim, NULL, &p, acks_xmit, a), 0);
+	rcv_init_p(r, sim, a, &p);
 }
 
 /* @segs full segments at stream offset @off as one packet (a GRO run),
