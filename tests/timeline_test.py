@@ -104,6 +104,7 @@ with tempfile.TemporaryDirectory() as tmp:
             (["--at", "2"], "no ethtool command after the time"),
             (["--at", "2", ""], "no ethtool command at 2 s"),
             (["--set", "timeline.at=2"], "want 'T ARGS'"),
+            (["--seed", "1"] * 200, "too many options"),
             (["--pcap", os.path.join(tmp, "demo.pcap"), "--at", "1", "-l eth0"],
              "not a capture replay")]:
         r = run("--set", "run.duration=3", *args)

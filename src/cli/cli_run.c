@@ -95,8 +95,13 @@ int cli_run(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		/* what a sweep point's command repeats (--emit) */
-		if (c > 0 && strchr("psePSWR", c) &&
-		    nkeep + 2 <= (int)(sizeof(keep) / sizeof(keep[0]))) {
+		if (c > 0 && strchr("psePSWRa", c) &&
+		    nkeep + 3 + 1 > (int)(sizeof(keep) / sizeof(keep[0]))) {
+			/* room for this option and the scenario file */
+			cli_err("run: too many options (an emitted sweep repeats them)");
+			goto out;
+		}
+		if (c > 0 && strchr("psePSWR", c)) {
 			static char *const flag[] = { "--pcap", "--set", "--ethtool",
 						      "--preset", "--seed", "--sweep", "--regime" };
 
@@ -155,12 +160,9 @@ int cli_run(int argc, char **argv)
 				cli_err("--at: %s", err);
 				goto out;
 			}
-			if (nkeep + 3 <= (int)(sizeof(keep) / sizeof(keep[0]))) {
-				keep[nkeep++] = "--at";
-				keep[nkeep++] = optarg;
-				keep[nkeep++] = argv[optind];
-			}
-			optind++;
+			keep[nkeep++] = "--at";         /* room checked above */
+			keep[nkeep++] = optarg;
+			keep[nkeep++] = argv[optind++];
 			break;
 		case 'J':
 			json = true;

@@ -176,9 +176,11 @@ static int sweep_plot(const struct rpt_sweep *sw, const char *plot, const char *
 {
 	char title[600], dur[40];
 
+	/* regimes set their own durations (an idle-ping regime runs 101 s) */
 	snprintf(dur, sizeof(dur), "%g s each", sw->duration_s);
 	snprintf(title, sizeof(title), "rxscale sweep of %s: %s, preset %s, %s, seed %llu",
-		 sw->key, sw->chip, sw->preset, strcmp(sw->key, "run.duration") ? dur : "as swept",
+		 sw->key, sw->chip, sw->preset,
+		 !strcmp(sw->key, "run.duration") ? "as swept" : names ? "per regime" : dur,
 		 sw->seed);
 	return cli_plot_sweep(plot, tmp, title, sw->key, (char (*)[64])sw->vals, names, pt,
 			      nreg, sw->n);
@@ -549,6 +551,8 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 			return CLI_EXIT_USAGE;
 	}
 	n = sw.n;
+	if (nreg > 1 && sweep_parse(&sw, &base[0], spec, true))
+		return CLI_EXIT_USAGE;  /* the heading's chip and preset: the first regime's */
 	if (plot && cli_plot_prepare(plot, plot_tmp, sizeof(plot_tmp)))
 		return 1;
 	for (unsigned r = 0; r < nreg; r++)
