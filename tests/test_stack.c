@@ -1412,6 +1412,34 @@ static void det_run(uint64_t *trace, uint64_t *ev_trace, uint64_t *acks)
 	fx_free(f);
 }
 
+/* tcp_sender_pacing_rate(): Linux's tcp_update_pacing_rate rule. */
+static void test_pacing_rate(void **state)
+{
+	struct cfg c;
+	struct fx *f;
+
+	(void)state;
+	cfg_default(&c);
+	f = fx_new(&c);
+	/* no RTT sample yet: unbounded */
+	assert_true(tcp_sender_pacing_rate(&f->snd) == UINT64_MAX);
+	f->snd.rtt.has_sample = true;
+	f->snd.rtt.srtt = SIM_MS(1);
+	f->snd.w.cwnd = 100;
+	f->snd.w.ssthresh = 1000;
+	/* slow start (cwnd < ssthresh / 2): 200 % of 100 * 1448 B per ms */
+	assert_int_equal(tcp_sender_pacing_rate(&f->snd), 289600000);
+	/* congestion avoidance: 120 % */
+	f->snd.w.ssthresh = 200;
+	assert_int_equal(tcp_sender_pacing_rate(&f->snd), 173760000);
+	/* more segments out than cwnd (after a reduction): those count */
+	f->snd.nxt = f->snd.una + 150ull * f->snd.p.mss;
+	assert_int_equal(tcp_sender_pacing_rate(&f->snd), 260640000);
+	f->snd.nxt = f->snd.una;
+	f->snd.rtt.has_sample = false;
+	fx_free(f);
+}
+
 static void test_determinism(void **state)
 {
 	uint64_t a[3], b[3];
@@ -1443,6 +1471,7 @@ int main(void)
 		cmocka_unit_test(test_ack_every_second),
 		cmocka_unit_test(test_receive_window),
 		cmocka_unit_test(test_rcvbuf_autotune),
+		cmocka_unit_test(test_pacing_rate),
 		cmocka_unit_test(test_rcvbuf_locked),
 		cmocka_unit_test(test_determinism),
 	};

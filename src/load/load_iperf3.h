@@ -58,6 +58,16 @@
  * 1 ms at the pacing rate, capped by net.ipv4.tcp_limit_output_bytes;
  * 1 ms at 10 Gbit/s is 1.25 MB, so the cap, 1 MiB, applies). */
 #define IPERF3_TSQ_LIMIT (1u << 20)
+/* The peer's TCP Small Queues (a Linux peer with a TSO NIC and the
+ * default fq_codel qdisc, which does not pace): a socket may have
+ * max(2 TSO packets, 1/1024 s at its pacing rate) bytes in its qdisc and
+ * NIC, capped by net.ipv4.tcp_limit_output_bytes (tcp_small_queue_check,
+ * net/ipv4/tcp_output.c; sk_pacing_shift 10).  On a LAN (min RTT under
+ * 512 us, net.ipv4.tcp_tso_rtt_log 9) a TSO packet is gso_max_size, 64 KiB:
+ * 45 segments of 1448 bytes.  The cap is 4 MiB (Documentation/networking/
+ * ip-sysctl.rst since Linux 6.8; 1 MiB before). */
+#define IPERF3_PEER_TSO_BYTES (45u * 1448u)
+#define IPERF3_PEER_TSQ_CAP (4u << 20)
 /* UDP: send times kept per stream for the receiver's jitter, by sequence
  * number modulo this (more than a stream has on the wire and in the rings) */
 #define IPERF3_SENT_RING 4096
@@ -112,7 +122,11 @@ struct iperf3_stream {
 	struct tcp_receiver rcv;        /* TCP: on the host (-R: the peer) */
 	uint64_t written;               /* -R: bytes the host task wrote */
 	uint64_t tsq_bytes;             /* -R: frame bytes of this socket's
-					   skbs not yet freed by the driver */
+					   skbs not yet freed by the driver;
+					   else the peer socket's frame bytes
+					   not yet sent by its NIC */
+	bool tsq_throttled;             /* the peer socket waits for TX
+					   completions (TSQ) */
 	struct sim_task task;           /* -R, thread_per_stream: its writer */
 	bool task_up, waiting;
 	bool tcp_up;
