@@ -39,11 +39,12 @@ bench: all release
 	ninja -C $(BUILD) bench/bench-thash bench/bench-sim
 	$(BUILD)/bench/bench-thash
 	$(BUILD)/bench/bench-sim
-	@$(BUILD)/rxscale run scenarios/e1-rss.ini --set run.duration=0.5 --json >$(BUILD)/bench-plain.json
-	@$(BUILD)/release/rxscale run scenarios/e1-rss.ini --set run.duration=0.5 --json >$(BUILD)/bench-release.json
-	@cmp -s $(BUILD)/bench-plain.json $(BUILD)/bench-release.json && \
-		echo "release build: the same document as $(BUILD)/rxscale" || \
-		{ echo "release build: RESULTS DIFFER from $(BUILD)/rxscale" >&2; exit 1; }
+	@for s in e1-rss e3-mit-on-p4 chaos-rtl8127a; do \
+		$(BUILD)/rxscale run scenarios/$$s.ini --set run.duration=0.5 --json >$(BUILD)/bench-plain.json; \
+		$(BUILD)/release/rxscale run scenarios/$$s.ini --set run.duration=0.5 --json >$(BUILD)/bench-release.json; \
+		cmp -s $(BUILD)/bench-plain.json $(BUILD)/bench-release.json || \
+			{ echo "release build: $$s RESULTS DIFFER from $(BUILD)/rxscale" >&2; exit 1; }; \
+	done; echo "release build: e1-rss, e3-mit-on-p4, chaos-rtl8127a as $(BUILD)/rxscale prints them"
 	@if [ -n "$(BENCH_BASE)" ]; then scripts/bench-base.sh "$(BENCH_BASE)" $(BUILD)/bench-base; fi
 	python3 bench/bench_run.py $(BUILD)/release/rxscale scenarios/e1-rss.ini --scale 8,64,256 \
 		$$([ -n "$(BENCH_BASE)" ] && [ -x $(BUILD)/bench-base/rxscale ] && echo --base $(BUILD)/bench-base/rxscale)

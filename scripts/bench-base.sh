@@ -18,7 +18,9 @@ if [ "$sha" = "$(git rev-parse HEAD)" ] && git diff --quiet HEAD -- src; then
 	rm -f "$out/rxscale"
 	exit 0
 fi
-if [ -x "$out/rxscale" ] && [ "$(cat "$out/commit" 2>/dev/null)" = "release $sha" ]; then
+# the stamp names the recipe too: a changed build-release.sh rebuilds
+stamp="release $(sha1sum <scripts/build-release.sh | cut -c1-12) $sha"
+if [ -x "$out/rxscale" ] && [ "$(cat "$out/commit" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
 echo "bench-base: building rxscale at $ref (${sha:0:12}) in $out"
@@ -28,4 +30,4 @@ git archive "$sha" | tar -x -C "$out/src"
 # built as make release builds the working tree (this tree's recipe, so
 # that a base from before the recipe is compared like for like)
 scripts/build-release.sh "$out/src" "$out"
-echo "release $sha" >"$out/commit"
+echo "$stamp" >"$out/commit"
