@@ -195,9 +195,67 @@ void cli_world_down(struct world *w)
  * it (stderr with --json, so stdout stays one JSON document), or nowhere
  * when @out is NULL (a sweep's check pass).  Then check the timeline's
  * commands (cli_timeline.c). */
+int cli_world_ethtool_check(struct world *w, const char *args, char **msg)
+{
+	char dev[64] = "";
+	size_t len = 0;
+	FILE *err;
+	int rc;
+
+	*msg = NULL;
+	err = open_memstream(msg, &len);
+	if (!err)
+		return -1;
+	rc = ethtool_cmd_check(w->dev, args, err);
+	/* the device word: ethtool's second argument */
+	if (!rc && sscanf(args, "%*s %63s", dev) == 1 && strcmp(dev, w->dev->name)) {
+		fprintf(err, "no device '%s' (the interface is %s)", dev, w->dev->name);
+		rc = -1;
+	}
+	fclose(err);
+	if (!rc) {
+		free(*msg);
+		*msg = NULL;
+		return 0;
+	}
+	/* ethtool's message on one line, its lines joined by "; " */
+	while (len && (*msg)[len - 1] == '\n')
+		(*msg)[--len] = 0;
+	{
+		char *one = malloc(2 * len + 1), *o = one;
+
+		for (size_t j = 0; one && j < len; j++) {
+			if ((*msg)[j] == '\n') {
+				*o++ = ';';
+				*o++ = ' ';
+			} else {
+				*o++ = (*msg)[j];
+			}
+		}
+		if (one) {
+			*o = 0;
+			free(*msg);
+			*msg = one;
+		}
+	}
+	return -1;
+}
+
 int cli_world_ethtool(struct world *w, FILE *out)
 {
 	int rc = 0;
+
+	/* every command's syntax first: a mistyped one is bad input, and
+	 * nothing runs (a query that fails at run time is exit 3, below) */
+	for (unsigned i = 0; i < w->scn.n_ethtool; i++) {
+		char *msg;
+
+		if (cli_world_ethtool_check(w, w->scn.ethtool[i], &msg)) {
+			cli_err("--ethtool %s: %s", w->scn.ethtool[i], msg ? msg : "out of memory");
+			free(msg);
+			return -1;
+		}
+	}
 
 	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
 		char *text = NULL;

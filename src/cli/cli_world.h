@@ -134,6 +134,10 @@ struct world {
 int cli_world_up(struct world *w);
 void cli_world_down(struct world *w);
 int cli_world_ethtool(struct world *w, FILE *out);
+/* Is @args an ethtool command line ethtool_cmd_run() would accept for
+ * @w's interface (syntax and device name)?  0, or -1 with *@msg set to
+ * ethtool's error on one line (malloc'd, the caller frees it). */
+int cli_world_ethtool_check(struct world *w, const char *args, char **msg);
 void cli_world_report(struct world *w, struct rpt_run *r);
 
 /*
