@@ -47,6 +47,8 @@
 #define R8169_COALESCE_FRAME_MAX	60u
 #define R8169_RSS_KEY_SIZE	40
 #define R8169_RSS_INDIR_SIZE	128
+/* the largest table of any row: the what-if row's 256 (rtl_chips.h) */
+#define R8169_RSS_INDIR_MAX	256
 /* Kernel-default hash types of the RTL8127 RFC: TCP and IP, v4 and v6 with
  * extension headers; UDP hashes the IP pair until -N asks (vendor
  * r8127_rss.c, research s2.2). */
@@ -207,7 +209,9 @@ struct rtl8169_private {
 	/* RSS shadow state */
 	bool rss_on;
 	u8 rss_key[R8169_RSS_KEY_SIZE];
-	u8 rss_indir[R8169_RSS_INDIR_SIZE];
+	u8 rss_indir[R8169_RSS_INDIR_MAX];
+	unsigned int rss_indir_size;	/* R8169_RSS_INDIR_SIZE, or a what-if
+					 * row's larger table */
 	u32 rss_ht;			/* RTL_RSS_CTRL_* hash-type bits */
 	/* moderation: INT_MITI_V2 units per queue, as set by ethtool -C */
 	u32 rx_usecs, tx_usecs;

@@ -151,7 +151,7 @@ static void rtl_cfg_apply(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 	/* the kernel core refused a count below the user's table; keep a
 	 * user table, re-spread the default one */
 	if (!netif_is_rxfh_configured(tp->dev))
-		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+		for (unsigned int i = 0; i < tp->rss_indir_size; i++)
 			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, cfg->num_rx_queues);
 }
 
@@ -333,6 +333,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	txcfg = readl(mmio + RTL_TxConfig);
 	chip = rtl_chip_lookup_xid(txcfg);
+	if (!chip)	/* a what-if row (rtl_chips.h), never in a module */
+		chip = rtl_chip_lookup_whatif(pdev->device, txcfg);
 	if (!chip) {
 		dev_err(&pdev->dev, "unknown chip XID %03x, contact Realtek\n",
 			RTL_TXCFG_XID(txcfg));
@@ -350,6 +352,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->mmio_addr = mmio;
 	tp->chip = chip;
 	tp->map = chip->irq_map;
+	tp->rss_indir_size = chip->caps->rss_indir_size > R8169_RSS_INDIR_SIZE ?
+			     chip->caps->rss_indir_size : R8169_RSS_INDIR_SIZE;
 	tp->num_tx_queues = 1;
 	tp->rx_ring_size = chip->caps->ring_default;
 	tp->tx_ring_size = chip->caps->ring_default;
