@@ -6,10 +6,13 @@ same bytes twice), accounts for every frame with more than 64 NAPI
 instances (the host stack's GRO state per instance had 64 slots: frames
 of the 65th on were dropped as 'for no socket'), and is refused where a
 real chip is meant: --compare, `rxscale uml --chip`; a real chip keeps
-its 4 queues."""
+its 4 queues; a capture replayed on 256 queues passes the independent
+queue check."""
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 from rxtest import check
 import rxtest
@@ -64,6 +67,16 @@ check(r.returncode == 0 and len(json.loads(r.stdout)["summary"]["queues"]) == 4,
       f"RTL8127A with rx_queues=64: {r.stderr}")
 r = run("--set", "nic.rx_queues=257")
 check(r.returncode == 2 and "nic.rx_queues" in r.stderr, f"rx_queues=257: {r.stderr}")
+
+# a capture replayed on 256 queues: the independent queue check reads
+# the 256-entry table (it read 128 into a 128-entry buffer: a crash)
+with tempfile.TemporaryDirectory() as td:
+    pcap = os.path.join(td, "demo.pcap")
+    subprocess.run([rxscale, "mkpcap", pcap], capture_output=True, check=True)
+    r = run("--pcap", pcap, "--set", "nic.chip=WHATIF-256Q", "--set", "host.cpus=256",
+            "--set", "nic.rx_queues=256")
+    check(r.returncode == 0 and "queue check: 88 frames hashed, 0 queue/hash mismatches"
+          in r.stdout, f"replay on 256 queues: {r.returncode} {r.stderr[-300:]}")
 
 r = run("scenarios/e1-rss.ini", "--set", "nic.chip=WHATIF-256Q", "--compare")
 check(r.returncode == 2 and "what-if chip, not real hardware" in r.stderr,
