@@ -97,7 +97,9 @@ void rtlm_irq_event(struct rtlm_dev *dev, enum rtlm_irq_src src, unsigned q)
 		  src == RTLM_IRQ_TX_DU;
 	unsigned id;
 
-	if (src == RTLM_IRQ_RX_DU)
+	/* one bit per queue of a 16-bit register: the what-if row's queues
+	 * 16+ have none */
+	if (src == RTLM_IRQ_RX_DU && q < 16)
 		*rtlm_reg(dev, RTL_RI_RDU_STA_8125, 0) |= 1u << q;
 	if (src == RTLM_IRQ_TX_DU)
 		*rtlm_reg(dev, RTL_RI_TDU_STA_8125, 0) |= 1u << q;

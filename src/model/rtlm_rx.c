@@ -425,7 +425,7 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 	(void)s;
 	frame_unlink(dev, fr);
 	at = base + (uint64_t)dev->rx[q].cur * dsz;
-	if ((dev->p.faults.rx_ring_full >> q) & 1)
+	if (q < 32 && (dev->p.faults.rx_ring_full >> q) & 1)
 		goto missed;
 	if (plat_pci_dma_read(&dev->pci, at, d, dsz)) {
 		rtlm_guest_error(dev, "RX queue %u descriptor %u at 0x%llx is not DMA-visible",
