@@ -164,6 +164,11 @@ if a.returncode == 0:
     check(9.0 < g <= 10 * 1448 / 1538, f"tcp throughput {g}")
     check(d["summary"]["retransmits"] == 0, "retransmits without loss")
     check(sum(1 for q in d["summary"]["queues"] if q["packets"]) == 4, "4 queues used")
+    # the peer's TCP Small Queues: each socket keeps about 1 ms of its
+    # pacing rate queued for the wire, so the senders' RTT stays a few ms
+    # (70.7 ms without it: 20 streams' windows queued at the peer)
+    rtt = [s["sender"]["max_rtt"] for s in d["end"]["streams"]]
+    check(max(rtt) < 10000, f"peer queue unbounded: max_rtt {rtt} us")
 # TCP conservation: every frame the peer's senders sent (retransmissions
 # and probes included) reached a host socket, or is in a drop counter, or
 # is still in flight; also with ring overflows (one queue, the slow preset

@@ -249,20 +249,28 @@ static void acks_xmit(void *arg, const uint8_t *frame, size_t len)
 	a->n++;
 }
 
+/* The host's end of EP_A -> EP_B with @p (its endpoint and ISNs set
+ * here), ACKs into @a. */
+static void rcv_init_p(struct tcp_receiver *r, struct sim *sim,
+		       struct acks *a, struct tcp_receiver_params *p)
+{
+	p->ep = EP_B;
+	p->isn = ISN_B;
+	p->peer_isn = ISN_A;
+	memset(a, 0, sizeof(*a));
+	a->sim = sim;
+	assert_int_equal(tcp_receiver_init(r, sim, NULL, p, acks_xmit, a), 0);
+}
+
 static void rcv_setup(struct tcp_receiver *r, struct sim *sim,
 		      struct acks *a, uint32_t rcvbuf)
 {
 	struct tcp_receiver_params p;
 
 	tcp_receiver_params_default(&p);
-	p.ep = EP_B;
-	p.isn = ISN_B;
-	p.peer_isn = ISN_A;
 	if (rcvbuf)
 		p.rcvbuf = rcvbuf;
-	memset(a, 0, sizeof(*a));
-	a->sim = sim;
-	assert_int_equal(tcp_receiver_init(r, sim, NULL, &p, acks_xmit, a), 0);
+	rcv_init_p(r, sim, a, &p);
 }
 
 static void rx_data(struct tcp_receiver *r, uint64_t off, uint32_t len)
@@ -1249,6 +1257,139 @@ static void test_receive_window(void **state)
 	fx_free(f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Receive-buffer autotuning (Linux 6.10 rules, tcp_receiver.h)        */
+
+#define TRUESIZE 2176u          /* IPERF3_RX_TRUESIZE */
+
+static void rcv_setup_linux(struct tcp_receiver *r, struct sim *sim,
+			    struct acks *a, bool autotune)
+{
+	struct tcp_receiver_params p;
+
+	tcp_receiver_params_default(&p);
+	p.rcvbuf = 131072;              /* tcp_rmem[1] */
+	p.rx_truesize = TRUESIZE;
+	p.autotune = autotune;
+	rcv_init_p(r, sim, a, &p);
+}
+
+/* @segs full segments at stream offset @off as one packet (a GRO run),
+ * echoing @tsecr. */
+static void rx_run(struct tcp_receiver *r, uint64_t off, uint32_t segs,
+		   uint32_t tsecr)
+{
+	uint8_t buf[2048];
+	size_t n = data_frame(buf, &EP_A, ISN_A, off, MSS, 0, 1);
+	struct tcp_seg sg;
+
+	assert_int_equal(tcp_seg_parse_eth(buf, n, &sg), 0);
+	sg.payload_len = segs * MSS;
+	sg.tsecr = tsecr;
+	assert_int_equal(tcp_receiver_rx(r, &sg, segs), 0);
+}
+
+static void test_rcvbuf_autotune(void **state)
+{
+	struct tcp_receiver r;
+	struct acks a;
+	struct sim sim;
+	uint64_t off;
+
+	(void)state;
+	sim_init(&sim);
+	rcv_setup_linux(&r, &sim, &a, true);
+	/* tcp_init_buffer_space: 131072 x 65/256 = 33280, less a segment */
+	assert_int_equal(r.rb.scaling_ratio, 65);
+	assert_int_equal(r.rb.window_clamp, 33280 - MSS);
+	assert_int_equal(tcp_receiver_window(&r), (33280 - MSS) >> 7 << 7);
+	assert_int_equal(r.rb.space, 10 * MSS);
+	/* the first full segment sets the ratio, 1448 x 256 / 2176; its
+	 * TSecr (1 ms tick, same tick) gives one tick: 1000 us */
+	rx_run(&r, 0, 1, 1);
+	assert_int_equal(r.rb.scaling_ratio, 170);
+	assert_int_equal(r.rb.rcv_mss, MSS);
+	assert_int_equal(r.rb.rtt_us8, 8 * 1000);
+	/* a read before one receiver RTT has passed changes nothing */
+	sim_run_until(&sim, SIM_US(500));
+	assert_int_equal(tcp_receiver_read(&r, UINT64_MAX), MSS);
+	assert_int_equal(r.rb.space, 10 * MSS);
+	assert_int_equal(r.rb.rcvbuf, 131072);
+	/* 30 more segments at 2 ms, read: 31 x 1448 = 44888 copied in the
+	 * RTT, more than 14480; rcvwin = 2 x 44888 + 16 x 1448 = 112944,
+	 * plus 2 x 112944 x 30408 / 14480 (237182): 587308; the memory for
+	 * it, 587308 x 256 / 170 = 884416; the clamp follows: 587307 */
+	sim_run_until(&sim, SIM_MS(2));
+	for (off = MSS; off < 31 * MSS; off += 10 * MSS)
+		rx_run(&r, off, 10, 1);
+	assert_int_equal(r.st.oow_bytes, 0);
+	/* the window sample (2 ms for one window) does not raise the
+	 * minimum-seeking estimate */
+	assert_int_equal(r.rb.rtt_us8, 8 * 1000);
+	assert_int_equal(tcp_receiver_read(&r, UINT64_MAX), 30 * MSS);
+	assert_int_equal(r.rb.space, 31 * MSS);
+	assert_int_equal(r.rb.rcvbuf, 884416);
+	assert_int_equal(r.rb.window_clamp, 587307);
+	assert_int_equal(r.st.rcvbuf_grows, 1);
+	/* the read sent a window update with the new clamp */
+	assert_int_equal(r.st.window_updates, 1);
+	assert_int_equal(a.last.win, 587307 >> 7);
+	/* a timestamp sample is smoothed by 1/8: TSecr 8 at 10 ms (tick
+	 * 11) is 3000 us; 1000 + (3000 - 1000) / 8 = 1250 us */
+	sim_run_until(&sim, SIM_MS(10));
+	rx_run(&r, 31 * MSS, 1, 8);
+	assert_int_equal(r.rb.rtt_us8, 8 * 1000 + 2000);
+	/* the same TSecr again is not sampled */
+	rx_run(&r, 32 * MSS, 1, 8);
+	assert_int_equal(r.rb.rtt_us8, 8 * 1000 + 2000);
+	/* much more within one RTT: the buffer stops at tcp_rmem[2] */
+	for (off = 33 * MSS; off < 4000 * MSS; off += 40 * MSS) {
+		rx_run(&r, off, 40, 8);
+		tcp_receiver_read(&r, UINT64_MAX);
+	}
+	sim_run_until(&sim, SIM_MS(12));
+	rx_run(&r, off, 1, 8);
+	assert_int_equal(tcp_receiver_read(&r, UINT64_MAX), MSS);
+	assert_int_equal(r.st.oow_bytes, 0);
+	assert_int_equal(r.rb.rcvbuf, 6u << 20);
+	assert_int_equal(r.rb.window_clamp, (6ull << 20) * 170 >> 8);
+	assert_int_equal(r.st.rcvbuf_grows, 2);
+	tcp_receiver_fini(&r);
+	sim_fini(&sim);
+}
+
+/* SO_RCVBUF (SOCK_RCVBUF_LOCK): the same traffic leaves the buffer and
+ * the clamp where tcp_init_buffer_space put them. */
+static void test_rcvbuf_locked(void **state)
+{
+	struct tcp_receiver r;
+	struct acks a;
+	struct sim sim;
+	uint64_t off;
+
+	(void)state;
+	sim_init(&sim);
+	rcv_setup_linux(&r, &sim, &a, false);
+	rx_run(&r, 0, 1, 1);
+	sim_run_until(&sim, SIM_MS(2));
+	for (off = MSS; off < 21 * MSS; off += 10 * MSS)
+		rx_run(&r, off, 10, 1);
+	assert_int_equal(tcp_receiver_read(&r, UINT64_MAX), 21 * MSS);
+	/* rcvq_space still follows the reader */
+	assert_int_equal(r.rb.space, 21 * MSS);
+	assert_int_equal(r.rb.rcvbuf, 131072);
+	assert_int_equal(r.rb.window_clamp, 33280 - MSS);
+	assert_int_equal(r.st.rcvbuf_grows, 0);
+	/* the window never exceeds the clamp */
+	assert_true(tcp_receiver_window(&r) <= 33280 - MSS);
+	/* data beyond it is dropped and counted */
+	rx_run(&r, 21 * MSS, 30, 1);
+	assert_true(r.st.oow_bytes > 0);
+	assert_true(r.rcv_nxt <= 21 * MSS + 33280 - MSS);
+	tcp_receiver_fini(&r);
+	sim_fini(&sim);
+}
+
 static void det_run(uint64_t *trace, uint64_t *ev_trace, uint64_t *acks)
 {
 	struct cfg c;
@@ -1268,6 +1409,34 @@ static void det_run(uint64_t *trace, uint64_t *ev_trace, uint64_t *acks)
 	*acks = f->rcv.st.acks_out ^ (f->snd.st.retransmits << 32) ^
 		f->rcv.st.bytes_in;
 	assert_true(f->snd.st.retransmits > 1);
+	fx_free(f);
+}
+
+/* tcp_sender_pacing_rate(): Linux's tcp_update_pacing_rate rule. */
+static void test_pacing_rate(void **state)
+{
+	struct cfg c;
+	struct fx *f;
+
+	(void)state;
+	cfg_default(&c);
+	f = fx_new(&c);
+	/* no RTT sample yet: unbounded */
+	assert_true(tcp_sender_pacing_rate(&f->snd) == UINT64_MAX);
+	f->snd.rtt.has_sample = true;
+	f->snd.rtt.srtt = SIM_MS(1);
+	f->snd.w.cwnd = 100;
+	f->snd.w.ssthresh = 1000;
+	/* slow start (cwnd < ssthresh / 2): 200 % of 100 * 1448 B per ms */
+	assert_int_equal(tcp_sender_pacing_rate(&f->snd), 289600000);
+	/* congestion avoidance: 120 % */
+	f->snd.w.ssthresh = 200;
+	assert_int_equal(tcp_sender_pacing_rate(&f->snd), 173760000);
+	/* more segments out than cwnd (after a reduction): those count */
+	f->snd.nxt = f->snd.una + 150ull * f->snd.p.mss;
+	assert_int_equal(tcp_sender_pacing_rate(&f->snd), 260640000);
+	f->snd.nxt = f->snd.una;
+	f->snd.rtt.has_sample = false;
 	fx_free(f);
 }
 
@@ -1301,6 +1470,9 @@ int main(void)
 		cmocka_unit_test(test_goodput_limit),
 		cmocka_unit_test(test_ack_every_second),
 		cmocka_unit_test(test_receive_window),
+		cmocka_unit_test(test_rcvbuf_autotune),
+		cmocka_unit_test(test_pacing_rate),
+		cmocka_unit_test(test_rcvbuf_locked),
 		cmocka_unit_test(test_determinism),
 	};
 

@@ -39,8 +39,10 @@
  *                            bytes per read (0: 128 KiB)
  *   iperf3.cpus = (all)      CPU list the host's iperf3 may run on, as
  *                            taskset -c LIST iperf3 ("1", "4-7")
- *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: TCP 128 KiB,
- *                            UDP 208 KiB, Linux's defaults)
+ *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: Linux's
+ *                            defaults, TCP 128 KiB autotuned up to 6 MiB,
+ *                            UDP 208 KiB); set: a fixed sk_rcvbuf, as
+ *                            SO_RCVBUF leaves it (twice iperf3 -w's value)
  *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
  *                            run on the host
  *   iperf3.sndbuf = 0        -R: socket send buffer, bytes (0: 4 MiB)

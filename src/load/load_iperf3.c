@@ -310,13 +310,54 @@ static ssize_t build_seg_hdr(const void *desc, uint8_t *buf, size_t cap)
 }
 
 /* The peer's senders queue each segment's description on the wire; its
- * bytes are built when it reaches the NIC (same bytes, same timing). */
+ * bytes are built when it reaches the NIC (same bytes, same timing).  The
+ * socket owns the frame until it has left the peer (TSQ). */
 static void peer_tx_seg(void *arg, const struct tcp_seg_tx *d, size_t len)
 {
-	struct iperf3 *ip = arg;
+	struct iperf3_stream *st = arg;
 
-	load_wire_peer_send_desc(ip->wire, build_seg, build_seg_hdr, d, sizeof(*d),
-				 len);
+	if (load_wire_peer_send_desc(st->ip->wire, build_seg, build_seg_hdr, d,
+				     sizeof(*d), len, st))
+		st->tsq_bytes += len;
+}
+
+/* The peer sends a data segment as bytes (no owner: not held by TSQ). */
+static void peer_data_tx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct iperf3_stream *st = arg;
+
+	load_wire_peer_send(st->ip->wire, frame, len);
+}
+
+/* The peer's TCP Small Queues (IPERF3_PEER_TSQ_CAP): may @st's socket
+ * queue another segment for its NIC? */
+static bool peer_tsq_can_xmit(void *arg)
+{
+	struct iperf3_stream *st = arg;
+	uint64_t limit = tcp_sender_pacing_rate(&st->snd) >> 10;
+
+	if (limit < 2 * IPERF3_PEER_TSO_BYTES)
+		limit = 2 * IPERF3_PEER_TSO_BYTES;
+	if (limit > IPERF3_PEER_TSQ_CAP)
+		limit = IPERF3_PEER_TSQ_CAP;
+	if (st->tsq_bytes > limit) {
+		st->tsq_throttled = true;
+		return false;
+	}
+	return true;
+}
+
+/* A frame of a peer socket has left the peer's NIC: its skb is freed and
+ * a throttled socket sends again (Linux's TSQ handler, tcp_tsq_write). */
+static void peer_sent(void *owner, size_t len)
+{
+	struct iperf3_stream *st = owner;
+
+	st->tsq_bytes -= len;
+	if (st->tsq_throttled) {
+		st->tsq_throttled = false;
+		tcp_sender_start(&st->snd);
+	}
 }
 
 static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
@@ -552,14 +593,17 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 		 * to gso_max_size (64 KiB, 45 segments) in software */
 		sp.gso_max_segs = 65536 / 1448;
 	} else {
-		/* Linux's tcp_rmem default (128 KiB); its autotuning is not
-		 * modelled, and a fixed 6 MiB buffer would let 20 streams
-		 * keep 120 MB queued at the peer (scenario key
-		 * iperf3.rcvbuf) */
+		/* the host's socket as Linux 6.10 sizes it: tcp_rmem[1]
+		 * (128 KiB) autotuned up to tcp_rmem[2] (6 MiB), or a
+		 * fixed buffer when iperf3.rcvbuf is set (SO_RCVBUF sets
+		 * SOCK_RCVBUF_LOCK, sock_setsockopt, which disables
+		 * tcp_rcv_space_adjust's growth) */
 		rp.rcvbuf = ip->cfg.rcvbuf;
+		rp.rx_truesize = IPERF3_RX_TRUESIZE;
+		rp.autotune = !ip->rcvbuf_locked;
 	}
 	if (tcp_sender_init(&st->snd, ip->host->sim, snd_host, &sp,
-			    rev ? host_data_tx : peer_tx, rev ? (void *)st : (void *)ip))
+			    rev ? host_data_tx : peer_data_tx, st))
 		return -EINVAL;
 	if (tcp_receiver_init(&st->rcv, ip->host->sim, rcv_host, &rp,
 			      rev ? peer_tx : host_ack_tx, ip)) {
@@ -567,8 +611,11 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 		return -EINVAL;
 	}
 	st->tcp_up = true;
-	if (!rev)
+	if (!rev) {
 		tcp_sender_set_xmit_seg(&st->snd, peer_tx_seg);
+		tcp_sender_set_can_xmit(&st->snd, peer_tsq_can_xmit, st);
+		load_wire_set_peer_sent(ip->wire, peer_sent);
+	}
 	if (rev) {
 		tcp_sender_set_write_space(&st->snd, write_space, st);
 		tcp_sender_set_can_xmit(&st->snd, tsq_can_xmit, st);
@@ -602,6 +649,7 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	if (!ip->cfg.udp && !ip->cfg.len)
 		ip->cfg.len = 128 * 1024;       /* iperf3's TCP read size */
 	stack_demux_init(&ip->demux, host);
+	ip->rcvbuf_locked = ip->cfg.rcvbuf != 0;
 	if (!ip->cfg.rcvbuf)
 		/* UDP: net.core.rmem_default; TCP: net.ipv4.tcp_rmem[1] */
 		ip->cfg.rcvbuf = ip->cfg.udp ? 212992 : 131072;

@@ -58,9 +58,27 @@
  * 1 ms at the pacing rate, capped by net.ipv4.tcp_limit_output_bytes;
  * 1 ms at 10 Gbit/s is 1.25 MB, so the cap, 1 MiB, applies). */
 #define IPERF3_TSQ_LIMIT (1u << 20)
+/* The peer's TCP Small Queues (a Linux peer with a TSO NIC and the
+ * default fq_codel qdisc, which does not pace): a socket may have
+ * max(2 TSO packets, 1/1024 s at its pacing rate) bytes in its qdisc and
+ * NIC, capped by net.ipv4.tcp_limit_output_bytes (tcp_small_queue_check,
+ * net/ipv4/tcp_output.c; sk_pacing_shift 10).  On a LAN (min RTT under
+ * 512 us, net.ipv4.tcp_tso_rtt_log 9) a TSO packet is gso_max_size, 64 KiB:
+ * 45 segments of 1448 bytes.  The cap is 4 MiB (Documentation/networking/
+ * ip-sysctl.rst since Linux 6.8; 1 MiB before). */
+#define IPERF3_PEER_TSO_BYTES (45u * 1448u)
+#define IPERF3_PEER_TSQ_CAP (4u << 20)
 /* UDP: send times kept per stream for the receiver's jitter, by sequence
  * number modulo this (more than a stream has on the wire and in the rings) */
 #define IPERF3_SENT_RING 4096
+/* TCP: the truesize Linux charges the socket for one 1514-byte frame
+ * that the driver copied into a napi_alloc_skb() buffer (r8169; r8152's
+ * head plus page fragment comes to the same): SKB_TRUESIZE of a 1600-
+ * byte data area (1514 + NET_SKB_PAD 64, cache-aligned) = 1600 + 320
+ * (skb_shared_info) + 256 (struct sk_buff) on a 64-bit host, Linux 6.10
+ * net/core/skbuff.c __napi_alloc_skb(); a payload/truesize ratio of
+ * 1448/2176, which tcp_measure_rcv_mss() turns into scaling_ratio 170 */
+#define IPERF3_RX_TRUESIZE 2176u
 
 struct iperf3_cfg {
 	unsigned streams;               /* -P, 1..IPERF3_MAX_STREAMS */
@@ -70,7 +88,10 @@ struct iperf3_cfg {
 					   as iperf3 applies it */
 	unsigned len;                   /* -l: UDP payload bytes per datagram;
 					   TCP bytes per read (0 = 128 KiB) */
-	uint32_t rcvbuf;                /* socket receive buffer, bytes */
+	uint32_t rcvbuf;                /* socket receive buffer, bytes (0:
+					   Linux's default; TCP: tcp_rmem[1],
+					   autotuned); else a fixed
+					   SO_RCVBUF's sk_rcvbuf */
 	bool reverse;                   /* -R: the host sends (TCP only) */
 	uint32_t sndbuf;                /* reverse: send buffer, bytes
 					   (0 = 4 MiB, tcp_wmem[2]) */
@@ -101,7 +122,11 @@ struct iperf3_stream {
 	struct tcp_receiver rcv;        /* TCP: on the host (-R: the peer) */
 	uint64_t written;               /* -R: bytes the host task wrote */
 	uint64_t tsq_bytes;             /* -R: frame bytes of this socket's
-					   skbs not yet freed by the driver */
+					   skbs not yet freed by the driver;
+					   else the peer socket's frame bytes
+					   not yet sent by its NIC */
+	bool tsq_throttled;             /* the peer socket waits for TX
+					   completions (TSQ) */
 	struct sim_task task;           /* -R, thread_per_stream: its writer */
 	bool task_up, waiting;
 	bool tcp_up;
@@ -122,6 +147,7 @@ struct iperf3 {
 	struct sim_task server;         /* the host's iperf3 process */
 	bool server_waiting;            /* asleep on its sockets */
 	bool stopped;                   /* -R: iperf3_stop() was called */
+	bool rcvbuf_locked;             /* cfg.rcvbuf given: SO_RCVBUF */
 	struct iperf3_stream s[IPERF3_MAX_STREAMS];
 	uint64_t app_bytes;             /* payload read by the server, total */
 	unsigned rr;                    /* next stream the server reads */

@@ -27,8 +27,9 @@ static int dir_reserve(struct load_wire_dir *d)
 		load_wire_build_fn *bf = calloc(cap, sizeof(*bf));
 		load_wire_build_fn *hf = calloc(cap, sizeof(*hf));
 		uint8_t *dsc = malloc(cap * LOAD_WIRE_DESC);
+		void **own = calloc(cap, sizeof(*own));
 
-		if (!buf || !l || !t || !big || !bf || !hf || !dsc) {
+		if (!buf || !l || !t || !big || !bf || !hf || !dsc || !own) {
 			free(buf);
 			free(l);
 			free(t);
@@ -36,6 +37,7 @@ static int dir_reserve(struct load_wire_dir *d)
 			free(bf);
 			free(hf);
 			free(dsc);
+			free(own);
 			return -ENOMEM;
 		}
 		for (size_t k = 0; k < d->n; k++) {
@@ -50,6 +52,7 @@ static int dir_reserve(struct load_wire_dir *d)
 				memcpy(buf + k * SLOT, d->buf + j * SLOT, d->len[j]);
 			bf[k] = d->build[j];
 			hf[k] = d->build_hdr[j];
+			own[k] = d->owner[j];
 			l[k] = d->len[j];
 			t[k] = d->due[j];
 		}
@@ -60,6 +63,8 @@ static int dir_reserve(struct load_wire_dir *d)
 		free(d->build);
 		free(d->build_hdr);
 		free(d->desc);
+		free(d->owner);
+		d->owner = own;
 		d->desc = dsc;
 		d->build_hdr = hf;
 		d->buf = buf;
@@ -93,6 +98,7 @@ static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
 	memcpy(dst, f, len);
 	d->build[i] = NULL;
 	d->build_hdr[i] = NULL;
+	d->owner[i] = NULL;
 	d->len[i] = len;
 	d->due[i] = due;
 	if (!d->n)
@@ -117,7 +123,10 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 			 * delivery may queue new frames */
 			uint8_t *bp = d->big[i];
 			load_wire_build_fn bf = d->build[i], hf = d->build_hdr[i];
+			void *owner = d->owner[i];
+			size_t len = d->len[i];
 
+			d->owner[i] = NULL;
 			d->big[i] = NULL;
 			d->build[i] = NULL;
 			d->build_hdr[i] = NULL;
@@ -145,6 +154,10 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 				d->deliver(d, bp ? bp : d->buf + i * SLOT, d->len[i]);
 			}
 			free(bp);
+			/* the peer's TX completion: its socket may send more
+			 * (slot i may have moved: only locals from here) */
+			if (owner && d->w->peer_sent)
+				d->w->peer_sent(owner, len);
 		}
 	}
 	if (d->n)
@@ -241,8 +254,15 @@ void load_wire_fini(struct load_wire *w)
 		free(ds[i]->build);
 		free(ds[i]->build_hdr);
 		free(ds[i]->desc);
+		free(ds[i]->owner);
 	}
 	sim_purge(w->sim);
+}
+
+void load_wire_set_peer_sent(struct load_wire *w,
+			     void (*fn)(void *owner, size_t len))
+{
+	w->peer_sent = fn;
 }
 
 /* The peer's transmitter: when a frame of @len bytes starting now (or
@@ -276,7 +296,8 @@ sim_time_t load_wire_peer_send(struct load_wire *w, const uint8_t *frame,
 
 sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn build,
 				    load_wire_build_fn build_hdr,
-				    const void *desc, size_t desc_len, size_t len)
+				    const void *desc, size_t desc_len, size_t len,
+				    void *owner)
 {
 	struct load_wire_dir *d = &w->to_dut;
 	size_t i;
@@ -287,6 +308,7 @@ sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn buil
 	memcpy(d->desc + i * LOAD_WIRE_DESC, desc, desc_len);
 	d->build[i] = build;
 	d->build_hdr[i] = build_hdr;
+	d->owner[i] = owner;
 	d->len[i] = len;
 	d->due[i] = peer_wire_due(w, len);
 	if (!d->n)

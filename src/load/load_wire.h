@@ -60,6 +60,8 @@ struct load_wire_dir {
 	load_wire_build_fn *build_hdr;  /* per slot: its headers only */
 	uint8_t *desc;                  /* per slot: LOAD_WIRE_DESC bytes of
 					   description, packed (cache-friendly) */
+	void **owner;                   /* per slot: the peer socket that
+					   sent it (see peer_sent), or NULL */
 	size_t *len;
 	sim_time_t *due;
 	size_t cap, head, n;
@@ -80,6 +82,9 @@ struct load_wire {
 	struct load_wire_dir to_dut, to_peer;
 	load_wire_rx_fn peer_rx;
 	void *peer_arg;
+	/* a frame with an owner has left the peer's transmitter (its skb
+	 * is freed at TX completion, which TCP Small Queues waits for) */
+	void (*peer_sent)(void *owner, size_t len);
 };
 
 /* Wire time of a frame of @len bytes (no FCS) at @mbps, in ns, rounded
@@ -120,6 +125,11 @@ static inline size_t load_wire_peer_backlog(const struct load_wire *w)
  * finds this many frames queued is blocked and skips its turn. */
 #define LOAD_WIRE_PEER_QLEN 1000
 
+/* Call @fn(owner, len) when a frame the peer sent with an owner
+ * (load_wire_peer_send_desc) has left its transmitter. */
+void load_wire_set_peer_sent(struct load_wire *w,
+			     void (*fn)(void *owner, size_t len));
+
 /* Largest frame description load_wire_peer_send_desc() takes, bytes. */
 #define LOAD_WIRE_DESC 64
 
@@ -132,10 +142,12 @@ static inline size_t load_wire_peer_backlog(const struct load_wire *w)
  * takes frames by their builder (eth_rx_src), only the headers are built
  * at arrival and the NIC builds the whole frame where its DMA puts it.
  * Same timing and bytes as load_wire_peer_send() of the built frame.
- * Returns as that does.
+ * @owner (or NULL) is handed to the peer_sent callback when the frame has
+ * left the transmitter.  Returns as load_wire_peer_send() does.
  */
 sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn build,
 				    load_wire_build_fn build_hdr,
-				    const void *desc, size_t desc_len, size_t len);
+				    const void *desc, size_t desc_len, size_t len,
+				    void *owner);
 
 #endif /* RXSCALE_LOAD_WIRE_H */

@@ -17,11 +17,38 @@
  *    modelled); ACK at once for out-of-order data, a segment that fills
  *    (part of) a hole, an old duplicate, data beyond the window and a
  *    zero-window probe (RFC 9293 §3.10.7.4; SACK-less duplicate ACKs);
- *  - the receive window: a fixed rcvbuf (6 MiB by default; Linux would
- *    autotune), advertised window = free space (rcvbuf − unread −
- *    out-of-order bytes) >> wscale (7), never shrinking the right edge
- *    (RFC 7323 §2.4); data beyond the advertised edge is dropped and
- *    counted;
+ *  - the receive window: advertised window = free space >> wscale (7),
+ *    never shrinking the right edge (RFC 7323 §2.4); data beyond the
+ *    advertised edge is dropped and counted.  Free space is rcvbuf −
+ *    unread − out-of-order bytes, in payload bytes, unless rx_truesize
+ *    is set: then rcvbuf is socket memory (sk_rcvbuf) as Linux 6.10
+ *    counts it and the window follows its rules (below);
+ *  - with rx_truesize set, Linux 6.10's receive-buffer rules
+ *    (net/ipv4/tcp_input.c, include/net/tcp.h of v6.10-rc1):
+ *    . memory to window: window = space × scaling_ratio / 256
+ *      (tcp_win_from_space, TCP_RMEM_TO_WIN_SCALE 8); the ratio starts
+ *      at 1200 bytes per SKB_TRUESIZE(4096), 65/256, and is measured
+ *      once, from the first in-order packet of a full segment, as
+ *      payload / truesize (tcp_measure_rcv_mss); queued bytes cost
+ *      rx_truesize per MSS of memory;
+ *    . window_clamp, the largest window offered: at the start
+ *      tcp_full_space() less one segment (tcp_init_buffer_space with
+ *      tcp_app_win 31), then window = min(free space, window_clamp);
+ *    . the receiver's RTT (rcv_rtt_est, tcp_rcv_rtt_update): from
+ *      timestamps, TSecr's age in TSval ticks (at least one), smoothed
+ *      by 1/8 (tcp_rcv_rtt_measure_ts, for packets of at least rcv_mss
+ *      with a new TSecr); and from the time to receive one advertised
+ *      window, taken as a minimum (tcp_rcv_rtt_measure);
+ *    . autotuning (tcp_rcv_space_adjust, at each read): once per
+ *      receiver RTT, if the reader took more than rcvq_space.space bytes
+ *      in it (14,480 at first, TCP_INIT_CWND × MSS), rcvwin = 2 × copied
+ *      + 16 MSS, plus twice rcvwin × the growth over the last RTT;
+ *      sk_rcvbuf grows (never shrinks) to the memory that window takes,
+ *      at most rcvbuf_max (tcp_rmem[2], 6 MiB), and window_clamp
+ *      follows.  autotune false is a locked SO_RCVBUF
+ *      (SOCK_RCVBUF_LOCK): the buffer stays, the clamp too;
+ *    not modelled: rcv_ssthresh (the window grows to the clamp at
+ *    once), memory pressure and tcp_clamp_window;
  *  - the reader: tcp_receiver_read() takes bytes from the queue; when the
  *    window it could now offer is at least twice the one advertised and
  *    2 MSS larger, a window update ACK goes out at once (Linux's
@@ -52,7 +79,13 @@ struct tcp_receiver_params {
 	uint32_t isn;                   /* our sequence (ACKs' seq field) */
 	uint32_t peer_isn;              /* sequence of the peer's byte 0 */
 	uint32_t mss;                   /* full segment payload, bytes */
-	uint32_t rcvbuf;                /* receive buffer, bytes */
+	uint32_t rcvbuf;                /* receive buffer, bytes: payload, or
+					   sk_rcvbuf when rx_truesize is set */
+	uint32_t rx_truesize;           /* skb truesize of one full segment
+					   (0: the buffer counts payload) */
+	bool autotune;                  /* tcp_moderate_rcvbuf and no
+					   SO_RCVBUF (needs rx_truesize) */
+	uint32_t rcvbuf_max;            /* tcp_rmem[2] */
 	uint8_t wscale;                 /* our window scale shift (7) */
 	sim_time_t delack;              /* delayed-ACK timeout, ns (40 ms) */
 	bool timestamps;
@@ -73,6 +106,22 @@ struct tcp_receiver_stats {
 	uint64_t oow_bytes;             /* bytes dropped beyond the window */
 	uint64_t probes_in;             /* zero-length old-sequence segments */
 	uint64_t bad_frames;            /* unparseable frames */
+	uint64_t rcvbuf_grows;          /* times autotuning raised rcvbuf */
+};
+
+/* Linux 6.10's receive-buffer state (names as in struct tcp_sock). */
+struct tcp_rcvbuf_state {
+	uint64_t rcvbuf;                /* sk_rcvbuf, bytes of memory */
+	uint64_t window_clamp;          /* largest window offered, bytes */
+	uint32_t scaling_ratio;         /* window per memory, /256 */
+	uint32_t rcv_mss;               /* icsk_ack.rcv_mss */
+	uint32_t rtt_us8;               /* rcv_rtt_est.rtt_us, us << 3 */
+	uint64_t rtt_seq;               /* rcv_rtt_est.seq (stream offset) */
+	sim_time_t rtt_time;            /* rcv_rtt_est.time (0: none yet) */
+	uint32_t last_tsecr;            /* rcv_rtt_last_tsecr */
+	uint64_t space;                 /* rcvq_space.space, bytes */
+	uint64_t space_seq;             /* rcvq_space.seq (bytes read) */
+	sim_time_t space_time;          /* rcvq_space.time */
 };
 
 struct tcp_ooo_range {
@@ -101,12 +150,14 @@ struct tcp_receiver {
 	uint32_t ts_recent;
 	uint16_t ip_id;
 	struct sim_event delack_timer;
+	struct tcp_rcvbuf_state rb;     /* used when p.rx_truesize != 0 */
 
 	struct tcp_receiver_stats st;
 };
 
-/* Defaults: MSS 1448, rcvbuf 6 MiB, wscale 7, delack 40 ms, timestamps
- * on with a 1 ms tick.  The endpoint and sequence numbers are zero. */
+/* Defaults: MSS 1448, rcvbuf 6 MiB of payload (no truesize, no
+ * autotuning; rcvbuf_max 6 MiB), wscale 7, delack 40 ms, timestamps on
+ * with a 1 ms tick.  The endpoint and sequence numbers are zero. */
 void tcp_receiver_params_default(struct tcp_receiver_params *p);
 
 /*
@@ -146,6 +197,19 @@ void tcp_receiver_input(void *r, struct stack_pkt *pkt);
 
 /* The reader takes up to @max bytes; returns the bytes taken. */
 uint64_t tcp_receiver_read(struct tcp_receiver *r, uint64_t max);
+
+/* Linux's tcp_win_from_space() and tcp_space_from_win() with the
+ * receiver's scaling_ratio (identity when rx_truesize is 0). */
+uint64_t tcp_receiver_win_from_space(const struct tcp_receiver *r,
+				     uint64_t space);
+uint64_t tcp_receiver_space_from_win(const struct tcp_receiver *r,
+				     uint64_t win);
+
+/* The receive buffer now (sk_rcvbuf; p.rcvbuf without rx_truesize). */
+static inline uint64_t tcp_receiver_rcvbuf(const struct tcp_receiver *r)
+{
+	return r->p.rx_truesize ? r->rb.rcvbuf : r->p.rcvbuf;
+}
 
 /* Bytes waiting for the reader. */
 static inline uint64_t tcp_receiver_avail(const struct tcp_receiver *r)

@@ -345,6 +345,19 @@ void tcp_sender_set_write_space(struct tcp_sender *s, tcp_write_space_fn fn,
 	s->write_space_arg = arg;
 }
 
+uint64_t tcp_sender_pacing_rate(const struct tcp_sender *s)
+{
+	uint64_t segs = s->w.cwnd > packets_out(s) ? s->w.cwnd : packets_out(s);
+	unsigned ratio = s->w.cwnd < s->w.ssthresh / 2 ? 200 : 120;
+
+	if (!s->rtt.has_sample || !s->rtt.srtt)
+		return UINT64_MAX;
+	/* bytes per second: mss * segs * ratio % / (srtt ns / 1e9); at most
+	 * 1448 * 65535 * 200 * 1e7, well inside 64 bits */
+	return (uint64_t)s->p.mss * segs * ratio * 10000000u /
+	       (uint64_t)s->rtt.srtt;
+}
+
 void tcp_sender_start(struct tcp_sender *s)
 {
 	push(s);

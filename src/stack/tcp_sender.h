@@ -258,6 +258,17 @@ static inline uint64_t tcp_sender_in_flight(const struct tcp_sender *s)
 	return s->nxt - s->una;
 }
 
+/*
+ * The connection's pacing rate, bytes/s, as Linux sets sk_pacing_rate
+ * after each ACK (tcp_update_pacing_rate, net/ipv4/tcp_input.c, 6.x): the
+ * MSS times max(cwnd, segments out) per smoothed RTT, times 200 % while
+ * cwnd < ssthresh / 2 (net.ipv4.tcp_pacing_ss_ratio) and 120 % after
+ * (tcp_pacing_ca_ratio).  Before the first RTT sample it is unbounded
+ * (UINT64_MAX), as Linux does not divide by a zero srtt.  TCP Small Queues
+ * sizes its per-socket limit from it.
+ */
+uint64_t tcp_sender_pacing_rate(const struct tcp_sender *s);
+
 /* True when all of a finite app_bytes has been acknowledged. */
 static inline bool tcp_sender_done(const struct tcp_sender *s)
 {
