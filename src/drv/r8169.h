@@ -162,6 +162,14 @@ struct rtl_rx_desc_ops {
 	void (*refill)(void *desc, dma_addr_t dma, u32 size, bool eor);
 };
 
+/* A set of rings, laid out but not yet the device's (open, -L, -G), or
+ * the set just swapped out, to be freed.  In the private struct, not on
+ * the stack: with a what-if row's 256 queues it is 35 KB. */
+struct rtl_rings {
+	struct rtl_rx_ring rx[R8169_MAX_RX_QUEUES];
+	struct rtl_tx_ring tx[R8169_MAX_TX_QUEUES];
+};
+
 /* Interrupt register model: legacy IMR/ISR or per-message-id. */
 struct rtl_irq_ops {
 	const char *name;
@@ -203,6 +211,9 @@ struct rtl8169_private {
 	unsigned int rx_ring_size, tx_ring_size;
 	struct rtl_rx_ring rx_ring[R8169_MAX_RX_QUEUES];
 	struct rtl_tx_ring tx_ring[R8169_MAX_TX_QUEUES];
+	/* open/close/reconfigure's other set (rtl_rings): they run under
+	 * RTNL, one at a time */
+	struct rtl_rings spare;
 	struct rtl_q_vector qv[R8169_NQV];
 	unsigned int nqv;		/* active slots */
 	u32 legacy_mask;		/* IntrMask_8125 value when enabled */
