@@ -4,7 +4,7 @@ src/hw/rtl_chips.c): a run on it says so in its header and JSON, spreads
 iperf3 -P 128 over one RX queue and one CPU per queue (exact counts, the
 same bytes twice), accounts for every frame with more than 64 NAPI
 instances (the host stack's GRO state per instance had 64 slots: frames
-of the 65th on were dropped as 'for no socket'), and is refused where a
+of the 65th on were dropped as 'for no socket'), a sweep's heading says so, and is refused where a
 real chip is meant: --compare, `rxscale uml --chip`; a real chip keeps
 its 4 queues; a capture replayed on 256 queues passes the independent
 queue check."""
@@ -60,6 +60,11 @@ r = run("--set", "nic.chip=WHATIF-256Q", "--set", "run.duration=0.2")
 check(r.returncode == 0 and r.stdout.splitlines()[1] ==
       "note: WHATIF-256Q is a what-if chip, not real hardware: an RTL8127A with 256 RX "
       "queues and vectors", f"header: {r.stdout[:300]}")
+r = run("--set", "nic.chip=WHATIF-256Q", "--set", "host.cpus=16", "--sweep",
+        "run.duration=0.1,0.2", "-j", "2")
+check(r.returncode == 0 and r.stdout.startswith(
+      "rxscale sweep of run.duration: WHATIF-256Q (what-if, not a real chip), 16 CPUs"),
+      f"sweep heading: {r.stdout[:200]} {r.stderr}")
 r = run("--set", "run.duration=0.2", "--json")
 check(r.returncode == 0 and "whatif" not in json.loads(r.stdout)["config"], "a real chip has no whatif")
 r = run("--set", "nic.rx_queues=64", "--set", "host.cpus=64", "--set", "run.duration=0.2", "--json")

@@ -134,7 +134,9 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return -1;
 	}
-	snprintf(sw->chip, sizeof(sw->chip), "%s", base->chip);
+	snprintf(sw->chip, sizeof(sw->chip), "%.31s%s", base->chip,
+		 cli_pci_chip(base->chip) && cli_pci_chip(base->chip)->whatif ?
+		 " (what-if, not a real chip)" : "");
 	sw->cpus = base->cpus;
 	snprintf(sw->preset, sizeof(sw->preset), "%s", base->preset);
 	sw->seed = (unsigned long long)base->seed;
