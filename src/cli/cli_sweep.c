@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,7 +134,9 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return -1;
 	}
-	snprintf(sw->chip, sizeof(sw->chip), "%s", base->chip);
+	snprintf(sw->chip, sizeof(sw->chip), "%.31s%s", base->chip,
+		 cli_pci_chip(base->chip) && cli_pci_chip(base->chip)->whatif ?
+		 " (what-if, not a real chip)" : "");
 	sw->cpus = base->cpus;
 	snprintf(sw->preset, sizeof(sw->preset), "%s", base->preset);
 	sw->seed = (unsigned long long)base->seed;
@@ -262,19 +265,21 @@ static pid_t spawn_point(const struct scenario *base, const struct rpt_sweep *sw
 	return pid;
 }
 
-/* Run the points in up to @jobs children; print row i as soon as rows
- * 0..i are known (the table of -j 1, in order).  0, or -1 after the
- * rows before the first failed point. */
+/* Run the points in up to @jobs children, a new one as soon as any
+ * finishes; print row i as soon as rows 0..i are known (the table of
+ * -j 1, in order).  0, or -1 after the rows before the first failed
+ * point. */
 static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 			unsigned jobs, bool rows)
 {
 	struct child ch[CLI_SWEEP_MAX];
 	bool done[CLI_SWEEP_MAX] = { false }, ok[CLI_SWEEP_MAX] = { false };
 	unsigned next = 0, printed = 0, running = 0;
+	bool failed = false;    /* a point failed: start no more */
 	int rc = 0;
 
 	while (printed < sw->n) {
-		while (!rc && running < jobs && next < sw->n) {
+		while (!rc && !failed && running < jobs && next < sw->n) {
 			struct child *c = &ch[running];
 
 			c->point = next;
@@ -289,23 +294,38 @@ static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 		}
 		if (!running)
 			break;
-		/* the oldest child holds the next row to print: wait for it
-		 * (points take about the same time; the others run meanwhile) */
+		/* whichever child finishes first: a free core starts the
+		 * next point at once, however long the others take */
 		{
-			struct child c = ch[0];
+			struct pollfd pfd[CLI_SWEEP_MAX];
 			struct child_msg m;
+			unsigned k;
 			int st = 0;
 
-			if (!read_full(c.fd, &m, sizeof(m)) && !m.rc) {
-				sw->pt[c.point] = m.pt;
-				ok[c.point] = true;
+			for (k = 0; k < running; k++)
+				pfd[k] = (struct pollfd){ .fd = ch[k].fd, .events = POLLIN };
+			if (poll(pfd, running, -1) < 0) {
+				if (errno == EINTR)
+					continue;
+				cli_err("--sweep -j: %s", strerror(errno));
+				rc = -1;
+				break;
 			}
-			close(c.fd);
-			waitpid(c.pid, &st, 0);
+			for (k = 0; k < running && !pfd[k].revents; k++)
+				;
+			if (k == running)
+				continue;
+			if (!read_full(ch[k].fd, &m, sizeof(m)) && !m.rc) {
+				sw->pt[ch[k].point] = m.pt;
+				ok[ch[k].point] = true;
+			}
+			close(ch[k].fd);
+			waitpid(ch[k].pid, &st, 0);
 			if (!WIFEXITED(st) || WEXITSTATUS(st))
-				ok[c.point] = false;
-			done[c.point] = true;
-			memmove(&ch[0], &ch[1], (running - 1) * sizeof(ch[0]));
+				ok[ch[k].point] = false;
+			failed |= !ok[ch[k].point];
+			done[ch[k].point] = true;
+			memmove(&ch[k], &ch[k + 1], (running - 1 - k) * sizeof(ch[0]));
 			running--;
 		}
 		while (printed < sw->n && done[printed]) {

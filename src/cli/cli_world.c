@@ -79,12 +79,11 @@ int cli_world_up(struct world *w)
 	w->nic = cli_nic_for_chip(w->scn.chip);
 	if (!w->nic) {
 		cli_err("nic.chip: unknown chip '%s' (RTL8125A, RTL8125B, RTL8125D, "
-			"RTL8126A, RTL8127A, RTL8157, RTL8159)", w->scn.chip);
+			"RTL8126A, RTL8127A, RTL8157, RTL8159; the what-if WHATIF-256Q)",
+			w->scn.chip);
 		return -1;
 	}
-	for (unsigned i = 0; i < rtl_chips_count; i++)
-		if (!strcasecmp(rtl_chips[i].name, w->scn.chip))
-			w->chip = &rtl_chips[i];
+	w->chip = cli_pci_chip(w->scn.chip);
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
 		if (!strcasecmp(rtl_usb_chips[i].name, w->scn.chip))
 			w->uchip = &rtl_usb_chips[i];
@@ -293,7 +292,8 @@ int cli_world_ethtool(struct world *w, FILE *out)
 void cli_world_report(struct world *w, struct rpt_run *r)
 {
 	r->head = (struct rpt_head){
-		.chip = w->nic->chip_name(w), .bus = w->nic->bus, .preset = w->cost.name,
+		.chip = w->nic->chip_name(w), .whatif = w->chip ? w->chip->whatif : NULL,
+		.bus = w->nic->bus, .preset = w->cost.name,
 		.queues = w->nic->nqueues(w), .cpus = w->scn.cpus,
 		.rss = w->nic->rss_on(w), .seed = w->scn.seed,
 		.duration_s = w->scn.duration_s,

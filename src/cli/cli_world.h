@@ -69,6 +69,8 @@ struct cli_nic_ops {
 
 /* The NIC kind for chip row @name ("RTL8127A", "RTL8159"), or NULL. */
 const struct cli_nic_ops *cli_nic_for_chip(const char *name);
+/* The PCIe chip row named @name, a real or a what-if one, or NULL. */
+const struct rtl_chip_info *cli_pci_chip(const char *name);
 
 struct world {
 	struct scenario scn;

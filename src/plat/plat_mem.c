@@ -8,7 +8,7 @@
 
 #define BASE 0x100000000ull
 #define OFF_BITS 24
-#define SLOT_BITS 16
+#define SLOT_BITS 18
 #define GEN_MASK 0xfffu
 
 void plat_mem_init(struct plat_mem *m)

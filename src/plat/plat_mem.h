@@ -23,7 +23,8 @@
 #include <stdint.h>
 
 #define PLAT_MEM_MAX_LEN (16u << 20)     /* bytes per buffer */
-#define PLAT_MEM_SLOTS 65536u
+#define PLAT_MEM_SLOTS 262144u        /* 2^SLOT_BITS: 256 RX rings of 256
+					 * buffers fit (the what-if chip) */
 
 struct plat_mem_region {
 	void *cpu;              /* host pointer */

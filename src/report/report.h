@@ -39,6 +39,7 @@ struct rpt_cpu {
 /* What ran: the run header. */
 struct rpt_head {
 	const char *chip;
+	const char *whatif;             /* a what-if chip row: its note */
 	const char *bus;                /* "pci" or "usb" */
 	const char *preset;
 	unsigned queues, cpus;
