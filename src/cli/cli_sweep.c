@@ -255,12 +255,14 @@ static pid_t spawn_point(const struct scenario *base, const struct rpt_sweep *sw
 		ssize_t w;
 
 		close(p[0]);
+		cli_abort_forget();     /* the parent's file and children */
 		memset(&m, 0, sizeof(m));
 		m.rc = sweep_point(base, sw, i, &m.pt);
 		w = write(p[1], &m, sizeof(m));
 		_exit(w == (ssize_t)sizeof(m) && !m.rc ? 0 : 1);
 	}
 	close(p[1]);
+	cli_abort_child(pid, true);
 	*fd = p[0];
 	return pid;
 }
@@ -321,6 +323,7 @@ static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 			}
 			close(ch[k].fd);
 			waitpid(ch[k].pid, &st, 0);
+			cli_abort_child(ch[k].pid, false);
 			if (!WIFEXITED(st) || WEXITSTATUS(st))
 				ok[ch[k].point] = false;
 			failed |= !ok[ch[k].point];
@@ -344,6 +347,7 @@ static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 		kill(ch[k].pid, SIGTERM);
 		close(ch[k].fd);
 		waitpid(ch[k].pid, NULL, 0);
+		cli_abort_child(ch[k].pid, false);
 	}
 	return rc;
 }
@@ -478,8 +482,10 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 	}
 	return sweep_finish(&sw, o, plot_tmp);
 fail:
-	if (o->plot)
+	if (o->plot) {
 		unlink(plot_tmp);
+		cli_abort_file(NULL);
+	}
 	return 1;
 }
 
@@ -613,8 +619,10 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 	printf("plot: %s\n", plot);
 	return 0;
 fail:
-	if (plot)
+	if (plot) {
 		unlink(plot_tmp);
+		cli_abort_file(NULL);
+	}
 	return 1;
 }
 
