@@ -128,6 +128,12 @@ for args, text in ((("run", "-j", "2"), "only with --sweep"),
     check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
           f"bad input {args[-4:]}: {r.returncode} {r.stderr!r} {r.stdout[:200]!r}")
 
+# A sweep of the chip does not name the base's chip in its heading (it
+# named the RTL8127A for a sweep of RTL8125A and RTL8159, before)
+r = run("run", "--set", "run.duration=0.1", "--sweep", "nic.chip=RTL8125A,RTL8159")
+check(r.returncode == 0 and r.stdout.startswith("rxscale sweep of nic.chip: chip as swept, ")
+      and "RTL8127A" not in r.stdout, f"chip sweep heading: {r.stdout[:200]} {r.stderr}")
+
 # Interrupted: SIGTERM to the parent of a -j 2 sweep with --plot takes its
 # workers and the unfinished plot file with it (they ran on under init and
 # the temporary file stayed, before)

@@ -137,8 +137,12 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 	snprintf(sw->chip, sizeof(sw->chip), "%.31s%s", base->chip,
 		 cli_pci_chip(base->chip) && cli_pci_chip(base->chip)->whatif ?
 		 " (what-if, not a real chip)" : "");
+	/* what the sweep itself varies is named as such, not as the base's */
+	if (!strcmp(sw->key, "nic.chip"))
+		snprintf(sw->chip, sizeof(sw->chip), "chip as swept");
 	sw->cpus = base->cpus;
-	snprintf(sw->preset, sizeof(sw->preset), "%s", base->preset);
+	snprintf(sw->preset, sizeof(sw->preset), "%s",
+		 strcmp(sw->key, "host.preset") ? base->preset : "as swept");
 	sw->seed = (unsigned long long)base->seed;
 	sw->duration_s = base->duration_s;
 	return 0;
@@ -435,6 +439,7 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 {
 	char plot_tmp[PATH_MAX];
 	struct rpt_sweep sw;
+	int rc = 1;
 
 	if (sweep_parse(&sw, base, spec, false))
 		return CLI_EXIT_USAGE;
@@ -459,14 +464,18 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 		/* check this point's world only */
 		memcpy(single.vals[0], sw.vals[i], sizeof(sw.vals[0]));
 		single.n = 1;
-		if (sweep_check(&one, &single) || sweep_point(base, &sw, i, &sw.pt[i]))
+		if (sweep_check(&one, &single))
+			return CLI_EXIT_USAGE;  /* settings no world takes */
+		if (sweep_point(base, &sw, i, &sw.pt[i]))
 			return 1;
 		return report_sweep_point_write(o->point_json, &sw, i) ? 1 : 0;
 	}
 	if (o->plot && cli_plot_prepare(o->plot, plot_tmp, sizeof(plot_tmp)))
-		return 1;
-	if (sweep_check(base, &sw))
+		return CLI_EXIT_USAGE;
+	if (sweep_check(base, &sw)) {
+		rc = CLI_EXIT_USAGE;    /* a value no world takes: bad input */
 		goto fail;
+	}
 	if (!o->json)
 		report_sweep_head(&sw);
 	if (o->jobs > 1) {
@@ -486,7 +495,7 @@ fail:
 		unlink(plot_tmp);
 		cli_abort_file(NULL);
 	}
-	return 1;
+	return rc;
 }
 
 /* ----- the scenario's regimes ----- */
@@ -535,8 +544,26 @@ static void print_verdict(const struct scn_regime *r, char vals[][64],
 	}
 	if (best < 0)
 		return;
-	printf("main figure %s: best %s %.3f", figure_label[r->main], vals[best],
-	       figure_of(&pt[best], r->main, &higher));
+	/* the best, and every value that ties with it as printed */
+	{
+		char want[32], got[32];
+		const char *sep = "";
+
+		snprintf(want, sizeof(want), "%.3f", figure_of(&pt[best], r->main, &higher));
+		printf("main figure %s: best ", figure_label[r->main]);
+		for (unsigned i = 0; i < n; i++) {
+			double v = figure_of(&pt[i], r->main, &higher);
+
+			if ((int)i == adaptive || (r->main == SCN_FIG_PING && v < 0))
+				continue;
+			snprintf(got, sizeof(got), "%.3f", v);
+			if (!strcmp(got, want)) {
+				printf("%s%s", sep, vals[i]);
+				sep = ", ";
+			}
+		}
+		printf(" %s", want);
+	}
 	if (adaptive >= 0) {
 		double b = figure_of(&pt[best], r->main, &higher);
 		double a = figure_of(&pt[adaptive], r->main, &higher);
@@ -563,6 +590,7 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 	const char *names[SCN_MAX_REGIMES];
 	char plot_tmp[PATH_MAX], err[600];
 	unsigned n, nreg = pre->n_regimes;
+	int rc = 1;
 
 	for (unsigned r = 0; r < nreg; r++) {
 		base[r] = *pre;
@@ -580,10 +608,12 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 	if (nreg > 1 && sweep_parse(&sw, &base[0], spec, true))
 		return CLI_EXIT_USAGE;  /* the heading's chip and preset: the first regime's */
 	if (plot && cli_plot_prepare(plot, plot_tmp, sizeof(plot_tmp)))
-		return 1;
+		return CLI_EXIT_USAGE;
 	for (unsigned r = 0; r < nreg; r++)
-		if (sweep_check(&base[r], &sw))
+		if (sweep_check(&base[r], &sw)) {
+			rc = CLI_EXIT_USAGE;
 			goto fail;
+		}
 	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %u regimes\n", sw.key,
 	       base[0].chip, base[0].cpus, base[0].preset, (unsigned long long)base[0].seed,
 	       nreg);
@@ -623,7 +653,7 @@ fail:
 		unlink(plot_tmp);
 		cli_abort_file(NULL);
 	}
-	return 1;
+	return rc;
 }
 
 /* ----- rxscale sweep-merge ----- */
@@ -649,16 +679,16 @@ static int merge(char **paths, unsigned n, const struct cli_sweep_opts *o)
 	memset(&sw, 0, sizeof(sw));
 	for (unsigned k = 0; k < n; k++)
 		if (report_sweep_point_read(paths[k], &sw, k == 0, have))
-			return 1;
+			return CLI_EXIT_USAGE;
 	for (unsigned i = 0; i < sw.n; i++) {
 		if (!have[i]) {
 			cli_err("sweep-merge: point %u (%s = %s) is missing", i, sw.key,
 				sw.vals[i]);
-			return 1;
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (o->plot && cli_plot_prepare(o->plot, plot_tmp, sizeof(plot_tmp)))
-		return 1;
+		return CLI_EXIT_USAGE;
 	if (!o->json) {
 		report_sweep_head(&sw);
 		for (unsigned i = 0; i < sw.n; i++)

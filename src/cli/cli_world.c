@@ -270,6 +270,9 @@ int cli_world_ethtool(struct world *w, FILE *out)
 		if (out && len) {
 			fprintf(out, "# ethtool %s\n", w->scn.ethtool[i]);
 			fwrite(text, 1, len, out);
+			/* a blank line closes each block, as before the run's
+			 * header or the next command */
+			fputc('\n', out);
 		}
 		free(text);
 		if (rc && ethtool_cmd_is_query(w->scn.ethtool[i])) {
