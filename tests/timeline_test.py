@@ -181,6 +181,9 @@ for chip in ("RTL8127A", "RTL8159"):
                   r"old settings kept, 0 rejected with them changed\), (\d+) faults", a.stdout, re.M)
     check(m is not None and int(m.group(1)) >= 4 and int(m.group(4)) >= 4,
           f"chaos {chip}: summary {m.group(0) if m else a.stdout[-1500:]}")
+    # a run with no stall says so (it printed "longest stall 0.0 ms (RX queue 0")
+    check(("no stall (bound 2004.0 ms)" in a.stdout) == ("longest stall" not in a.stdout),
+          f"chaos {chip}: stall wording")
 
 # The 60 s chaos scenarios.
 if scenarios:

@@ -96,6 +96,8 @@ struct rpt_iperf3 {
 	uint64_t retransmits;
 	double app_cpu;                 /* the iperf3 process, top's %CPU */
 	unsigned busy_tasks;            /* host.busy_tasks (stress-ng --cpu N) */
+	const char *cpus;               /* iperf3.cpus (taskset -c LIST), or
+					   NULL/"": any CPU */
 	double busy_cpu;                /* theirs, all of them, top's %CPU */
 	double cpu_usr, cpu_sys;        /* the same over the whole run, by class */
 	const char *rcv_cc;             /* the receiving side's congestion control */
