@@ -248,5 +248,13 @@ out=$("$rx" uml --socket "$tmp/u.sock" --seconds 1 --quiet 2>&1)
 [ $? -eq 0 ] && echo "$out" | grep -q -- "--seconds 1 reached" &&
 	echo "$out" | grep -q "nic0 virt-pci: 0 config reads" && ok || bad "uml with no guest: $out"
 
+# a report that cannot be written is a failure (run exited 0 into a full
+# disk before), text and JSON alike
+for fmt in "" --json; do
+	"$rx" run --set run.duration=0.1 $fmt >/dev/full 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "cannot write output" "$tmp/err" && ok ||
+		bad "run $fmt into a full disk: $(cat "$tmp/err")"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

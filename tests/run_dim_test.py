@@ -55,6 +55,11 @@ with tempfile.TemporaryDirectory() as td:
           lines[6].startswith("main figure ping avg ms: best 8 ") and "adaptive" in lines[6] and
           lines[8].startswith("regime bulk") and lines[12].startswith("main figure Gbit/s"),
           f"regime sweep table: {a.stdout}")
+    # a tie as printed names every value that has it (it named the last
+    # one alone, as if it were better, before)
+    r = run(f, "--sweep", "usb.rx_usecs=0,1,8")
+    check(r.returncode == 0 and "main figure ping avg ms: best 0, 1, 8 0.044\n" in r.stdout and
+          "main figure Gbit/s: best 8 " in r.stdout, f"regime sweep ties: {r.stdout}")
     # --regime runs one; --set wins over the regime's own values
     r = run(f, "--regime", "idle", "--set", "ping.count=3")
     check(r.returncode == 0 and "3 packets transmitted, 3 received" in r.stdout,

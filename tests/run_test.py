@@ -188,6 +188,10 @@ for extra in ((), ("--set", "nic.rx_queues=1", "--set", "host.preset=r2514",
 r = tcp("--set", "nic.rx_queues=1", "--set", "iperf3.cc=reno", "--set", "iperf3.streams=1")
 check(r.returncode == 0 and len(json.loads(r.stdout)["summary"]["queues"]) == 1,
       f"1 queue reno: {r.stderr}")
+# iperf3.cpus (taskset) is named in the header, as host.busy_tasks is
+r = run("--set", "run.duration=0.1", "--set", "iperf3.cpus=0-1")
+check(r.returncode == 0 and "\nthe host's iperf3 runs under taskset -c 0-1\n" in r.stdout,
+      f"taskset in the header: {r.stdout[:400]}")
 # -R: the host sends through the driver's TX ring; the peer's ACKs come back
 # through RSS, GRO and demux.  TSQ keeps local queues short: no loss, no
 # retransmit, at most the goodput limit, deterministic

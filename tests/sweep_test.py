@@ -128,4 +128,55 @@ for args, text in ((("run", "-j", "2"), "only with --sweep"),
     check(r.returncode != 0 and text in r.stderr and not r.stdout.strip(),
           f"bad input {args[-4:]}: {r.returncode} {r.stderr!r} {r.stdout[:200]!r}")
 
+# A sweep of the chip does not name the base's chip in its heading (it
+# named the RTL8127A for a sweep of RTL8125A and RTL8159, before)
+r = run("run", "--set", "run.duration=0.1", "--sweep", "nic.chip=RTL8125A,RTL8159")
+check(r.returncode == 0 and r.stdout.startswith("rxscale sweep of nic.chip: chip as swept, ")
+      and "RTL8127A" not in r.stdout, f"chip sweep heading: {r.stdout[:200]} {r.stderr}")
+
+# Interrupted: SIGTERM to the parent of a -j 2 sweep with --plot takes its
+# workers and the unfinished plot file with it (they ran on under init and
+# the temporary file stayed, before)
+def children(pid):
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d))
+    return out
+
+
+with tempfile.TemporaryDirectory() as td:
+    import signal
+    import time
+    png = os.path.join(td, "x.png")
+    p = subprocess.Popen([rxscale, "run", "--set", "nic.chip=RTL8159", "--set", "host.cpus=6",
+                          "--set", "run.duration=20", "--sweep", "usb.rx_usecs=0,5,15,50",
+                          "-j", "2", "--plot", png],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids = []
+    for _ in range(200):            # until both workers run (at most 10 s)
+        kids = children(p.pid)
+        if len(kids) == 2:
+            break
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    rc = p.wait(timeout=30)
+    alive = []
+    for _ in range(100):            # the workers die of their SIGTERM
+        alive = [k for k in kids if os.path.exists(f"/proc/{k}") and
+                 open(f"/proc/{k}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"]
+        if not alive:
+            break
+        time.sleep(0.05)
+    check(len(kids) == 2 and rc == -signal.SIGTERM and not alive and not os.listdir(td),
+          f"SIGTERM: workers {kids}, exit {rc}, still running {alive}, left {os.listdir(td)}")
+    for k in alive:
+        os.kill(k, signal.SIGKILL)
+
 rxtest.finish(f"sweep_test: {'ok' if not rxtest.failures else f'{rxtest.failures} failures'}")

@@ -165,7 +165,9 @@ static void test_regs_research_offsets(void **state)
 		assert_reg(RTL_RSS_INDIR_BYTE(i),
 			   RTL_RI_RSS_INDIRECTION_TBL_8125_V2, i / 4);
 	assert_null(rtl_reg_lookup(RTL_RSS_KEY_BYTE(40)));
-	assert_null(rtl_reg_lookup(RTL_RSS_INDIR_BYTE(128)));
+	for (unsigned i = 128; i < 256; i++)
+		assert_reg(RTL_RSS_INDIR_BYTE(i), RTL_RI_RSS_INDIR_WHATIF, (i - 128) / 4);
+	assert_null(rtl_reg_lookup(RTL_RSS_INDIR_BYTE(256)));
 
 	/* s3: ring bases */
 	assert_int_equal(RTL_RX_DESC_LOW(0), 0xE4);
@@ -177,11 +179,17 @@ static void test_regs_research_offsets(void **state)
 	assert_int_equal(RTL_TX_DESC_HIGH(1), 0x2104);
 	assert_reg(RTL_RX_DESC_LOW(0), RTL_RI_RxDescAddrLow, 0);
 	assert_reg(RTL_RX_DESC_HIGH(0), RTL_RI_RxDescAddrHigh, 0);
-	for (unsigned q = 1; q < RTL_MAX_RX_QUEUES; q++) {
+	for (unsigned q = 1; q < RTL_HW_RX_QUEUES; q++) {
 		assert_reg(RTL_RX_DESC_LOW(q), RTL_RI_RDSAR_Q1_LOW_8125, 2 * (q - 1));
 		assert_reg(RTL_RX_DESC_HIGH(q), RTL_RI_RDSAR_Q1_LOW_8125,
 			   2 * (q - 1) + 1);
 	}
+	/* queues 4+ and entries 128+: the what-if row's registers */
+	for (unsigned q = RTL_HW_RX_QUEUES; q < RTL_MAX_RX_QUEUES; q++) {
+		assert_reg(RTL_RX_DESC_LOW(q), RTL_RI_RDSAR_Q4_WHATIF, 2 * (q - 4));
+		assert_reg(RTL_RX_DESC_HIGH(q), RTL_RI_RDSAR_Q4_WHATIF, 2 * (q - 4) + 1);
+	}
+	assert_true(rtl_regs[RTL_RI_RDSAR_Q4_WHATIF].flags & RTL_RF_WHATIF);
 	assert_null(rtl_reg_lookup(RTL_RX_DESC_LOW(RTL_MAX_RX_QUEUES)));
 	assert_reg(RTL_TX_DESC_LOW(0), RTL_RI_TxDescStartAddrLow, 0);
 	assert_reg(RTL_TX_DESC_HIGH(1), RTL_RI_TNPDS_Q1_LOW_8125, 1);
@@ -533,7 +541,7 @@ static void test_irq_maps(void **state)
 		assert_int_equal(m->isr_ver, v);
 		assert_false(m->legacy);
 		assert_non_null(m->src);
-		for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
+		for (unsigned q = 0; q < RTL_HW_RX_QUEUES; q++) {
 			assert_true(m->rx[q] < RTL_MSIX_ID_L2_BASE);
 			ids |= 1u << m->rx[q];
 			n++;
@@ -562,6 +570,28 @@ static void test_irq_maps(void **state)
 			assert_true(m->misc < RTL_MSIX_MAX_VECTORS);
 		}
 	}
+}
+
+/* The what-if map: a distinct id per RX queue, then TX and link, all
+ * within the ids its what-if words reach and its vectors. */
+static void test_irq_map_whatif(void **state)
+{
+	const struct rtl_irq_map *m = &rtl_irq_maps[RTL_IRQ_MAP_WHATIF];
+	const struct rtl_chip_info *c = &rtl_whatif_chips[0];
+
+	(void)state;
+	assert_ptr_equal(c->irq_map, m);
+	assert_int_equal(c->caps->rx_queues, RTL_MAX_RX_QUEUES);
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+		assert_int_equal(m->rx[q], q);
+	assert_int_equal(m->tx[0], 256);
+	assert_int_equal(m->link, 258);
+	assert_true(m->link < RTL_MSIX_MAX_VECTORS + 32u * m->whatif_words);
+	assert_int_equal(c->caps->msix_max, m->link + 1);
+	assert_int_equal(c->msix_min, c->caps->msix_max);
+	/* the MSI-X table (16 bytes an entry) ends before the PBA */
+	assert_true(16u * c->caps->msix_max <= c->caps->msix_pba_off);
+	assert_true(c->caps->rss_indir_size >= c->caps->rx_queues);
 }
 
 static void test_usb_chips(void **state)
@@ -717,6 +747,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_desc_rows),
 		cmocka_unit_test(test_chip_rows),
 		cmocka_unit_test(test_irq_maps),
+		cmocka_unit_test(test_irq_map_whatif),
 		cmocka_unit_test(test_usb_chips),
 		cmocka_unit_test(test_regdoc_current),
 	};

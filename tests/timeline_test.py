@@ -106,7 +106,14 @@ with tempfile.TemporaryDirectory() as tmp:
             (["--set", "timeline.at=2"], "want 'T ARGS'"),
             (["--seed", "1"] * 200, "too many options"),
             (["--pcap", os.path.join(tmp, "demo.pcap"), "--at", "1", "-l eth0"],
-             "not a capture replay")]:
+             "not a capture replay"),
+            # the same mistakes before the traffic (--ethtool): a query with
+            # bad syntax ran the whole simulation and exited 3 (red before)
+            (["--ethtool", "-S"], "--ethtool -S: ethtool: bad command line argument(s); For"),
+            (["--ethtool", "-l eth1"], "--ethtool -l eth1: no device 'eth1'"),
+            (["--ethtool", "-x eth0 extra"], "--ethtool -x eth0 extra: "),
+            (["--ethtool", "-l eth0", "--ethtool", "-Q eth0"], "--ethtool -Q eth0: "),
+            (["--pcap", os.path.join(tmp, "demo.pcap"), "--ethtool", "-S"], "--ethtool -S: ")]:
         r = run("--set", "run.duration=3", *args)
         check(r.returncode == 2 and msg in r.stderr and not r.stdout
               and r.stderr.count("\n") == 1, f"{args}: exit {r.returncode}: {r.stderr!r}")
@@ -174,6 +181,9 @@ for chip in ("RTL8127A", "RTL8159"):
                   r"old settings kept, 0 rejected with them changed\), (\d+) faults", a.stdout, re.M)
     check(m is not None and int(m.group(1)) >= 4 and int(m.group(4)) >= 4,
           f"chaos {chip}: summary {m.group(0) if m else a.stdout[-1500:]}")
+    # a run with no stall says so (it printed "longest stall 0.0 ms (RX queue 0")
+    check(("no stall (bound 2004.0 ms)" in a.stdout) == ("longest stall" not in a.stdout),
+          f"chaos {chip}: stall wording")
 
 # The 60 s chaos scenarios.
 if scenarios:

@@ -4,6 +4,7 @@
 #define RXSCALE_CLI_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,18 @@ int cli_dir_writable(const char *path);
 
 /* Make directory @path unless it exists as one: 0, or -errno. */
 int cli_mkdir(const char *path);
+
+/*
+ * What an interrupted command (SIGINT, SIGTERM, SIGHUP) must not leave
+ * behind: a file it has not finished (removed) and its child processes
+ * (sent SIGTERM); then it dies of the signal as it would have.
+ * cli_abort_file(path) names the file (NULL: none; the string is
+ * copied); cli_abort_child(pid, add) adds or removes a child;
+ * cli_abort_forget() clears both, for a forked child.
+ */
+void cli_abort_file(const char *path);
+void cli_abort_child(pid_t pid, bool add);
+void cli_abort_forget(void);
 
 /* One capture: pcap through libpcap, pcapng through cli_pcap.c's block
  * reader (each interface with its own link type). */

@@ -578,6 +578,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		.streams = cfg.streams, .len = cfg.len, .bitrate = cfg.bitrate,
 		.cc = tcp_cc_name(cfg.cc), .secs = (double)dur / 1e9,
 		.busy_tasks = w->scn.busy_tasks,        /* for the header */
+		.cpus = w->scn.iperf_cpus,
 	};
 	if (w->utp)
 		r->usb = (struct rpt_usb){

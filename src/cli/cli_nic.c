@@ -341,11 +341,24 @@ static const struct cli_nic_ops usb_nic = {
 	.set_link = usb_set_link,
 };
 
-const struct cli_nic_ops *cli_nic_for_chip(const char *name)
+const struct rtl_chip_info *cli_pci_chip(const char *name)
 {
+	const struct rtl_chip_info *c = NULL;
+
+	/* the last row of that name (several XIDs share one), as before */
 	for (unsigned i = 0; i < rtl_chips_count; i++)
 		if (!strcasecmp(rtl_chips[i].name, name))
-			return &pci_nic;
+			c = &rtl_chips[i];
+	for (unsigned i = 0; !c && i < rtl_whatif_chips_count; i++)
+		if (!strcasecmp(rtl_whatif_chips[i].name, name))
+			c = &rtl_whatif_chips[i];
+	return c;
+}
+
+const struct cli_nic_ops *cli_nic_for_chip(const char *name)
+{
+	if (cli_pci_chip(name))
+		return &pci_nic;
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
 		if (!strcasecmp(rtl_usb_chips[i].name, name))
 			return &usb_nic;

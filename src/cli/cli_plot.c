@@ -59,6 +59,7 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n)
 		return -1;
 	}
 	close(fd);
+	cli_abort_file(tmp);    /* an interrupted sweep removes it */
 	return 0;
 }
 
@@ -212,6 +213,7 @@ int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const c
 done:
 	if (rc)
 		unlink(tmp);
+	cli_abort_file(NULL);
 	if (out >= 0)
 		close(out);
 	if (logfd >= 0) {

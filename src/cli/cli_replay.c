@@ -50,9 +50,11 @@ static int snapshot_rss(struct world *w)
 	const struct ethtool_ops *ops = w->dev->ethtool_ops;
 	struct ethtool_rxfh_param p = { 0 };
 	struct ethtool_rxfh_fields fl = { 0 };
-	u32 indir[128];
+	u32 indir[RSS_INDIR_MAX], n = ops->get_rxfh_indir_size(w->dev);
 	u8 key[40];
 
+	if (n > RSS_INDIR_MAX)
+		return -EINVAL;
 	p.indir = indir;
 	p.key = key;
 	if (ops->get_rxfh(w->dev, &p))
@@ -60,8 +62,8 @@ static int snapshot_rss(struct world *w)
 	rss_thash_fini(&w->key);
 	if (rss_thash_init(&w->key, key, sizeof(key)))
 		return -EINVAL;
-	w->indir.size = 128;
-	memcpy(w->indir.tbl, indir, sizeof(indir));
+	w->indir.size = n;      /* 128, or the what-if row's 256 */
+	memcpy(w->indir.tbl, indir, n * sizeof(indir[0]));
 	w->cfg.key = &w->key;
 	w->cfg.indir = &w->indir;
 	w->cfg.ht = RSS_HT_RTL8127_DEFAULT;

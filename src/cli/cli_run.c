@@ -310,6 +310,11 @@ int cli_run(int argc, char **argv)
 		cli_err("--emit and --point: not with -j, --plot, --json or each other");
 		goto out;
 	}
+	if (w->compare && cli_pci_chip(w->scn.chip) && cli_pci_chip(w->scn.chip)->whatif) {
+		cli_err("--compare: %s is a what-if chip, not real hardware: no "
+			"EXPERIMENTS.md row measured it", w->scn.chip);
+		goto out;
+	}
 	if (w->compare && !w->scn.compare_rows[0]) {
 		cli_err("--compare: this scenario names no EXPERIMENTS.md rows (compare.rows; "
 			"the scenarios/e*.ini files do)");

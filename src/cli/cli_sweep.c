@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,9 +134,15 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 		cli_err("--sweep: needs an iperf3 workload (not a capture replay)");
 		return -1;
 	}
-	snprintf(sw->chip, sizeof(sw->chip), "%s", base->chip);
+	snprintf(sw->chip, sizeof(sw->chip), "%.31s%s", base->chip,
+		 cli_pci_chip(base->chip) && cli_pci_chip(base->chip)->whatif ?
+		 " (what-if, not a real chip)" : "");
+	/* what the sweep itself varies is named as such, not as the base's */
+	if (!strcmp(sw->key, "nic.chip"))
+		snprintf(sw->chip, sizeof(sw->chip), "chip as swept");
 	sw->cpus = base->cpus;
-	snprintf(sw->preset, sizeof(sw->preset), "%s", base->preset);
+	snprintf(sw->preset, sizeof(sw->preset), "%s",
+		 strcmp(sw->key, "host.preset") ? base->preset : "as swept");
 	sw->seed = (unsigned long long)base->seed;
 	sw->duration_s = base->duration_s;
 	return 0;
@@ -252,29 +259,33 @@ static pid_t spawn_point(const struct scenario *base, const struct rpt_sweep *sw
 		ssize_t w;
 
 		close(p[0]);
+		cli_abort_forget();     /* the parent's file and children */
 		memset(&m, 0, sizeof(m));
 		m.rc = sweep_point(base, sw, i, &m.pt);
 		w = write(p[1], &m, sizeof(m));
 		_exit(w == (ssize_t)sizeof(m) && !m.rc ? 0 : 1);
 	}
 	close(p[1]);
+	cli_abort_child(pid, true);
 	*fd = p[0];
 	return pid;
 }
 
-/* Run the points in up to @jobs children; print row i as soon as rows
- * 0..i are known (the table of -j 1, in order).  0, or -1 after the
- * rows before the first failed point. */
+/* Run the points in up to @jobs children, a new one as soon as any
+ * finishes; print row i as soon as rows 0..i are known (the table of
+ * -j 1, in order).  0, or -1 after the rows before the first failed
+ * point. */
 static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 			unsigned jobs, bool rows)
 {
 	struct child ch[CLI_SWEEP_MAX];
 	bool done[CLI_SWEEP_MAX] = { false }, ok[CLI_SWEEP_MAX] = { false };
 	unsigned next = 0, printed = 0, running = 0;
+	bool failed = false;    /* a point failed: start no more */
 	int rc = 0;
 
 	while (printed < sw->n) {
-		while (!rc && running < jobs && next < sw->n) {
+		while (!rc && !failed && running < jobs && next < sw->n) {
 			struct child *c = &ch[running];
 
 			c->point = next;
@@ -289,23 +300,39 @@ static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 		}
 		if (!running)
 			break;
-		/* the oldest child holds the next row to print: wait for it
-		 * (points take about the same time; the others run meanwhile) */
+		/* whichever child finishes first: a free core starts the
+		 * next point at once, however long the others take */
 		{
-			struct child c = ch[0];
+			struct pollfd pfd[CLI_SWEEP_MAX];
 			struct child_msg m;
+			unsigned k;
 			int st = 0;
 
-			if (!read_full(c.fd, &m, sizeof(m)) && !m.rc) {
-				sw->pt[c.point] = m.pt;
-				ok[c.point] = true;
+			for (k = 0; k < running; k++)
+				pfd[k] = (struct pollfd){ .fd = ch[k].fd, .events = POLLIN };
+			if (poll(pfd, running, -1) < 0) {
+				if (errno == EINTR)
+					continue;
+				cli_err("--sweep -j: %s", strerror(errno));
+				rc = -1;
+				break;
 			}
-			close(c.fd);
-			waitpid(c.pid, &st, 0);
+			for (k = 0; k < running && !pfd[k].revents; k++)
+				;
+			if (k == running)
+				continue;
+			if (!read_full(ch[k].fd, &m, sizeof(m)) && !m.rc) {
+				sw->pt[ch[k].point] = m.pt;
+				ok[ch[k].point] = true;
+			}
+			close(ch[k].fd);
+			waitpid(ch[k].pid, &st, 0);
+			cli_abort_child(ch[k].pid, false);
 			if (!WIFEXITED(st) || WEXITSTATUS(st))
-				ok[c.point] = false;
-			done[c.point] = true;
-			memmove(&ch[0], &ch[1], (running - 1) * sizeof(ch[0]));
+				ok[ch[k].point] = false;
+			failed |= !ok[ch[k].point];
+			done[ch[k].point] = true;
+			memmove(&ch[k], &ch[k + 1], (running - 1 - k) * sizeof(ch[0]));
 			running--;
 		}
 		while (printed < sw->n && done[printed]) {
@@ -324,6 +351,7 @@ static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 		kill(ch[k].pid, SIGTERM);
 		close(ch[k].fd);
 		waitpid(ch[k].pid, NULL, 0);
+		cli_abort_child(ch[k].pid, false);
 	}
 	return rc;
 }
@@ -411,6 +439,7 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 {
 	char plot_tmp[PATH_MAX];
 	struct rpt_sweep sw;
+	int rc = 1;
 
 	if (sweep_parse(&sw, base, spec, false))
 		return CLI_EXIT_USAGE;
@@ -435,14 +464,18 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 		/* check this point's world only */
 		memcpy(single.vals[0], sw.vals[i], sizeof(sw.vals[0]));
 		single.n = 1;
-		if (sweep_check(&one, &single) || sweep_point(base, &sw, i, &sw.pt[i]))
+		if (sweep_check(&one, &single))
+			return CLI_EXIT_USAGE;  /* settings no world takes */
+		if (sweep_point(base, &sw, i, &sw.pt[i]))
 			return 1;
 		return report_sweep_point_write(o->point_json, &sw, i) ? 1 : 0;
 	}
 	if (o->plot && cli_plot_prepare(o->plot, plot_tmp, sizeof(plot_tmp)))
-		return 1;
-	if (sweep_check(base, &sw))
+		return CLI_EXIT_USAGE;
+	if (sweep_check(base, &sw)) {
+		rc = CLI_EXIT_USAGE;    /* a value no world takes: bad input */
 		goto fail;
+	}
 	if (!o->json)
 		report_sweep_head(&sw);
 	if (o->jobs > 1) {
@@ -458,9 +491,11 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 	}
 	return sweep_finish(&sw, o, plot_tmp);
 fail:
-	if (o->plot)
+	if (o->plot) {
 		unlink(plot_tmp);
-	return 1;
+		cli_abort_file(NULL);
+	}
+	return rc;
 }
 
 /* ----- the scenario's regimes ----- */
@@ -509,8 +544,26 @@ static void print_verdict(const struct scn_regime *r, char vals[][64],
 	}
 	if (best < 0)
 		return;
-	printf("main figure %s: best %s %.3f", figure_label[r->main], vals[best],
-	       figure_of(&pt[best], r->main, &higher));
+	/* the best, and every value that ties with it as printed */
+	{
+		char want[32], got[32];
+		const char *sep = "";
+
+		snprintf(want, sizeof(want), "%.3f", figure_of(&pt[best], r->main, &higher));
+		printf("main figure %s: best ", figure_label[r->main]);
+		for (unsigned i = 0; i < n; i++) {
+			double v = figure_of(&pt[i], r->main, &higher);
+
+			if ((int)i == adaptive || (r->main == SCN_FIG_PING && v < 0))
+				continue;
+			snprintf(got, sizeof(got), "%.3f", v);
+			if (!strcmp(got, want)) {
+				printf("%s%s", sep, vals[i]);
+				sep = ", ";
+			}
+		}
+		printf(" %s", want);
+	}
 	if (adaptive >= 0) {
 		double b = figure_of(&pt[best], r->main, &higher);
 		double a = figure_of(&pt[adaptive], r->main, &higher);
@@ -537,6 +590,7 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 	const char *names[SCN_MAX_REGIMES];
 	char plot_tmp[PATH_MAX], err[600];
 	unsigned n, nreg = pre->n_regimes;
+	int rc = 1;
 
 	for (unsigned r = 0; r < nreg; r++) {
 		base[r] = *pre;
@@ -554,10 +608,12 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 	if (nreg > 1 && sweep_parse(&sw, &base[0], spec, true))
 		return CLI_EXIT_USAGE;  /* the heading's chip and preset: the first regime's */
 	if (plot && cli_plot_prepare(plot, plot_tmp, sizeof(plot_tmp)))
-		return 1;
+		return CLI_EXIT_USAGE;
 	for (unsigned r = 0; r < nreg; r++)
-		if (sweep_check(&base[r], &sw))
+		if (sweep_check(&base[r], &sw)) {
+			rc = CLI_EXIT_USAGE;
 			goto fail;
+		}
 	printf("rxscale sweep of %s: %s, %u CPUs, preset %s, seed %llu, %u regimes\n", sw.key,
 	       base[0].chip, base[0].cpus, base[0].preset, (unsigned long long)base[0].seed,
 	       nreg);
@@ -593,9 +649,11 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 	printf("plot: %s\n", plot);
 	return 0;
 fail:
-	if (plot)
+	if (plot) {
 		unlink(plot_tmp);
-	return 1;
+		cli_abort_file(NULL);
+	}
+	return rc;
 }
 
 /* ----- rxscale sweep-merge ----- */
@@ -621,16 +679,16 @@ static int merge(char **paths, unsigned n, const struct cli_sweep_opts *o)
 	memset(&sw, 0, sizeof(sw));
 	for (unsigned k = 0; k < n; k++)
 		if (report_sweep_point_read(paths[k], &sw, k == 0, have))
-			return 1;
+			return CLI_EXIT_USAGE;
 	for (unsigned i = 0; i < sw.n; i++) {
 		if (!have[i]) {
 			cli_err("sweep-merge: point %u (%s = %s) is missing", i, sw.key,
 				sw.vals[i]);
-			return 1;
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (o->plot && cli_plot_prepare(o->plot, plot_tmp, sizeof(plot_tmp)))
-		return 1;
+		return CLI_EXIT_USAGE;
 	if (!o->json) {
 		report_sweep_head(&sw);
 		for (unsigned i = 0; i < sw.n; i++)

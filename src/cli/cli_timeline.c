@@ -297,7 +297,6 @@ int cli_timeline_check(struct world *w)
 {
 	struct cli_timeline *tl;
 	char *msg = NULL;
-	size_t len = 0;
 
 	if (!w->scn.n_at && !w->scn.chaos.reconfig_every && !w->scn.chaos.fault_every)
 		return 0;
@@ -311,9 +310,6 @@ int cli_timeline_check(struct world *w)
 	tl = w->tl;
 	for (unsigned i = 0; i < tl->n; i++) {
 		const struct tl_entry *e = &tl->e[i];
-		FILE *err;
-		char dev[64] = "";
-		int rc;
 
 		if (e->kind != TL_ETHTOOL)
 			continue;
@@ -322,31 +318,10 @@ int cli_timeline_check(struct world *w)
 				"%g s)", e->args, (double)e->at / 1e9, w->scn.duration_s);
 			return -1;
 		}
-		err = open_memstream(&msg, &len);
-		if (!err) {
-			cli_err("out of memory");
-			return -1;
-		}
-		rc = ethtool_cmd_check(w->dev, e->args, err);
-		fclose(err);
-		if (rc) {
-			/* ethtool's message on one line */
-			while (len && msg[len - 1] == '\n')
-				msg[--len] = 0;
-			for (size_t j = 0; j < len; j++)
-				if (msg[j] == '\n')
-					msg[j] = ';';
+		if (cli_world_ethtool_check(w, e->args, &msg)) {
 			cli_err("timeline: ethtool %s at %g s: %s", e->args, (double)e->at / 1e9,
-				msg);
+				msg ? msg : "out of memory");
 			free(msg);
-			return -1;
-		}
-		free(msg);
-		msg = NULL;
-		/* the device word: ethtool's second argument */
-		if (sscanf(e->args, "%*s %63s", dev) == 1 && strcmp(dev, w->dev->name)) {
-			cli_err("timeline: ethtool %s at %g s: no device '%s' (the interface is "
-				"%s)", e->args, (double)e->at / 1e9, dev, w->dev->name);
 			return -1;
 		}
 	}

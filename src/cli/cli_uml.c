@@ -333,6 +333,15 @@ static const struct rtl_chip_info *chip_named(const char *name)
 	return NULL;
 }
 
+/* A what-if row (rtl_chips.h): never served to a real kernel. */
+static bool whatif_named(const char *name)
+{
+	for (unsigned i = 0; i < rtl_whatif_chips_count; i++)
+		if (!strcasecmp(rtl_whatif_chips[i].name, name))
+			return true;
+	return false;
+}
+
 static void report_nic(const struct uml_nic *nic, unsigned i)
 {
 	const struct rtlm_stats *st = rtlm_stats(nic->m);
@@ -481,6 +490,12 @@ int cli_uml(int argc, char **argv)
 			break;
 		case 'c':
 			chip = chip_named(optarg);
+			if (!chip && whatif_named(optarg)) {
+				cli_err("--chip: %s is a what-if chip, not real hardware: "
+					"a real kernel's driver has no row for it", optarg);
+				free(w);
+				return CLI_EXIT_USAGE;
+			}
 			if (!chip) {
 				cli_err("--chip: unknown chip '%s' (a PCIe row of the chip table, "
 					"e.g. RTL8127A)", optarg);

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_util.c - error printing, number parsing and progress for the CLI. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
-#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -107,4 +106,83 @@ int cli_dir_writable(const char *path)
 	memcpy(dir, path, (size_t)(slash - path));
 	dir[slash - path] = 0;
 	return access(slash == path ? "/" : dir, W_OK);
+}
+
+/* ----- cleanup when interrupted ----- */
+
+#define ABORT_MAX_CHILDREN 256
+
+static struct {
+	char file[4096];                /* "" = none */
+	pid_t child[ABORT_MAX_CHILDREN];
+	unsigned nchild;
+	bool installed;
+} abort_state;
+
+/* Only async-signal-safe calls here: kill, unlink, signal, raise. */
+static void abort_handler(int sig)
+{
+	for (unsigned i = 0; i < abort_state.nchild; i++)
+		kill(abort_state.child[i], SIGTERM);
+	if (abort_state.file[0])
+		unlink(abort_state.file);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void abort_install(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	if (abort_state.installed)
+		return;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa = { .sa_handler = abort_handler };
+
+		sigemptyset(&sa.sa_mask);
+		for (size_t j = 0; j < sizeof(sigs) / sizeof(sigs[0]); j++)
+			sigaddset(&sa.sa_mask, sigs[j]);
+		sigaction(sigs[i], &sa, NULL);
+	}
+	abort_state.installed = true;
+}
+
+void cli_abort_file(const char *path)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (path && strlen(path) < sizeof(abort_state.file)) {
+		strcpy(abort_state.file, path);
+		abort_install();
+	} else {
+		abort_state.file[0] = 0;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void cli_abort_child(pid_t pid, bool add)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (add && abort_state.nchild < ABORT_MAX_CHILDREN) {
+		abort_state.child[abort_state.nchild++] = pid;
+		abort_install();
+	} else if (!add) {
+		for (unsigned i = 0; i < abort_state.nchild; i++)
+			if (abort_state.child[i] == pid) {
+				abort_state.child[i] = abort_state.child[--abort_state.nchild];
+				break;
+			}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void cli_abort_forget(void)
+{
+	abort_state.nchild = 0;
+	abort_state.file[0] = 0;
 }

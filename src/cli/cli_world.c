@@ -79,12 +79,11 @@ int cli_world_up(struct world *w)
 	w->nic = cli_nic_for_chip(w->scn.chip);
 	if (!w->nic) {
 		cli_err("nic.chip: unknown chip '%s' (RTL8125A, RTL8125B, RTL8125D, "
-			"RTL8126A, RTL8127A, RTL8157, RTL8159)", w->scn.chip);
+			"RTL8126A, RTL8127A, RTL8157, RTL8159; the what-if WHATIF-256Q)",
+			w->scn.chip);
 		return -1;
 	}
-	for (unsigned i = 0; i < rtl_chips_count; i++)
-		if (!strcasecmp(rtl_chips[i].name, w->scn.chip))
-			w->chip = &rtl_chips[i];
+	w->chip = cli_pci_chip(w->scn.chip);
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
 		if (!strcasecmp(rtl_usb_chips[i].name, w->scn.chip))
 			w->uchip = &rtl_usb_chips[i];
@@ -195,9 +194,67 @@ void cli_world_down(struct world *w)
  * it (stderr with --json, so stdout stays one JSON document), or nowhere
  * when @out is NULL (a sweep's check pass).  Then check the timeline's
  * commands (cli_timeline.c). */
+int cli_world_ethtool_check(struct world *w, const char *args, char **msg)
+{
+	char dev[64] = "";
+	size_t len = 0;
+	FILE *err;
+	int rc;
+
+	*msg = NULL;
+	err = open_memstream(msg, &len);
+	if (!err)
+		return -1;
+	rc = ethtool_cmd_check(w->dev, args, err);
+	/* the device word: ethtool's second argument */
+	if (!rc && sscanf(args, "%*s %63s", dev) == 1 && strcmp(dev, w->dev->name)) {
+		fprintf(err, "no device '%s' (the interface is %s)", dev, w->dev->name);
+		rc = -1;
+	}
+	fclose(err);
+	if (!rc) {
+		free(*msg);
+		*msg = NULL;
+		return 0;
+	}
+	/* ethtool's message on one line, its lines joined by "; " */
+	while (len && (*msg)[len - 1] == '\n')
+		(*msg)[--len] = 0;
+	{
+		char *one = malloc(2 * len + 1), *o = one;
+
+		for (size_t j = 0; one && j < len; j++) {
+			if ((*msg)[j] == '\n') {
+				*o++ = ';';
+				*o++ = ' ';
+			} else {
+				*o++ = (*msg)[j];
+			}
+		}
+		if (one) {
+			*o = 0;
+			free(*msg);
+			*msg = one;
+		}
+	}
+	return -1;
+}
+
 int cli_world_ethtool(struct world *w, FILE *out)
 {
 	int rc = 0;
+
+	/* every command's syntax first: a mistyped one is bad input, and
+	 * nothing runs (a query that fails at run time is exit 3, below) */
+	for (unsigned i = 0; i < w->scn.n_ethtool; i++) {
+		char *msg;
+
+		if (cli_world_ethtool_check(w, w->scn.ethtool[i], &msg)) {
+			cli_err("--ethtool %s: %s", w->scn.ethtool[i], msg ? msg : "out of memory");
+			free(msg);
+			return -1;
+		}
+	}
 
 	for (unsigned i = 0; i < w->scn.n_ethtool && !rc; i++) {
 		char *text = NULL;
@@ -213,6 +270,9 @@ int cli_world_ethtool(struct world *w, FILE *out)
 		if (out && len) {
 			fprintf(out, "# ethtool %s\n", w->scn.ethtool[i]);
 			fwrite(text, 1, len, out);
+			/* a blank line closes each block, as before the run's
+			 * header or the next command */
+			fputc('\n', out);
 		}
 		free(text);
 		if (rc && ethtool_cmd_is_query(w->scn.ethtool[i])) {
@@ -235,7 +295,8 @@ int cli_world_ethtool(struct world *w, FILE *out)
 void cli_world_report(struct world *w, struct rpt_run *r)
 {
 	r->head = (struct rpt_head){
-		.chip = w->nic->chip_name(w), .bus = w->nic->bus, .preset = w->cost.name,
+		.chip = w->nic->chip_name(w), .whatif = w->chip ? w->chip->whatif : NULL,
+		.bus = w->nic->bus, .preset = w->cost.name,
 		.queues = w->nic->nqueues(w), .cpus = w->scn.cpus,
 		.rss = w->nic->rss_on(w), .seed = w->scn.seed,
 		.duration_s = w->scn.duration_s,

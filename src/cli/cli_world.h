@@ -69,6 +69,8 @@ struct cli_nic_ops {
 
 /* The NIC kind for chip row @name ("RTL8127A", "RTL8159"), or NULL. */
 const struct cli_nic_ops *cli_nic_for_chip(const char *name);
+/* The PCIe chip row named @name, a real or a what-if one, or NULL. */
+const struct rtl_chip_info *cli_pci_chip(const char *name);
 
 struct world {
 	struct scenario scn;
@@ -134,6 +136,10 @@ struct world {
 int cli_world_up(struct world *w);
 void cli_world_down(struct world *w);
 int cli_world_ethtool(struct world *w, FILE *out);
+/* Is @args an ethtool command line ethtool_cmd_run() would accept for
+ * @w's interface (syntax and device name)?  0, or -1 with *@msg set to
+ * ethtool's error on one line (malloc'd, the caller frees it). */
+int cli_world_ethtool_check(struct world *w, const char *args, char **msg);
 void cli_world_report(struct world *w, struct rpt_run *r);
 
 /*

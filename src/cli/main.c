@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c - the rxscale command: dispatch to a subcommand. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,17 @@ static void usage(FILE *out)
 	      "'rxscale <command> --help' describes each command.\n", out);
 }
 
+/* A report that could not be written (a full disk, a closed pipe) is a
+ * failure, not a success: exit 1 unless the command already failed. */
+static int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_err("cannot write output: %s", strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -27,23 +39,23 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "hash"))
-		return cli_hash(argc - 1, argv + 1);
+		return finish(cli_hash(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "mkpcap"))
-		return cli_mkpcap(argc - 1, argv + 1);
+		return finish(cli_mkpcap(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "run"))
-		return cli_run(argc - 1, argv + 1);
+		return finish(cli_run(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "sweep-merge"))
-		return cli_sweep_merge(argc - 1, argv + 1);
+		return finish(cli_sweep_merge(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "uml"))
-		return cli_uml(argc - 1, argv + 1);
+		return finish(cli_uml(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		puts("rxscale 0.1.0");
-		return 0;
+		return finish(0);
 	}
 	cli_err("unknown command '%s' (try 'rxscale --help')", argv[1]);
 	return CLI_EXIT_USAGE;

@@ -18,7 +18,9 @@
  *                            cpuidle, else none)
  *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c): a PCIe
  *                            chip (r8169 driver) or the USB RTL8157/RTL8159
- *                            (r8152 driver behind an xHCI model)
+ *                            (r8152 driver behind an xHCI model); or the
+ *                            what-if WHATIF-256Q, not a real chip (256 RX
+ *                            queues, docs/model.md)
  *   nic.rx_queues = 0        RX queues at probe; 0 = min(chip, CPUs)
  *   nic.ownbit_erratum = 0   the model's OwnBit erratum fault (0/1)
  *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1

@@ -47,6 +47,8 @@
 #define R8169_COALESCE_FRAME_MAX	60u
 #define R8169_RSS_KEY_SIZE	40
 #define R8169_RSS_INDIR_SIZE	128
+/* the largest table of any row: the what-if row's 256 (rtl_chips.h) */
+#define R8169_RSS_INDIR_MAX	256
 /* Kernel-default hash types of the RTL8127 RFC: TCP and IP, v4 and v6 with
  * extension headers; UDP hashes the IP pair until -N asks (vendor
  * r8127_rss.c, research s2.2). */
@@ -160,6 +162,14 @@ struct rtl_rx_desc_ops {
 	void (*refill)(void *desc, dma_addr_t dma, u32 size, bool eor);
 };
 
+/* A set of rings, laid out but not yet the device's (open, -L, -G), or
+ * the set just swapped out, to be freed.  In the private struct, not on
+ * the stack: with a what-if row's 256 queues it is 35 KB. */
+struct rtl_rings {
+	struct rtl_rx_ring rx[R8169_MAX_RX_QUEUES];
+	struct rtl_tx_ring tx[R8169_MAX_TX_QUEUES];
+};
+
 /* Interrupt register model: legacy IMR/ISR or per-message-id. */
 struct rtl_irq_ops {
 	const char *name;
@@ -201,13 +211,18 @@ struct rtl8169_private {
 	unsigned int rx_ring_size, tx_ring_size;
 	struct rtl_rx_ring rx_ring[R8169_MAX_RX_QUEUES];
 	struct rtl_tx_ring tx_ring[R8169_MAX_TX_QUEUES];
+	/* open/close/reconfigure's other set (rtl_rings): they run under
+	 * RTNL, one at a time */
+	struct rtl_rings spare;
 	struct rtl_q_vector qv[R8169_NQV];
 	unsigned int nqv;		/* active slots */
 	u32 legacy_mask;		/* IntrMask_8125 value when enabled */
 	/* RSS shadow state */
 	bool rss_on;
 	u8 rss_key[R8169_RSS_KEY_SIZE];
-	u8 rss_indir[R8169_RSS_INDIR_SIZE];
+	u8 rss_indir[R8169_RSS_INDIR_MAX];
+	unsigned int rss_indir_size;	/* R8169_RSS_INDIR_SIZE, or a what-if
+					 * row's larger table */
 	u32 rss_ht;			/* RTL_RSS_CTRL_* hash-type bits */
 	/* moderation: INT_MITI_V2 units per queue, as set by ethtool -C */
 	u32 rx_usecs, tx_usecs;

@@ -44,8 +44,11 @@ static void rtl_dim_work(struct work_struct *work)
 	struct rtl_q_vector *qv = rtl_dim_qv(dim);
 	unsigned int q = (unsigned int)(qv->rx - qv->tp->rx_ring);
 
-	rtl_w8(qv->tp, RTL_INT_MITI_V2_RX(q) + RTL_INT_MITI_RX_BYTE,
-	       rtl_dim_units(qv));
+	/* a queue past the moderation block (a what-if row's 32+) has
+	 * no timer to move */
+	if (q < qv->tp->chip->miti->queues)
+		rtl_w8(qv->tp, RTL_INT_MITI_V2_RX(q) + RTL_INT_MITI_RX_BYTE,
+		       rtl_dim_units(qv));
 	qv->dim_changes++;
 	dim->state = DIM_START_MEASURE;
 }

@@ -58,8 +58,9 @@ static u32 rtl_get_rxfh_key_size(struct net_device *dev)
 
 static u32 rtl_get_rxfh_indir_size(struct net_device *dev)
 {
-	(void)dev;
-	return R8169_RSS_INDIR_SIZE;
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	return tp->rss_indir_size;
 }
 
 static int rtl_get_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p)
@@ -69,7 +70,7 @@ static int rtl_get_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p)
 	p->hfunc = ETH_RSS_HASH_TOP;
 	p->input_xfrm = 0;
 	if (p->indir)
-		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+		for (unsigned int i = 0; i < tp->rss_indir_size; i++)
 			p->indir[i] = tp->rss_indir[i];
 	if (p->key)
 		memcpy(p->key, tp->rss_key, R8169_RSS_KEY_SIZE);
@@ -91,12 +92,12 @@ static int rtl_set_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p,
 		return -EOPNOTSUPP;
 	}
 	if (p->indir)
-		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++) {
+		for (unsigned int i = 0; i < tp->rss_indir_size; i++) {
 			if (p->indir[i] >= tp->num_rx_queues)
 				return -EINVAL;
 		}
 	if (p->indir)
-		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+		for (unsigned int i = 0; i < tp->rss_indir_size; i++)
 			tp->rss_indir[i] = (u8)p->indir[i];
 	if (p->key)
 		memcpy(tp->rss_key, p->key, R8169_RSS_KEY_SIZE);

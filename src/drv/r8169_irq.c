@@ -12,28 +12,21 @@
 
 /* ---- per-message-id ("V2") model, research s4.3 ---- */
 
+/* Each id's bit is id % 32 of its layer's register (layer 1, layer 2,
+ * or a what-if word: RTL_ISR_ID() and friends, rtl_regs.h). */
 static void v2_mask(struct rtl8169_private *tp, unsigned int id)
 {
-	if (id < RTL_MSIX_ID_L2_BASE)
-		rtl_w32(tp, RTL_IMR_V2_CLEAR_REG_8125, BIT(id));
-	else
-		rtl_w32(tp, RTL_IMR_V4_L2_CLEAR_REG_8125, BIT(id - RTL_MSIX_ID_L2_BASE));
+	rtl_w32(tp, RTL_IMR_CLEAR_ID(id), BIT(id % 32));
 }
 
 static void v2_unmask_id(struct rtl8169_private *tp, unsigned int id)
 {
-	if (id < RTL_MSIX_ID_L2_BASE)
-		rtl_w32(tp, RTL_IMR_V2_SET_REG_8125, BIT(id));
-	else
-		rtl_w32(tp, RTL_IMR_V4_L2_SET_REG_8125, BIT(id - RTL_MSIX_ID_L2_BASE));
+	rtl_w32(tp, RTL_IMR_SET_ID(id), BIT(id % 32));
 }
 
 static void v2_ack(struct rtl8169_private *tp, unsigned int id)
 {
-	if (id < RTL_MSIX_ID_L2_BASE)
-		rtl_w32(tp, RTL_ISR_V2_8125, BIT(id));
-	else
-		rtl_w32(tp, RTL_ISR_V4_L2_8125, BIT(id - RTL_MSIX_ID_L2_BASE));
+	rtl_w32(tp, RTL_ISR_ID(id), BIT(id % 32));
 }
 
 /* One vector: mask it, schedule its NAPI, ack its status (the vendor
@@ -63,28 +56,31 @@ static irqreturn_t rtl_interrupt_v2(int irq, void *dev_id)
 
 static void v2_enable_all(struct rtl8169_private *tp)
 {
-	u32 lo = 0, hi = 0;
+	/* word 0 layer 1, word 1 layer 2, words 2.. the what-if ids */
+	u32 w[2 + RTL_MSIX_WHATIF_WORDS] = { 0 };
 
 	for (unsigned int i = 0; i < R8169_NQV; i++) {
 		unsigned int id = tp->qv[i].id;
 
-		if (!tp->qv[i].active)
-			continue;
-		if (id < RTL_MSIX_ID_L2_BASE)
-			lo |= BIT(id);
-		else
-			hi |= BIT(id - RTL_MSIX_ID_L2_BASE);
+		if (tp->qv[i].active)
+			w[id / 32] |= BIT(id % 32);
 	}
 	rtl_w32(tp, RTL_ISR_V2_8125, 0xffffffff);       /* stale status */
-	rtl_w32(tp, RTL_IMR_V2_SET_REG_8125, lo);
-	if (hi)
-		rtl_w32(tp, RTL_IMR_V4_L2_SET_REG_8125, hi);
+	rtl_w32(tp, RTL_IMR_V2_SET_REG_8125, w[0]);
+	if (w[1])
+		rtl_w32(tp, RTL_IMR_V4_L2_SET_REG_8125, w[1]);
+	for (unsigned int k = 0; k < tp->map->whatif_words; k++) {
+		rtl_w32(tp, RTL_ISR_ID(64 + 32 * k), 0xffffffff);
+		rtl_w32(tp, RTL_IMR_SET_ID(64 + 32 * k), w[2 + k]);
+	}
 }
 
 static void v2_disable_all(struct rtl8169_private *tp)
 {
 	rtl_w32(tp, RTL_IMR_V2_CLEAR_REG_8125, 0xffffffff);
 	rtl_w32(tp, RTL_IMR_V4_L2_CLEAR_REG_8125, 0xffffffff);
+	for (unsigned int k = 0; k < tp->map->whatif_words; k++)
+		rtl_w32(tp, RTL_IMR_CLEAR_ID(64 + 32 * k), 0xffffffff);
 }
 
 static void v2_unmask(struct rtl_q_vector *qv)

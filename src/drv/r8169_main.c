@@ -88,12 +88,6 @@ void rtl_hw_start(struct rtl8169_private *tp)
 
 /* ---- open / close / reconfigure ---- */
 
-/* Rings for @cfg, laid out but not yet the device's. */
-struct rtl_rings {
-	struct rtl_rx_ring rx[R8169_MAX_RX_QUEUES];
-	struct rtl_tx_ring tx[R8169_MAX_TX_QUEUES];
-};
-
 static void rtl_rings_free(struct rtl8169_private *tp, struct rtl_rings *r)
 {
 	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++)
@@ -151,7 +145,7 @@ static void rtl_cfg_apply(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 	/* the kernel core refused a count below the user's table; keep a
 	 * user table, re-spread the default one */
 	if (!netif_is_rxfh_configured(tp->dev))
-		for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+		for (unsigned int i = 0; i < tp->rss_indir_size; i++)
 			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, cfg->num_rx_queues);
 }
 
@@ -198,20 +192,20 @@ static void rtl_quiesce(struct rtl8169_private *tp)
 int rtl_open(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
-	struct rtl_rings r;
+	struct rtl_rings *r = &tp->spare;
 	struct rtl_cfg cfg;
 	int rc;
 
 	rtl_cfg_current(tp, &cfg);
-	rc = rtl_rings_alloc(tp, &cfg, &r);
+	rc = rtl_rings_alloc(tp, &cfg, r);
 	if (rc)
 		return rc;
-	rtl_rings_swap(tp, &r);
+	rtl_rings_swap(tp, r);
 	rtl_cfg_apply(tp, &cfg);
 	rc = rtl_q_vectors_up(tp, cfg.num_rx_queues);
 	if (rc) {
-		rtl_rings_swap(tp, &r);
-		rtl_rings_free(tp, &r);
+		rtl_rings_swap(tp, r);
+		rtl_rings_free(tp, r);
 		return rc;
 	}
 	rtl_up(tp);
@@ -228,13 +222,13 @@ int rtl_open(struct net_device *dev)
 int rtl_close(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
-	struct rtl_rings r;
+	struct rtl_rings *r = &tp->spare;
 
 	rtl_quiesce(tp);
 	rtl_q_vectors_down(tp, 0, true);
-	memset(&r, 0, sizeof(r));
-	rtl_rings_swap(tp, &r);
-	rtl_rings_free(tp, &r);
+	memset(r, 0, sizeof(*r));
+	rtl_rings_swap(tp, r);
+	rtl_rings_free(tp, r);
 	netif_carrier_off(dev);
 	return 0;
 }
@@ -255,27 +249,27 @@ int rtl_close(struct net_device *dev)
  */
 int rtl_reconfigure(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 {
-	struct rtl_rings r;
+	struct rtl_rings *r = &tp->spare;
 	int rc;
 
 	if (!netif_running(tp->dev)) {
 		rtl_cfg_apply(tp, cfg);
 		return 0;
 	}
-	rc = rtl_rings_alloc(tp, cfg, &r);
+	rc = rtl_rings_alloc(tp, cfg, r);
 	if (rc)
 		return rc;
 	rc = rtl_q_vectors_up(tp, cfg->num_rx_queues);
 	if (rc) {
-		rtl_rings_free(tp, &r);
+		rtl_rings_free(tp, r);
 		return rc;
 	}
 	rtl_quiesce(tp);
-	rtl_rings_swap(tp, &r);
+	rtl_rings_swap(tp, r);
 	rtl_q_vectors_down(tp, cfg->num_rx_queues, false);
 	rtl_cfg_apply(tp, cfg);
 	rtl_up(tp);
-	rtl_rings_free(tp, &r);
+	rtl_rings_free(tp, r);
 	return 0;
 }
 
@@ -333,6 +327,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	txcfg = readl(mmio + RTL_TxConfig);
 	chip = rtl_chip_lookup_xid(txcfg);
+	if (!chip)	/* a what-if row (rtl_chips.h), never in a module */
+		chip = rtl_chip_lookup_whatif(pdev->device, txcfg);
 	if (!chip) {
 		dev_err(&pdev->dev, "unknown chip XID %03x, contact Realtek\n",
 			RTL_TXCFG_XID(txcfg));
@@ -350,6 +346,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->mmio_addr = mmio;
 	tp->chip = chip;
 	tp->map = chip->irq_map;
+	tp->rss_indir_size = chip->caps->rss_indir_size > R8169_RSS_INDIR_SIZE ?
+			     chip->caps->rss_indir_size : R8169_RSS_INDIR_SIZE;
 	tp->num_tx_queues = 1;
 	tp->rx_ring_size = chip->caps->ring_default;
 	tp->tx_ring_size = chip->caps->ring_default;

@@ -14,7 +14,7 @@
 void rtl_rss_init(struct rtl8169_private *tp)
 {
 	netdev_rss_key_fill(tp->rss_key, sizeof(tp->rss_key));
-	for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i++)
+	for (unsigned int i = 0; i < tp->rss_indir_size; i++)
 		tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, tp->num_rx_queues);
 	tp->rss_ht = R8169_RSS_HT_DEFAULT;
 }
@@ -34,13 +34,18 @@ void rtl_rss_write(struct rtl8169_private *tp)
 		rtl_w32(tp, RTL_RSS_KEY_BYTE(i),
 			(u32)tp->rss_key[i] | (u32)tp->rss_key[i + 1] << 8 |
 			(u32)tp->rss_key[i + 2] << 16 | (u32)tp->rss_key[i + 3] << 24);
-	for (unsigned int i = 0; i < R8169_RSS_INDIR_SIZE; i += 4)
+	for (unsigned int i = 0; i < tp->rss_indir_size; i += 4)
 		rtl_w32(tp, RTL_RSS_INDIR_BYTE(i),
 			(u32)tp->rss_indir[i] | (u32)tp->rss_indir[i + 1] << 8 |
 			(u32)tp->rss_indir[i + 2] << 16 | (u32)tp->rss_indir[i + 3] << 24);
-	rtl_w16(tp, RTL_Q_NUM_CTRL_8125, (u16)(lq << RTL_Q_NUM_SHIFT));
+	/* a what-if row: the sizes its 3-bit fields cannot hold */
+	if (tp->chip->whatif)
+		rtl_w32(tp, RTL_RSS_CFG_WHATIF, ilog2(tp->rss_indir_size) |
+			lq << RTL_RSS_CFG_WHATIF_QNUM_SHIFT);
+	rtl_w16(tp, RTL_Q_NUM_CTRL_8125, (u16)((lq << RTL_Q_NUM_SHIFT) & RTL_Q_NUM_MASK));
 	rtl_w32(tp, RTL_RSS_CTRL_8125,
 		(tp->rss_ht & RTL_RSS_CTRL_HASH_MASK) |
-		(ilog2(R8169_RSS_INDIR_SIZE) << RTL_RSS_CTRL_INDIR_SHIFT) |
-		(lq << RTL_RSS_CTRL_QNUM_SHIFT));
+		((ilog2(tp->rss_indir_size) << RTL_RSS_CTRL_INDIR_SHIFT) &
+		 RTL_RSS_CTRL_INDIR_MASK) |
+		((lq << RTL_RSS_CTRL_QNUM_SHIFT) & RTL_RSS_CTRL_QNUM_MASK));
 }

@@ -14,12 +14,18 @@
 
 #include "hw/rtl_defines.h"
 #include "hw/rtl_desc.h"
+#include "hw/rtl_regs.h"
 
 /*
  * Message-id maps, s4.3 (V125 r8125.h and V127 r8127.h ISRIMR_* enums,
  * *_vec_2_rx_q_num / *_vec_2_tx_q_num, *_get_linkchg_message_id).
  */
-const struct rtl_irq_map rtl_irq_maps[8] = {
+/* What-if map: RX queue q is id q (0..255), TX 256/257, link 258. */
+#define ID4(b)		(b), (b) + 1, (b) + 2, (b) + 3
+#define ID16(b)		ID4(b), ID4((b) + 4), ID4((b) + 8), ID4((b) + 12)
+#define ID64(b)		ID16(b), ID16((b) + 16), ID16((b) + 32), ID16((b) + 48)
+
+const struct rtl_irq_map rtl_irq_maps[9] = {
 	[1] = {
 		.isr_ver = 1, .legacy = true,
 		.l2_summary = -1, .misc = -1,
@@ -61,6 +67,14 @@ const struct rtl_irq_map rtl_irq_maps[8] = {
 		.l2_summary = -1, .misc = -1,
 		.src = "V125 ISRIMR_V7_*",
 	},
+	[RTL_IRQ_MAP_WHATIF] = {	/* what-if, not a vendor version */
+		.isr_ver = RTL_IRQ_MAP_WHATIF,
+		.rx = { ID64(0), ID64(64), ID64(128), ID64(192) },
+		.tx = { 256, 257 }, .link = 258,
+		.l2_summary = -1, .misc = -1,
+		.whatif_words = RTL_MSIX_WHATIF_WORDS,
+		.src = "what-if: id = RX queue; ids 64+ in the ISR_WHATIF block",
+	},
 };
 
 /*
@@ -93,7 +107,8 @@ const struct rtl_miti_block rtl_miti_blocks[7] = {
  */
 #define RTL_FAMILY_RINGS						\
 	.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],		\
-	.ring_default = 256, .ring_max = 1024
+	.ring_default = 256, .ring_max = 1024,				\
+	.msix_pba_off = RTL_MSIX_PBA_OFF
 
 static const struct rtl_family_caps rtl_family_8125 = {	/* B, BP, D */
 	.family = "RTL8125", .pci_device = 0x8125, .speed_mbps = 2500,
@@ -217,6 +232,71 @@ const unsigned rtl_chips_count = sizeof(rtl_chips) / sizeof(rtl_chips[0]);
  * model's fault injection can still enable the late write-back on any
  * chip.
  */
+
+/*
+ * The what-if row.  NOT A REAL CHIP: an RTL8127A with 256 RX queues and
+ * a message id per queue, so a simulated host of up to 256 CPUs can take
+ * its receive work on every CPU (issue 17: does the simulator's cost per
+ * frame grow with the CPUs that work?).  Everything a real 8127A has
+ * (descriptors, key, moderation block, line rate) is the 8127A's; what
+ * the real register map has no room for lives in what-if registers above
+ * 0x8000 (RTL_RF_WHATIF rows of rtl_regs.def): RX ring bases 4..255,
+ * indirection entries 128..255, the table size and ring count fields
+ * (RSS_CFG_WHATIF), status and masks of message ids 64..319.  Queues 32
+ * and up have no moderation record (the block has 32) and are never
+ * held off.  The MSI-X table (259 entries) would overrun the 8127A's PBA
+ * offset, so the PBA sits at 0x2000.  PCI device 10ec:8127 with XID
+ * 0x7c9, which [I] no Realtek part in the research uses: the driver
+ * binds as to an RTL8127A and finds the row by its XID, but only through
+ * rtl_chip_lookup_whatif(); rtl_chip_lookup_xid() never returns it, and
+ * a kernel-module build has no what-if rows (a real device with that XID
+ * is an unknown chip there, as before).
+ */
+#ifndef __KERNEL__
+static const struct rtl_family_caps rtl_family_whatif = {
+	.family = "what-if", .pci_device = 0x8127, .speed_mbps = 10000,
+	.rx_queues = 256, .tx_queues = 2, .msix_max = 259,
+	.rss_key_size = 40, .rss_indir_size = 256,
+	.tx_desc = &rtl_tx_desc_fmts[RTL_TX_DESC_FMT_16],
+	.ring_default = 256, .ring_max = 1024,
+	.msix_pba_off = 0x2000,
+};
+
+const struct rtl_chip_info rtl_whatif_chips[] = {
+	{
+		.xid_mask = 0x7cf, .xid = 0x7c9,
+		.mac_version = RTL_MAC_VER_80, .name = "WHATIF-256Q",
+		.caps = &rtl_family_whatif, .msix_min = 259,
+		.irq_map = &rtl_irq_maps[RTL_IRQ_MAP_WHATIF],
+		.rx_desc = RX_DESC(4), .miti = &rtl_miti_blocks[6],
+		.whatif = "what-if chip, not real hardware: an RTL8127A with "
+			  "256 RX queues and vectors",
+	},
+};
+
+const unsigned rtl_whatif_chips_count =
+	sizeof(rtl_whatif_chips) / sizeof(rtl_whatif_chips[0]);
+
+const struct rtl_chip_info *rtl_chip_lookup_whatif(uint16_t pci_device,
+						   uint32_t txconfig)
+{
+	uint32_t xid = RTL_TXCFG_XID(txconfig);
+
+	for (unsigned i = 0; i < rtl_whatif_chips_count; i++)
+		if (rtl_whatif_chips[i].caps->pci_device == pci_device &&
+		    (xid & rtl_whatif_chips[i].xid_mask) == rtl_whatif_chips[i].xid)
+			return &rtl_whatif_chips[i];
+	return NULL;
+}
+#else	/* a kernel module never drives a what-if chip */
+const struct rtl_chip_info *rtl_chip_lookup_whatif(uint16_t pci_device,
+						   uint32_t txconfig)
+{
+	(void)pci_device;
+	(void)txconfig;
+	return NULL;
+}
+#endif
 
 const struct rtl_chip_info *rtl_chip_lookup_xid(uint32_t txconfig)
 {

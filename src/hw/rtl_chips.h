@@ -24,9 +24,19 @@ struct rtl_tx_desc_fmt;
 #define RTL_PCI_VENDOR_REALTEK	0x10ECu
 #define RTL_USB_VENDOR_REALTEK	0x0BDAu
 
-#define RTL_MAX_RX_QUEUES	4	/* HwSuppNumRxQueues on every chip */
+#define RTL_HW_RX_QUEUES	4	/* HwSuppNumRxQueues on every real chip */
 #define RTL_MAX_TX_QUEUES	2
 #define RTL_MSIX_MAX_VECTORS	64	/* ids 0..63 incl. layer 2 */
+
+/*
+ * The what-if row (rtl_whatif_chips[], not a real chip): 256 RX queues,
+ * one message id each, and the ids 64 and up in what-if registers
+ * (RTL_RF_WHATIF rows of rtl_regs.def).  These bound the arrays; every
+ * real chip stays within RTL_HW_RX_QUEUES and RTL_MSIX_MAX_VECTORS.
+ */
+#define RTL_MAX_RX_QUEUES	256	/* array bound: the what-if row */
+#define RTL_MSIX_WHATIF_WORDS	8	/* what-if ids 64..319, 32 per word */
+#define RTL_MSIX_MAX_IDS	(RTL_MSIX_MAX_VECTORS + 32 * RTL_MSIX_WHATIF_WORDS)
 
 /*
  * MAC versions: the kernel's RTL_GIGA_MAC_VER_* numbers (K r8169.h /
@@ -53,16 +63,21 @@ struct rtl_irq_map {
 	uint8_t isr_ver;
 	bool legacy;		/* v1: single vector, IntrStatus bits */
 	bool ring_vectors;	/* v3/v4: id q serves RX q and TX q */
-	uint8_t rx[RTL_MAX_RX_QUEUES];	/* id of RX queue q */
-	uint8_t tx[RTL_MAX_TX_QUEUES];	/* id of TX queue q */
-	uint8_t link;		/* link change */
+	uint16_t rx[RTL_MAX_RX_QUEUES];	/* id of RX queue q */
+	uint16_t tx[RTL_MAX_TX_QUEUES];	/* id of TX queue q */
+	uint16_t link;		/* link change */
 	int8_t l2_summary;	/* id whose bit summarizes layer 2, or -1 */
 	int8_t misc;		/* firmware/IPC id (layer 2), or -1 */
+	/* what-if maps only: 32-id words of ids 64 and up in the what-if
+	 * registers (ISR_WHATIF...); 0 on every real chip */
+	uint8_t whatif_words;
 	const char *src;
 };
 
-/* Indexed by ISR version; [0] is unused (isr_ver 0). */
-extern const struct rtl_irq_map rtl_irq_maps[8];
+/* Indexed by ISR version; [0] is unused (isr_ver 0).  [8] is the what-if
+ * map (no vendor version 8 exists). */
+#define RTL_IRQ_MAP_WHATIF	8
+extern const struct rtl_irq_map rtl_irq_maps[9];
 
 /* Chip quirks. */
 #define RTL_QUIRK_OWNBIT_ERRATUM (1u << 0)	/* see rtl_chips.c */
@@ -88,9 +103,10 @@ struct rtl_family_caps {
 	const char *family;	/* "RTL8125" */
 	uint16_t pci_device;	/* 10ec:xxxx */
 	uint32_t speed_mbps;	/* line rate */
-	uint8_t rx_queues;	/* hardware RX rings */
+	uint16_t rx_queues;	/* hardware RX rings */
 	uint8_t tx_queues;	/* hardware TX rings */
-	uint8_t msix_max;	/* vectors the vendor asks for */
+	uint16_t msix_max;	/* vectors the vendor asks for */
+	uint16_t msix_pba_off;	/* PBA offset in the MSI-X BAR */
 	uint8_t rss_key_size;	/* bytes; 0 = no RSS */
 	uint16_t rss_indir_size;	/* entries; 0 = no RSS */
 	const struct rtl_tx_desc_fmt *tx_desc;	/* K's 16-byte format */
@@ -105,24 +121,43 @@ struct rtl_chip_info {
 	enum rtl_mac_version mac_version;
 	const char *name;
 	const struct rtl_family_caps *caps;	/* shared by the family */
-	uint8_t msix_min;	/* fewer -> fall back to ISR v1, 1 queue */
+	uint16_t msix_min;	/* fewer -> fall back to ISR v1, 1 queue */
 	/* ISR/IMR layout: &rtl_irq_maps[isr_ver], isr_ver 1..7 */
 	const struct rtl_irq_map *irq_map;
 	/* RX type with RSS on (3 or 4); rtl_rx_desc_fmt_basic otherwise */
 	const struct rtl_rx_desc_fmt *rx_desc;
 	const struct rtl_miti_block *miti;	/* &rtl_miti_blocks[ver] */
 	uint32_t quirks;	/* RTL_QUIRK_* */
+	/* NULL on a real chip; on a what-if row, why it exists (not a real
+	 * chip: reports flag it, --compare and the UML bridge refuse it) */
+	const char *whatif;
 };
 
 extern const struct rtl_chip_info rtl_chips[];
 extern const unsigned rtl_chips_count;
 
+/*
+ * What-if rows: chips that do not exist, for questions the real ones
+ * cannot answer (how the host scales with many RX queues).  An XID of
+ * their own, matched only by rtl_chip_lookup_whatif(), and absent from a
+ * kernel-module build (never bound to real hardware).
+ */
+extern const struct rtl_chip_info rtl_whatif_chips[];
+extern const unsigned rtl_whatif_chips_count;
+
 /**
- * rtl_chip_lookup_xid() - the first row matching a TxConfig value.
+ * rtl_chip_lookup_xid() - the first real row matching a TxConfig value.
  * @txconfig: the raw 32-bit TxConfig register (0x40)
  * Returns NULL for an XID no row knows.
  */
 const struct rtl_chip_info *rtl_chip_lookup_xid(uint32_t txconfig);
+
+/**
+ * rtl_chip_lookup_whatif() - the what-if row of PCI device @pci_device
+ * with @txconfig's XID, or NULL (always NULL in a kernel-module build).
+ */
+const struct rtl_chip_info *rtl_chip_lookup_whatif(uint16_t pci_device,
+						   uint32_t txconfig);
 
 /* ---- USB: RTL8157 / RTL8159 (r8152 family). */
 

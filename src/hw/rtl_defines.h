@@ -193,6 +193,13 @@
  * queue 0.  [I] Hash bits index the table from bit 0 (Microsoft RSS).
  */
 
+/* RSS_CFG_WHATIF (0x8A00, what-if row only): the table size and ring
+ * count fields RSS_CTRL (3 bits: 128 entries) and Q_NUM_CTRL (3 bits:
+ * 128 rings) cannot hold; on that row they replace those fields. */
+#define RTL_RSS_CFG_WHATIF_INDIR_MASK	0xFu
+#define RTL_RSS_CFG_WHATIF_QNUM_SHIFT	8
+#define RTL_RSS_CFG_WHATIF_QNUM_MASK	(0xFu << RTL_RSS_CFG_WHATIF_QNUM_SHIFT)
+
 /* Q_NUM_CTRL_8125 (0x4800): bits 4:2 = ilog2(RX queues) (V127, D). */
 #define RTL_Q_NUM_SHIFT		2
 #define RTL_Q_NUM_MASK		(7u << RTL_Q_NUM_SHIFT)

@@ -72,6 +72,9 @@ enum rtl_reg_access {
 					 * (XID, EEPROM MAC), not .reset */
 #define RTL_RF_WINDOW	(1u << 3)	/* indirect-access window into
 					 * another address space (OCP) */
+#define RTL_RF_WHATIF	(1u << 4)	/* decoded only by a what-if chip
+					 * row (rtl_chips.h); unknown on
+					 * every real chip */
 
 /*
  * One row of the register table.  A scalar register has n == 1 and
@@ -168,9 +171,12 @@ static inline uint32_t rtl_reg_width_mask(unsigned width)
 #define RTL_IMR_8125(n)		(0x0800u + ((n) - 1) * 4u)
 #define RTL_ISR_8125(n)		(0x0802u + ((n) - 1) * 4u)
 
-/* RX descriptor ring base, queue q (s3). */
+/* RX descriptor ring base, queue q (s3); queues 4+ only on the what-if
+ * row. */
 #define RTL_RX_DESC_LOW(q)	((q) == 0 ? (uint32_t)RTL_RxDescAddrLow : \
-				 0x4000u + ((q) - 1) * 8u)
+				 (q) < RTL_WHATIF_FIRST_Q ? 0x4000u + ((q) - 1) * 8u : \
+				 (uint32_t)RTL_RDSAR_Q4_WHATIF + ((q) - RTL_WHATIF_FIRST_Q) * 8u)
+#define RTL_WHATIF_FIRST_Q	4u
 #define RTL_RX_DESC_HIGH(q)	(RTL_RX_DESC_LOW(q) + 4u)
 
 /* TX descriptor ring base, queue q (s3). */
@@ -187,9 +193,25 @@ static inline uint32_t rtl_reg_width_mask(unsigned width)
 #define RTL_INT_MITI_V2_RX(q)	(0x0A00u + (q) * 8u)
 #define RTL_INT_MITI_V2_TX(q)	(0x0A02u + (q) * 8u)
 
-/* RSS key byte i and indirection entry i (s2.1): byte-addressed. */
+/* RSS key byte i and indirection entry i (s2.1): byte-addressed;
+ * entries 128+ only on the what-if row. */
 #define RTL_RSS_KEY_BYTE(i)	(0x4600u + (i))
-#define RTL_RSS_INDIR_BYTE(i)	(0x4700u + (i))
+#define RTL_RSS_INDIR_BYTE(i)	((i) < RTL_RSS_INDIR_REAL ? 0x4700u + (i) : \
+				 (uint32_t)RTL_RSS_INDIR_WHATIF + (i) - RTL_RSS_INDIR_REAL)
+#define RTL_RSS_INDIR_REAL	128u
+
+/* Status, unmask and mask registers of message id @id in the V2 model:
+ * ids 0-31 layer 1, 32-63 layer 2, 64+ the what-if words; the bit is
+ * id % 32. */
+#define RTL_ISR_ID(id)		((id) < 32 ? (uint32_t)RTL_ISR_V2_8125 : \
+				 (id) < 64 ? (uint32_t)RTL_ISR_V4_L2_8125 : \
+				 (uint32_t)RTL_ISR_WHATIF + ((id) - 64) / 32 * 4u)
+#define RTL_IMR_SET_ID(id)	((id) < 32 ? (uint32_t)RTL_IMR_V2_SET_REG_8125 : \
+				 (id) < 64 ? (uint32_t)RTL_IMR_V4_L2_SET_REG_8125 : \
+				 (uint32_t)RTL_IMR_SET_WHATIF + ((id) - 64) / 32 * 4u)
+#define RTL_IMR_CLEAR_ID(id)	((id) < 32 ? (uint32_t)RTL_IMR_V2_CLEAR_REG_8125 : \
+				 (id) < 64 ? (uint32_t)RTL_IMR_V4_L2_CLEAR_REG_8125 : \
+				 (uint32_t)RTL_IMR_CLEAR_WHATIF + ((id) - 64) / 32 * 4u)
 
 /* Timer-interrupt and counter registers, timer t = 0..3 (s4.4). */
 #define RTL_TIMER_INT_8125(t)	((t) == 0 ? 0x58u : (t) == 1 ? 0x5Cu : \

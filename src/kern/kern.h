@@ -27,7 +27,7 @@
 #include "sim/sim_host.h"
 #include "sim/sim_rng.h"
 
-#define KERN_NR_IRQS 256
+#define KERN_NR_IRQS 512
 #define KERN_IRQ_BASE 32        /* first Linux irq number handed out */
 #define NETDEV_RSS_KEY_LEN 52   /* include/linux/netdevice.h */
 

@@ -364,24 +364,52 @@ static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
 {
 	struct stack_gro_params gp;
 
+	struct iperf3_gro *g;
+
+	/* a poll's frames come from one instance: the last one found first
+	 * (no search per frame across one instance per RX queue) */
+	if (ip->gro_last < ip->ngro && ip->gro[ip->gro_last]->napi == napi)
+		return &ip->gro[ip->gro_last]->gro;
 	for (unsigned i = 0; i < ip->ngro; i++)
-		if (ip->gro[i].napi == napi)
-			return &ip->gro[i].gro;
-	if (ip->ngro == sizeof(ip->gro) / sizeof(ip->gro[0]))
+		if (ip->gro[i]->napi == napi) {
+			ip->gro_last = i;
+			return &ip->gro[i]->gro;
+		}
+	if (ip->ngro == ip->gro_cap) {
+		unsigned cap = ip->gro_cap ? 2 * ip->gro_cap : 8;
+		struct iperf3_gro **n = realloc(ip->gro, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		ip->gro = n;
+		ip->gro_cap = cap;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g)
 		return NULL;
 	stack_gro_params_default(&gp);
-	ip->gro[ip->ngro].napi = napi;
-	if (stack_gro_init(&ip->gro[ip->ngro].gro, &gp, ip->host->sim, ip->host,
-			   stack_demux_input, &ip->demux))
+	g->napi = napi;
+	if (stack_gro_init(&g->gro, &gp, ip->host->sim, ip->host,
+			   stack_demux_input, &ip->demux)) {
+		free(g);
 		return NULL;
-	return &ip->gro[ip->ngro++].gro;
+	}
+	ip->gro_last = ip->ngro;
+	ip->gro[ip->ngro++] = g;
+	return &g->gro;
 }
 
 void iperf3_host_flush(struct iperf3 *ip, struct napi_struct *napi)
 {
-	for (unsigned i = 0; i < ip->ngro; i++)
-		if (ip->gro[i].napi == napi)
-			stack_gro_flush(&ip->gro[i].gro);
+	struct stack_gro *g = NULL;
+
+	if (ip->gro_last < ip->ngro && ip->gro[ip->gro_last]->napi == napi)
+		g = &ip->gro[ip->gro_last]->gro;
+	for (unsigned i = 0; !g && i < ip->ngro; i++)
+		if (ip->gro[i]->napi == napi)
+			g = &ip->gro[i]->gro;
+	if (g)
+		stack_gro_flush(g);
 }
 
 bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
@@ -743,8 +771,13 @@ void iperf3_fini(struct iperf3 *ip)
 		tcp_sender_fini(&ip->s[i].snd);
 		tcp_receiver_fini(&ip->s[i].rcv);
 	}
-	for (unsigned i = 0; i < ip->ngro; i++)
-		stack_gro_fini(&ip->gro[i].gro);
+	for (unsigned i = 0; i < ip->ngro; i++) {
+		stack_gro_fini(&ip->gro[i]->gro);
+		free(ip->gro[i]);
+	}
+	free(ip->gro);
+	ip->gro = NULL;
+	ip->ngro = ip->gro_cap = 0;
 	stack_demux_fini(&ip->demux);
 	sim_task_fini(&ip->server);
 	for (unsigned i = 0; i < ip->cfg.streams; i++)

@@ -154,11 +154,12 @@ struct iperf3 {
 	/* TCP host stack: GRO state per NAPI instance, then demux */
 	struct net_device *dev;
 	struct stack_demux demux;
-	struct {
+	struct iperf3_gro {
 		struct napi_struct *napi;
 		struct stack_gro gro;
-	} gro[64];
-	unsigned ngro;
+	} **gro;                        /* in order of first use */
+	unsigned ngro, gro_cap;
+	unsigned gro_last;              /* the one a frame found last */
 	uint64_t ack_tx_fail;           /* ACK skbs that could not be sent */
 	uint64_t data_tx_fail;          /* -R: data skbs not sent (the
 					   sender's RTO recovers them) */

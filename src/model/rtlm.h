@@ -136,7 +136,7 @@ struct rtlm_stats {
 	uint64_t tx_err[RTL_MAX_TX_QUEUES];	/* bad chain, DMA fault, too long */
 	uint64_t tx_link_down;		/* sent while the link was down */
 	/* interrupts */
-	uint64_t msix_sent[RTL_MSIX_MAX_VECTORS];	/* messages signalled */
+	uint64_t msix_sent[RTL_MSIX_MAX_IDS];	/* messages signalled */
 	uint64_t msix_dropped;		/* lost by faults.msix_drop_* */
 	uint64_t moder_deferred;	/* messages delayed by INT_MITI timers */
 	uint64_t moder_frames_early;	/* RX hold-offs ended by the frame

@@ -118,7 +118,7 @@ static int rtlm_cfg_id(struct rtlm_dev *dev)
 
 	if (!rc && dev->pci.msix_nvec)
 		rc = plat_pci_set_msix_bar(&dev->pci, RTL_BAR_MSIX, RTL_BAR_MSIX_SIZE,
-					  RTL_MSIX_TABLE_OFF, RTL_MSIX_PBA_OFF);
+					  RTL_MSIX_TABLE_OFF, chip->caps->msix_pba_off);
 	return rc;
 }
 
@@ -256,7 +256,7 @@ uint64_t rtlm_rx_dropped(const struct rtlm_dev *dev)
 	uint64_t n = s->rx_link_down + s->rx_disabled + s->rx_filtered +
 		     s->rx_too_long + s->rx_fifo_over + s->rx_reset;
 
-	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+	for (unsigned q = 0; q < dev->chip->caps->rx_queues; q++)
 		n += s->rx_missed[q] + s->rx_dma_err[q] + s->rx_buf_small[q];
 	return n;
 }

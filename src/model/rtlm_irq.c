@@ -13,7 +13,8 @@
  * Per-message-id model (bit 0 set, ISR v2..v7): one status bit per
  * message id in ISR_V2_8125 (0xD04, W1C; ids 32..63 in ISR_V4_L2_8125),
  * one mask bit per id behind two doors, IMR_V2_SET (0xD0C, unmask) and
- * IMR_V2_CLEAR (0xD00, mask); id = MSI-X entry (s4.3).  Which id an event
+ * IMR_V2_CLEAR (0xD00, mask); id = MSI-X entry (s4.3).  The what-if row's
+ * ids 64..319 behave the same in its ISR_WHATIF/IMR_*_WHATIF words.  Which id an event
  * uses is the chip's struct rtl_irq_map.  [I] RDU, RX FIFO overflow and TX
  * errors raise the queue's RX/TX id (no ids exist for them, rtl_defines.h);
  * RDU/TDU also latch per queue in RDU_STA/TDU_STA (both models).
@@ -26,6 +27,8 @@
  * line follows the level.  MSI-X table masking and the PBA are the
  * platform's (plat_pci.c).
  */
+#include <string.h>
+
 #include "hw/rtl_defines.h"
 #include "model/rtlm_priv.h"
 
@@ -61,7 +64,7 @@ void rtlm_irq_send(struct rtlm_dev *dev, unsigned vec)
 		return;
 	}
 	if (plat_pci_msix_notify(&dev->pci, vec) == 0 &&
-	    vec < RTL_MSIX_MAX_VECTORS)
+	    vec < RTL_MSIX_MAX_IDS)
 		dev->st.msix_sent[vec]++;
 }
 
@@ -78,7 +81,7 @@ static void legacy_set(struct rtlm_dev *dev, enum rtlm_irq_src src,
 		[RTLM_IRQ_LINK] = RTL_INT_LINK_CHG,
 	};
 
-	if (q && q < RTL_MAX_RX_QUEUES &&
+	if (q && q < RTL_HW_RX_QUEUES &&
 	    (src == RTLM_IRQ_RX_OK || src == RTLM_IRQ_RX_DU)) {
 		*rtlm_reg(dev, legacy_isr[q - 1], 0) |=
 			src == RTLM_IRQ_RX_OK ? RTL_INTQ_ROK : RTL_INTQ_RDU;
@@ -94,7 +97,9 @@ void rtlm_irq_event(struct rtlm_dev *dev, enum rtlm_irq_src src, unsigned q)
 		  src == RTLM_IRQ_TX_DU;
 	unsigned id;
 
-	if (src == RTLM_IRQ_RX_DU)
+	/* one bit per queue of a 16-bit register: the what-if row's queues
+	 * 16+ have none */
+	if (src == RTLM_IRQ_RX_DU && q < 16)
 		*rtlm_reg(dev, RTL_RI_RDU_STA_8125, 0) |= 1u << q;
 	if (src == RTLM_IRQ_TX_DU)
 		*rtlm_reg(dev, RTL_RI_TDU_STA_8125, 0) |= 1u << q;
@@ -113,8 +118,10 @@ void rtlm_irq_event(struct rtlm_dev *dev, enum rtlm_irq_src src, unsigned q)
 		id = m->rx[q < RTL_MAX_RX_QUEUES ? q : 0];
 	if (id < 32)
 		*rtlm_reg(dev, RTL_RI_ISR_V2_8125, 0) |= 1u << id;
-	else
+	else if (id < 64)
 		*rtlm_reg(dev, RTL_RI_ISR_V4_L2_8125, 0) |= 1u << (id - 32);
+	else
+		*rtlm_reg(dev, RTL_RI_ISR_WHATIF, (id - 64) / 32) |= 1u << (id % 32);
 	if (src != RTLM_IRQ_LINK)
 		rtlm_moder_event(dev, id, q, tx);
 	rtlm_irq_update(dev);
@@ -138,6 +145,20 @@ void rtlm_irq_update(struct rtlm_dev *dev)
 			if (rise & 1)
 				rtlm_irq_send(dev, id);
 		any = lvl != 0;
+		/* the what-if row's ids 64+ (no moderation: no record) */
+		for (unsigned w = 0; w < dev->chip->irq_map->whatif_words; w++) {
+			uint32_t l, r;
+
+			l = *rtlm_reg(dev, RTL_RI_ISR_WHATIF, w) &
+			    *rtlm_reg(dev, RTL_RI_IMR_SET_WHATIF, w);
+			dev->irq_sent_whatif[w] &= l;
+			r = l & ~dev->irq_sent_whatif[w];
+			dev->irq_sent_whatif[w] |= r;
+			for (unsigned b = 0; r; b++, r >>= 1)
+				if (r & 1)
+					rtlm_irq_send(dev, 64 + 32 * w + b);
+			any |= l != 0;
+		}
 	} else {
 		any = rtlm_rd(dev, RTL_RI_IntrStatus_8125) &
 		      rtlm_rd(dev, RTL_RI_IntrMask_8125);
@@ -145,6 +166,7 @@ void rtlm_irq_update(struct rtlm_dev *dev)
 			any |= (rtlm_rd(dev, legacy_isr[i]) &
 				rtlm_rd(dev, legacy_imr[i]) & 0xffffu) != 0;
 		dev->irq_sent = 0;
+		memset(dev->irq_sent_whatif, 0, sizeof(dev->irq_sent_whatif));
 		if (!any) {
 			dev->legacy_sent = false;
 		} else if (!dev->legacy_sent) {
@@ -168,6 +190,7 @@ void rtlm_irq_reg_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 void rtlm_irq_reset(struct rtlm_dev *dev)
 {
 	dev->irq_sent = 0;
+	memset(dev->irq_sent_whatif, 0, sizeof(dev->irq_sent_whatif));
 	dev->legacy_sent = false;
 	plat_pci_intx_set(&dev->pci, false);
 }

@@ -69,7 +69,44 @@ static const rtlm_wr_hook wr_hooks[RTL_RI__COUNT] = {
 	[RTL_RI_RSS_KEY_8125] = rtlm_rss_write,
 	[RTL_RI_RSS_INDIRECTION_TBL_8125_V2] = rtlm_rss_write,
 	[RTL_RI_Q_NUM_CTRL_8125] = rtlm_rss_write,
+	[RTL_RI_RDSAR_Q4_WHATIF] = rtlm_rx_ring_base_write,
+	[RTL_RI_IMR_CLEAR_WHATIF] = rtlm_irq_reg_write,
+	[RTL_RI_ISR_WHATIF] = rtlm_irq_reg_write,
+	[RTL_RI_IMR_SET_WHATIF] = rtlm_irq_reg_write,
+	[RTL_RI_RSS_INDIR_WHATIF] = rtlm_rss_write,
+	[RTL_RI_RSS_CFG_WHATIF] = rtlm_rss_write,
 };
+
+/* The row covering each byte of the BAR (row index + 1; 0: none), made
+ * once from rtl_reg_lookup(): an access costs one load instead of a binary
+ * search over the ~70 rows (the driver touches IntrStatus, IntrMask and a
+ * doorbell about every second frame). */
+static uint8_t reg_row[RTL_BAR_SIZE];
+static bool reg_row_ok;
+
+_Static_assert(RTL_RI__COUNT < 256, "reg_row holds a row index in a byte");
+
+static const struct rtl_reg_desc *reg_at(uint32_t off)
+{
+	if (!reg_row_ok) {
+		for (uint32_t o = 0; o < RTL_BAR_SIZE; o++) {
+			const struct rtl_reg_desc *d = rtl_reg_lookup(o);
+
+			reg_row[o] = d ? (uint8_t)(d - rtl_regs + 1) : 0;
+		}
+		reg_row_ok = true;
+	}
+	return reg_row[off] ? &rtl_regs[reg_row[off] - 1] : NULL;
+}
+
+/* The row covering @off on this chip: what-if rows only on a what-if
+ * chip row, unknown registers on every real one. */
+static const struct rtl_reg_desc *reg_lookup(const struct rtlm_dev *dev, uint32_t off)
+{
+	const struct rtl_reg_desc *d = reg_at(off);
+
+	return d && (d->flags & RTL_RF_WHATIF) && !dev->chip->whatif ? NULL : d;
+}
 
 /* Values computed at read time, by row. */
 static const rtlm_rd_hook rd_hooks[RTL_RI__COUNT] = {
@@ -223,28 +260,6 @@ static bool access_ok(struct rtlm_dev *dev, uint64_t off, unsigned size,
 	return true;
 }
 
-/* The row covering each byte of the BAR (row index + 1; 0: none), made
- * once from rtl_reg_lookup(): an access costs one load instead of a binary
- * search over the ~70 rows (the driver touches IntrStatus, IntrMask and a
- * doorbell about every second frame). */
-static uint8_t reg_row[RTL_BAR_SIZE];
-static bool reg_row_ok;
-
-_Static_assert(RTL_RI__COUNT < 256, "reg_row holds a row index in a byte");
-
-static const struct rtl_reg_desc *reg_at(uint32_t off)
-{
-	if (!reg_row_ok) {
-		for (uint32_t o = 0; o < RTL_BAR_SIZE; o++) {
-			const struct rtl_reg_desc *d = rtl_reg_lookup(o);
-
-			reg_row[o] = d ? (uint8_t)(d - rtl_regs + 1) : 0;
-		}
-		reg_row_ok = true;
-	}
-	return reg_row[off] ? &rtl_regs[reg_row[off] - 1] : NULL;
-}
-
 static uint32_t mmio_read32(struct rtlm_dev *dev, uint32_t off, unsigned size)
 {
 	uint32_t v = 0;
@@ -252,7 +267,7 @@ static uint32_t mmio_read32(struct rtlm_dev *dev, uint32_t off, unsigned size)
 	unsigned i = 0;
 
 	while (i < size) {
-		const struct rtl_reg_desc *d = reg_at(off + i);
+		const struct rtl_reg_desc *d = reg_lookup(dev, off + i);
 		unsigned ri, e;
 		uint32_t eo, ev;
 
@@ -285,7 +300,7 @@ static void mmio_write32(struct rtlm_dev *dev, uint32_t off, uint32_t val,
 	unsigned i = 0;
 
 	while (i < size) {
-		const struct rtl_reg_desc *d = reg_at(off + i);
+		const struct rtl_reg_desc *d = reg_lookup(dev, off + i);
 		uint32_t eo, ev = 0, lanes = 0;
 		unsigned ri, e;
 

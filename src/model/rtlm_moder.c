@@ -56,12 +56,14 @@ bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx)
 {
 	unsigned off = q * RTL_INT_MITI_STRIDE +
 		       (tx ? RTL_INT_MITI_TX_BYTE : RTL_INT_MITI_RX_BYTE);
-	uint64_t bit = 1ull << id;
+	uint64_t bit;
 	unsigned units;
 
+	/* ids 64+ (the what-if row's) are never held: no record, no timer */
 	if (id >= RTL_MSIX_MAX_VECTORS || q >= dev->chip->miti->queues ||
 	    (rtlm_rd(dev, RTL_RI_INT_CFG0_8125) & RTL_INT_CFG0_MITIGATION_BYPASS))
 		return false;
+	bit = 1ull << id;
 	units = rtlm_reg_byte(dev, RTL_RI_INT_MITI_V2, off);
 	if (!units)
 		return false;

@@ -144,6 +144,7 @@ struct rtlm_dev {
 
 	/* interrupts */
 	uint64_t irq_sent;	/* V2: id's message sent, level not fallen */
+	uint32_t irq_sent_whatif[RTL_MSIX_WHATIF_WORDS];	/* ids 64+ */
 	bool legacy_sent;
 	uint64_t msix_count;	/* messages attempted (for drop_every) */
 	struct sim_event moder_ev[RTL_MSIX_MAX_VECTORS];

@@ -20,6 +20,8 @@
  * the same count into both).  A table-size field above the chip's table
  * (2^7 = 128) is a guest error and clipped.  A chip row without RSS
  * (rss_indir_size 0, RTL8125A) keeps the registers but never hashes.
+ * The what-if row (rtl_chips.h) takes both sizes from RSS_CFG_WHATIF and
+ * entries 128..255 from RSS_INDIR_WHATIF.
  */
 #include <string.h>
 
@@ -38,8 +40,10 @@ void rtlm_rss_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 
 unsigned rtlm_rx_rings(struct rtlm_dev *dev)
 {
-	uint32_t lg = (rtlm_rd(dev, RTL_RI_Q_NUM_CTRL_8125) & RTL_Q_NUM_MASK) >>
-		      RTL_Q_NUM_SHIFT;
+	uint32_t lg = dev->chip->whatif ?
+		(rtlm_rd(dev, RTL_RI_RSS_CFG_WHATIF) & RTL_RSS_CFG_WHATIF_QNUM_MASK) >>
+		RTL_RSS_CFG_WHATIF_QNUM_SHIFT :
+		(rtlm_rd(dev, RTL_RI_Q_NUM_CTRL_8125) & RTL_Q_NUM_MASK) >> RTL_Q_NUM_SHIFT;
 	unsigned n = 1u << lg;
 
 	return n < dev->chip->caps->rx_queues ? n : dev->chip->caps->rx_queues;
@@ -48,7 +52,9 @@ unsigned rtlm_rx_rings(struct rtlm_dev *dev)
 static void rss_rebuild(struct rtlm_dev *dev)
 {
 	uint32_t ctrl = rtlm_rd(dev, RTL_RI_RSS_CTRL_8125);
-	unsigned lg = (ctrl & RTL_RSS_CTRL_INDIR_MASK) >> RTL_RSS_CTRL_INDIR_SHIFT;
+	unsigned lg = dev->chip->whatif ?
+		rtlm_rd(dev, RTL_RI_RSS_CFG_WHATIF) & RTL_RSS_CFG_WHATIF_INDIR_MASK :
+		(ctrl & RTL_RSS_CTRL_INDIR_MASK) >> RTL_RSS_CTRL_INDIR_SHIFT;
 	unsigned size = dev->chip->caps->rss_indir_size;
 	uint8_t key[RTLM_RSS_KEY_MAX];
 	unsigned klen = dev->chip->caps->rss_key_size;
@@ -64,8 +70,9 @@ static void rss_rebuild(struct rtlm_dev *dev)
 	}
 	dev->rss_indir.size = 1u << lg;
 	for (unsigned i = 0; i < dev->rss_indir.size; i++)
-		dev->rss_indir.tbl[i] = rtlm_reg_byte(dev,
-			RTL_RI_RSS_INDIRECTION_TBL_8125_V2, i);
+		dev->rss_indir.tbl[i] = i < RTL_RSS_INDIR_REAL ?
+			rtlm_reg_byte(dev, RTL_RI_RSS_INDIRECTION_TBL_8125_V2, i) :
+			rtlm_reg_byte(dev, RTL_RI_RSS_INDIR_WHATIF, i - RTL_RSS_INDIR_REAL);
 	if (klen > sizeof(key))
 		klen = sizeof(key);
 	for (unsigned i = 0; i < klen; i++)

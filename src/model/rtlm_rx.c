@@ -354,6 +354,10 @@ static uint64_t rx_ring_base(struct rtlm_dev *dev, unsigned q)
 	if (!q)
 		return rtlm_rd(dev, RTL_RI_RxDescAddrLow) |
 		       (uint64_t)rtlm_rd(dev, RTL_RI_RxDescAddrHigh) << 32;
+	if (q >= RTL_WHATIF_FIRST_Q)	/* the what-if row's queues 4..255 */
+		return *rtlm_reg(dev, RTL_RI_RDSAR_Q4_WHATIF, 2 * (q - RTL_WHATIF_FIRST_Q)) |
+		       (uint64_t)*rtlm_reg(dev, RTL_RI_RDSAR_Q4_WHATIF,
+					   2 * (q - RTL_WHATIF_FIRST_Q) + 1) << 32;
 	return *rtlm_reg(dev, RTL_RI_RDSAR_Q1_LOW_8125, 2 * (q - 1)) |
 	       (uint64_t)*rtlm_reg(dev, RTL_RI_RDSAR_Q1_LOW_8125,
 				   2 * (q - 1) + 1) << 32;
@@ -427,7 +431,7 @@ static void rx_done(struct sim *s, struct sim_event *ev)
 	(void)s;
 	frame_unlink(dev, fr);
 	at = base + (uint64_t)dev->rx[q].cur * dsz;
-	if ((dev->p.faults.rx_ring_full >> q) & 1)
+	if (q < 32 && (dev->p.faults.rx_ring_full >> q) & 1)
 		goto missed;
 	if (plat_pci_dma_read(&dev->pci, at, d, dsz)) {
 		rtlm_guest_error(dev, "RX queue %u descriptor %u at 0x%llx is not DMA-visible",
@@ -476,9 +480,10 @@ out:
 void rtlm_rx_ring_base_write(struct rtlm_dev *dev, unsigned ri,
 			     unsigned elem, uint32_t old, uint32_t val)
 {
-	unsigned q = ri == RTL_RI_RDSAR_Q1_LOW_8125 ? elem / 2 + 1 : 0;
+	unsigned q = ri == RTL_RI_RDSAR_Q1_LOW_8125 ? elem / 2 + 1 :
+		     ri == RTL_RI_RDSAR_Q4_WHATIF ? elem / 2 + RTL_WHATIF_FIRST_Q : 0;
 	bool low = ri == RTL_RI_RxDescAddrLow ||
-		   (ri == RTL_RI_RDSAR_Q1_LOW_8125 && !(elem & 1));
+		   (ri != RTL_RI_RxDescAddrHigh && !(elem & 1));
 
 	(void)old;
 	if (!low)
@@ -520,7 +525,7 @@ static void rx_drop_all(struct rtlm_dev *dev, bool count)
 void rtlm_rx_reset(struct rtlm_dev *dev)
 {
 	rx_drop_all(dev, true);
-	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+	for (unsigned q = 0; q < dev->chip->caps->rx_queues; q++)
 		dev->rx[q].cur = 0;
 }
 

@@ -9,8 +9,8 @@
  * buffer after it was freed and its slot reused hits a different generation
  * and is caught:
  *
- *   dma = 0x1_0000_0000 + ((gen << 16 | slot) << 24) + offset,
- *   offset < 16 MiB, slot < 65536, gen < 4096.
+ *   dma = 0x1_0000_0000 + ((gen << 18 | slot) << 24) + offset,
+ *   offset < 16 MiB, slot < 2^18, gen < 4096.
  *
  * A device access outside any live buffer is a guest error: counted, the
  * message kept, never a crash (QEMU's LOG_GUEST_ERROR idea).
@@ -25,7 +25,8 @@
 #include <string.h>
 
 #define PLAT_MEM_MAX_LEN (16u << 20)     /* bytes per buffer */
-#define PLAT_MEM_SLOTS 65536u
+#define PLAT_MEM_SLOTS 262144u        /* 2^SLOT_BITS: 256 RX rings of 256
+					 * buffers fit (the what-if chip) */
 
 struct plat_mem_region {
 	void *cpu;              /* host pointer */
@@ -102,7 +103,7 @@ void *plat_mem_ptr(struct plat_mem *m, uint64_t dma, size_t len, const char *who
 /* The address layout above. */
 #define PLAT_MEM_BASE 0x100000000ull
 #define PLAT_MEM_OFF_BITS 24
-#define PLAT_MEM_SLOT_BITS 16
+#define PLAT_MEM_SLOT_BITS 18
 #define PLAT_MEM_GEN_MASK 0xfffu
 
 /* The live buffer of bus address @dma and the offset into it, or NULL.

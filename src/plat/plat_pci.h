@@ -45,7 +45,7 @@
 #include "sim/sim_host.h"
 
 #define PLAT_PCI_BARS 6
-#define PLAT_PCI_MSIX_MAX 64
+#define PLAT_PCI_MSIX_MAX 512
 #define PLAT_PCI_CFG_SIZE 4096          /* PCIe extended configuration space */
 #define PLAT_PCI_CFG_STORED 256         /* bytes kept; the rest reads 0 */
 

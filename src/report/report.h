@@ -39,6 +39,7 @@ struct rpt_cpu {
 /* What ran: the run header. */
 struct rpt_head {
 	const char *chip;
+	const char *whatif;             /* a what-if chip row: its note */
 	const char *bus;                /* "pci" or "usb" */
 	const char *preset;
 	unsigned queues, cpus;
@@ -95,6 +96,8 @@ struct rpt_iperf3 {
 	uint64_t retransmits;
 	double app_cpu;                 /* the iperf3 process, top's %CPU */
 	unsigned busy_tasks;            /* host.busy_tasks (stress-ng --cpu N) */
+	const char *cpus;               /* iperf3.cpus (taskset -c LIST), or
+					   NULL/"": any CPU */
 	double busy_cpu;                /* theirs, all of them, top's %CPU */
 	double cpu_usr, cpu_sys;        /* the same over the whole run, by class */
 	const char *rcv_cc;             /* the receiving side's congestion control */

@@ -56,6 +56,8 @@ void report_iperf3_cmdline(FILE *out, const struct rpt_run *r)
 	if (ip->busy_tasks)
 		fprintf(out, "host load: stress-ng --cpu %u (%u CPU-bound tasks)\n",
 			ip->busy_tasks, ip->busy_tasks);
+	if (ip->up && ip->cpus && ip->cpus[0])
+		fprintf(out, "the host's iperf3 runs under taskset -c %s\n", ip->cpus);
 	if (ip->up && ip->udp)
 		fprintf(out, "iperf3 -s on the host; on the peer: iperf3 -c %s -u -b %llu -l %u "
 			"-P %u -t %g, which prints:\n", RPT_HOST_IP,

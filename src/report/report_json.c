@@ -76,6 +76,8 @@ static json_object *config_json(const struct rpt_run *r)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "chip", json_object_new_string(r->head.chip));
+	if (r->head.whatif)
+		json_object_object_add(o, "whatif", json_object_new_string(r->head.whatif));
 	json_object_object_add(o, "bus", json_object_new_string(r->head.bus));
 	json_object_object_add(o, "rx_queues", json_object_new_int((int)r->head.queues));
 	json_object_object_add(o, "rss", json_object_new_boolean(r->head.rss));

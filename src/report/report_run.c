@@ -16,6 +16,8 @@ void report_head(FILE *out, const struct rpt_run *r)
 	fprintf(out, "rxscale run: %s, %u RX queue%s, RSS %s, %u CPU%s, preset %s, seed %llu\n",
 		h->chip, h->queues, h->queues == 1 ? "" : "s", h->rss ? "on" : "off",
 		h->cpus, h->cpus == 1 ? "" : "s", h->preset, (unsigned long long)h->seed);
+	if (h->whatif)
+		fprintf(out, "note: %s is a %s\n", h->chip, h->whatif);
 }
 
 void report_ethtool_stats(FILE *out, struct net_device *dev)

@@ -171,7 +171,15 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 
 	memset(&s, 0, sizeof(s));
 	if (!o) {
-		cli_err("sweep-merge: %s: not readable JSON (%s)", path, json_util_get_last_err());
+		char why[200];
+		size_t k;
+
+		/* json-c's message ends in a newline: one line */
+		snprintf(why, sizeof(why), "%s", json_util_get_last_err() ?
+			 json_util_get_last_err() : "unknown error");
+		for (k = strlen(why); k && (why[k - 1] == '\n' || why[k - 1] == ' '); k--)
+			why[k - 1] = 0;
+		cli_err("sweep-merge: %s: not readable JSON (%s)", path, why);
 		return -1;
 	}
 	key = jstr(o, "key");

@@ -47,15 +47,21 @@ void report_timeline(FILE *out, const struct rpt_run *r)
 		indented(out, e->out);
 		indented(out, e->err);
 	}
-	if (t->chaos)
+	if (t->chaos) {
 		fprintf(out, "chaos: %u reconfigurations (%u applied, %u rejected with the old "
-			"settings kept, %u rejected with them changed), %u faults; longest "
-			"stall %.1f ms (%s %u; bound %.1f ms), %llu lost-interrupt kicks\n",
+			"settings kept, %u rejected with them changed), %u faults; ",
 			t->applied + t->rejected, t->applied, t->rejected - t->rejected_changed,
-			t->rejected_changed, t->faults, t->max_stall_ms,
-			t->max_stall_q < RTL_MAX_RX_QUEUES ? "RX queue" : "TX queue",
-			t->max_stall_q < RTL_MAX_RX_QUEUES ? t->max_stall_q : 0,
-			t->bound_ms, (unsigned long long)t->kicks);
+			t->rejected_changed, t->faults);
+		if (t->max_stall_ms > 0)
+			fprintf(out, "longest stall %.1f ms (%s %u; bound %.1f ms)",
+				t->max_stall_ms,
+				t->max_stall_q < RTL_MAX_RX_QUEUES ? "RX queue" : "TX queue",
+				t->max_stall_q < RTL_MAX_RX_QUEUES ? t->max_stall_q : 0,
+				t->bound_ms);
+		else
+			fprintf(out, "no stall (bound %.1f ms)", t->bound_ms);
+		fprintf(out, ", %llu lost-interrupt kicks\n", (unsigned long long)t->kicks);
+	}
 	if (t->failed)
 		fprintf(out, "%u timeline command%s rejected: the run went on with the old "
 			"settings\n", t->failed, t->failed == 1 ? " was" : "s were");

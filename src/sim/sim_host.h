@@ -256,6 +256,9 @@ struct sim_host {
 		void *arg;
 	} softirq[SIM_SOFTIRQ_NR];
 	uint64_t zero_chunks;           /* RUNNABLE chunks that charged 0 */
+	/* tasks waiting on any runqueue (the CPUs' nr_queued summed): with
+	 * none, a CPU going idle has nothing to pull and scans no CPU */
+	unsigned nr_queued_all;
 };
 
 /*

@@ -58,6 +58,7 @@ static void rq_add(struct sim_cpu *c, struct sim_task *t)
 	t->rq_next = NULL;
 	*pp = t;
 	c->nr_queued++;
+	c->h->nr_queued_all++;
 	t->state = SIM_TASK_QUEUED;
 	t->cpu = c->id;
 }
@@ -69,6 +70,7 @@ static void rq_del(struct sim_cpu *c, struct sim_task *t)
 			*pp = t->rq_next;
 			t->rq_next = NULL;
 			c->nr_queued--;
+			c->h->nr_queued_all--;
 			return;
 		}
 	}
@@ -407,13 +409,19 @@ static void run_task_chunk(struct sim_cpu *c, struct sim_task *t, bool sw)
  * its CPU is never moved, however much of that CPU interrupts take:
  * sched_balance_find_src_group() treats a busiest group with one running
  * task as balanced on symmetric CPUs (the capacity-based "misfit" path is
- * for asymmetric ones).
+ * for asymmetric ones).  With no task waiting on any runqueue there is
+ * nothing to pull, and no CPU is looked at (Linux bails out the same way
+ * when the root domain is not overloaded: sched_balance_newidle() tests
+ * rd->overloaded, which add_nr_running() sets when a runqueue holds two
+ * tasks): the idle path stays O(1) in the number of CPUs.
  */
 static bool newidle_pull(struct sim_cpu *c)
 {
 	struct sim_host *h = c->h;
 	sim_time_t now = h->sim->now;
 
+	if (!h->nr_queued_all)
+		return false;
 	for (unsigned k = 1; k < h->params.ncpus; k++) {
 		struct sim_cpu *o = &h->cpus[(c->id + k) % h->params.ncpus];
 
