@@ -22,9 +22,10 @@ test:
 	 else meson setup $(BUILD) $(MESON_FLAGS); fi
 	meson test -C $(BUILD) --print-errorlogs
 
-# The fast rxscale for long runs and sweeps, $(BUILD)/release/rxscale:
-# link-time and profile-guided optimisation trained on the main job
-# (scripts/build-release.sh).  It prints the same bytes as $(BUILD)/rxscale.
+# The fast rxscale for long runs and sweeps, $(BUILD)/release/rxscale: -O3
+# tuned for this CPU, link-time and profile-guided optimisation trained on
+# the main job (scripts/build-release.sh).  It prints the same bytes as
+# $(BUILD)/rxscale.
 release: all
 	scripts/build-release.sh . $(BUILD)/release
 
