@@ -259,24 +259,33 @@ static inline bool wheel_insert(struct sim *s, struct sim_event *ev)
 	return true;
 }
 
+/* Take the head of bucket @b out (the event about to run, or one
+ * cancelled there). */
+static inline void wheel_pop_head(struct sim *s, unsigned b)
+{
+	struct sim_event *ev = s->wheel[b], *next = ev->next;
+
+	s->wheel_n--;
+	s->wheel[b] = next;
+	if (next) {
+		next->prev = ev->prev;
+		return;
+	}
+	s->wheel_map[b >> 6] &= ~(1ull << (b & 63));
+	if (!s->wheel_map[b >> 6])
+		s->wheel_sum &= ~(1ull << (b >> 6));
+}
+
 static void wheel_remove(struct sim *s, struct sim_event *ev)
 {
 	unsigned b = wheel_slot(ev->time);
 	struct sim_event *head = s->wheel[b];
 
-	s->wheel_n--;
 	if (ev == head) {
-		head = ev->next;
-		s->wheel[b] = head;
-		if (head) {
-			head->prev = ev->prev;
-			return;
-		}
-		s->wheel_map[b >> 6] &= ~(1ull << (b & 63));
-		if (!s->wheel_map[b >> 6])
-			s->wheel_sum &= ~(1ull << (b >> 6));
+		wheel_pop_head(s, b);
 		return;
 	}
+	s->wheel_n--;
 	ev->prev->next = ev->next;
 	if (ev->next)
 		ev->next->prev = ev->prev;
@@ -307,22 +316,6 @@ static inline unsigned wheel_first_slot(const struct sim *s)
 static struct sim_event *wheel_first(const struct sim *s)
 {
 	return s->wheel[wheel_first_slot(s)];
-}
-
-/* Take the head of bucket @b out (the event about to run). */
-static inline void wheel_pop_head(struct sim *s, unsigned b)
-{
-	struct sim_event *ev = s->wheel[b], *next = ev->next;
-
-	s->wheel_n--;
-	s->wheel[b] = next;
-	if (next) {
-		next->prev = ev->prev;
-		return;
-	}
-	s->wheel_map[b >> 6] &= ~(1ull << (b & 63));
-	if (!s->wheel_map[b >> 6])
-		s->wheel_sum &= ~(1ull << (b >> 6));
 }
 
 /* ----- both ----- */
