@@ -205,6 +205,16 @@ int plat_mem_cpu_read(struct plat_mem *m, const void *cpu, size_t len)
 {
 	unsigned mask = m->by_cpu_cap - 1;
 
+	/* the buffer synced last, owned by the CPU: what the probe below
+	 * finds for it (a pointer mapped twice at once aside, itself a
+	 * driver bug) */
+	if (m->last_cpu_sync) {
+		const struct plat_mem_region *r = &m->r[m->last_cpu_sync - 1];
+
+		if (r->used && r->cpu == cpu && r->cpu_owns && !r->owned)
+			return 0;
+	}
+
 	if (!m->by_cpu_cap)
 		return 0;
 	for (unsigned i = cpu_hash(cpu, m->by_cpu_cap); m->by_cpu[i]; i = (i + 1) & mask) {

@@ -56,6 +56,10 @@ struct plat_mem {
 	 * slot + 1, 0 = empty) for plat_mem_cpu_read() */
 	uint32_t *by_cpu;
 	unsigned by_cpu_cap, by_cpu_n;
+	/* slot + 1 of the streaming mapping last synced for the CPU (0:
+	 * none): the driver reads that buffer next, and plat_mem_cpu_read()
+	 * finds it there without the probe (a cache miss per frame) */
+	unsigned last_cpu_sync;
 	char last_error[160];
 };
 
@@ -202,6 +206,8 @@ static inline int plat_mem_sync(struct plat_mem *m, uint64_t dma, bool for_cpu)
 	if (!r || r->owned)
 		return -EINVAL;
 	r->cpu_owns = for_cpu;
+	if (for_cpu)
+		m->last_cpu_sync = (unsigned)(r - m->r) + 1;
 	return 0;
 }
 
