@@ -15,6 +15,14 @@ static uint8_t *slot_data(struct load_wire_dir *d, size_t i)
 	return d->big[i] ? d->big[i] : d->buf + i * SLOT;
 }
 
+/* The slot @k places after the head.  The capacity is a power of two
+ * (64, doubled as it fills), so a mask instead of a division: this runs
+ * for every frame the peer sends. */
+static size_t slot_at(const struct load_wire_dir *d, size_t k)
+{
+	return (d->head + k) & (d->cap - 1);
+}
+
 /* Make room for one more frame.  0 or -ENOMEM. */
 static int dir_reserve(struct load_wire_dir *d)
 {
@@ -41,7 +49,7 @@ static int dir_reserve(struct load_wire_dir *d)
 			return -ENOMEM;
 		}
 		for (size_t k = 0; k < d->n; k++) {
-			size_t j = (d->head + k) % d->cap;
+			size_t j = slot_at(d, k);
 
 			if (d->big[j])
 				big[k] = d->big[j];
@@ -88,7 +96,7 @@ static int dir_push(struct load_wire_dir *d, const uint8_t *f, size_t len,
 		len = LOAD_WIRE_MAX;
 	if (dir_reserve(d))
 		return -ENOMEM;
-	i = (d->head + d->n) % d->cap;
+	i = slot_at(d, d->n);
 	if (len > SLOT) {
 		d->big[i] = malloc(len);
 		if (!d->big[i])
@@ -114,7 +122,7 @@ static void dir_fn(struct sim *s, struct sim_event *ev)
 	while (d->n && d->due[d->head] <= sim_now(s)) {
 		size_t i = d->head;
 
-		d->head = (d->head + 1) % d->cap;
+		d->head = slot_at(d, 1);
 		d->n--;
 		d->frames++;
 		d->bytes += d->len[i];
@@ -304,7 +312,7 @@ sim_time_t load_wire_peer_send_desc(struct load_wire *w, load_wire_build_fn buil
 
 	if (desc_len > LOAD_WIRE_DESC || len > SLOT || !build || dir_reserve(d))
 		return 0;
-	i = (d->head + d->n) % d->cap;
+	i = slot_at(d, d->n);
 	memcpy(d->desc + i * LOAD_WIRE_DESC, desc, desc_len);
 	d->build[i] = build;
 	d->build_hdr[i] = build_hdr;
