@@ -6,7 +6,7 @@
 # GCC first builds an instrumented rxscale (-fprofile-generate), which runs
 # the training jobs below; their profiles then steer the real build
 # (-fprofile-use): hot paths laid out together, cold code apart, branches
-# and inlining as measured.  On e1-rss the three together take ~35 % less
+# and inlining as measured.  On e1-rss these together take ~26 % less
 # CPU time than the debugoptimized build (docs/run.md "Speed"); -mtune=native
 # alone takes ~17 % off on this AMD EPYC (Zen 3 tuning).  Only the tuning
 # follows the CPU, not the instruction set: the binary runs on any x86-64
