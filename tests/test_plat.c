@@ -108,6 +108,21 @@ static void test_mem_ownership(void **state)
 		break;
 	}
 	assert_int_equal(m.owner_errors, 1);
+	/* the buffer synced last for the CPU (plat_mem_cpu_read looks there
+	 * first): unmapped and mapped again from the device, its slot and
+	 * pointer come back, but not the CPU's ownership */
+	for (unsigned i = 1; i < N; i += 2) {
+		if (!live[i])
+			continue;
+		assert_int_equal(plat_mem_sync(&m, dma[i], true), 0);
+		assert_int_equal(plat_mem_cpu_read(&m, bufs[i], 8), 0);
+		assert_int_equal(plat_mem_release(&m, dma[i]), 0);
+		assert_int_equal(plat_mem_cpu_read(&m, bufs[i], 8), 0);
+		assert_int_equal(plat_mem_map(&m, bufs[i], sizeof(bufs[i]), &dma[i]), 0);
+		plat_mem_set_from_device(&m, dma[i]);
+		assert_int_equal(plat_mem_cpu_read(&m, bufs[i], 8), -EPERM);
+		break;
+	}
 	assert_int_equal(plat_mem_sync(&m, 0x1000, true), -EINVAL);
 	for (unsigned i = 0; i < N; i++)
 		if (live[i])
