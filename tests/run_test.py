@@ -188,6 +188,12 @@ for extra in ((), ("--set", "nic.rx_queues=1", "--set", "host.preset=r2514",
 r = tcp("--set", "nic.rx_queues=1", "--set", "iperf3.cc=reno", "--set", "iperf3.streams=1")
 check(r.returncode == 0 and len(json.loads(r.stdout)["summary"]["queues"]) == 1,
       f"1 queue reno: {r.stderr}")
+# socket buffer sizes take iperf3's K/M/G units (1024^n): 1M is 1048576
+# (refused as 'not a whole number' before)
+a, b = (run("--set", "run.duration=0.2", "--set", f"iperf3.rcvbuf={v}") for v in ("1M", "1048576"))
+check(a.returncode == 0 and a.stdout == b.stdout, f"rcvbuf 1M: {a.returncode} {a.stderr}")
+r = run("--set", "iperf3.rcvbuf=1G")
+check(r.returncode == 2 and "'1G' is not a byte count in 0..67108864" in r.stderr, f"1G: {r.stderr}")
 # iperf3.cpus (taskset) is named in the header, as host.busy_tasks is
 r = run("--set", "run.duration=0.1", "--set", "iperf3.cpus=0-1")
 check(r.returncode == 0 and "\nthe host's iperf3 runs under taskset -c 0-1\n" in r.stdout,

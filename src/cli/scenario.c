@@ -84,6 +84,33 @@ static int set_uint(unsigned long *out, const char *v, unsigned long lo,
 	return 0;
 }
 
+/* A byte count as iperf3's -w and socket buffer options take it: a whole
+ * number with an optional K, M or G (1024, 1024^2, 1024^3; iperf3's
+ * unit_atoi), in lo..hi. */
+static int set_bytes(unsigned long *out, const char *v, unsigned long lo,
+		     unsigned long hi, char *msg, size_t ml, const char *key)
+{
+	char num[32];
+	const char *orig = v;
+	size_t n = strlen(v);
+	unsigned long mul = 1, u;
+
+	if (n && n < sizeof(num) && strchr("kKmMgG", v[n - 1])) {
+		mul = strchr("kK", v[n - 1]) ? 1ul << 10 : strchr("mM", v[n - 1]) ?
+		      1ul << 20 : 1ul << 30;
+		memcpy(num, v, n - 1);
+		num[n - 1] = 0;
+		v = num;
+	}
+	if (cli_parse_uint(v, 0, hi / mul, &u) || u * mul < lo) {
+		snprintf(msg, ml, "%s: '%.64s' is not a byte count in %lu..%lu (a K, M or "
+			 "G suffix multiplies by 1024, 1024^2, 1024^3)", key, orig, lo, hi);
+		return -1;
+	}
+	*out = u * mul;
+	return 0;
+}
+
 static int set_bool(bool *out, const char *v, char *msg, size_t ml, const char *key)
 {
 	if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
@@ -382,7 +409,9 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 	field += k->off;
 	switch (k->kind) {
 	case SK_UINT:
-		if (set_uint(&u, v, k->lo, k->hi, msg, ml, full))
+		/* socket buffer sizes (min_set) take iperf3's K/M/G too */
+		if (k->min_set ? set_bytes(&u, v, k->lo, k->hi, msg, ml, full) :
+				 set_uint(&u, v, k->lo, k->hi, msg, ml, full))
 			return -1;
 		if (u && u < k->min_set) {
 			snprintf(msg, ml, "%s: at least %lu bytes (or 0 for the default)",

@@ -41,13 +41,14 @@
  *                            bytes per read (0: 128 KiB)
  *   iperf3.cpus = (all)      CPU list the host's iperf3 may run on, as
  *                            taskset -c LIST iperf3 ("1", "4-7")
- *   iperf3.rcvbuf = 0        socket receive buffer, bytes (0: Linux's
+ *   iperf3.rcvbuf = 0        socket receive buffer, bytes or K/M/G (x 1024^n,
+ *                            as iperf3's units) (0: Linux's
  *                            defaults, TCP 128 KiB autotuned up to 6 MiB,
  *                            UDP 208 KiB); set: a fixed sk_rcvbuf, as
  *                            SO_RCVBUF leaves it (twice iperf3 -w's value)
  *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
  *                            run on the host
- *   iperf3.sndbuf = 0        -R: socket send buffer, bytes (0: 4 MiB)
+ *   iperf3.sndbuf = 0        -R: socket send buffer, bytes or K/M/G (0: 4 MiB)
  *   iperf3.threads = 1       -R: 1 = one thread for all streams (iperf3
  *                            < 3.16), 0 = one per stream (iperf3 >= 3.16)
  *   usb.link_gbps = 20       USB link: 5 (Gen 1), 10 (Gen 2x1), 20 (Gen 2x2)
