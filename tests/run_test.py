@@ -316,7 +316,12 @@ with tempfile.TemporaryDirectory() as td:
                        ("[run]\nduration = 0.05\n  0.5\n", ":3: an indented line"),
                        ("[run]\nduration\n", ":2: not a section, a key = value"),
                        ("[run]\nduration = 0.0\x001\n", ":2: a NUL byte"),
-                       ("[run]\nduration = 1e-10\n", "not a duration")):
+                       ("[run]\nduration = 1e-10\n", "not a duration"),
+                       # a key set twice in one section (the last won silently)
+                       ("[run]\nduration = 1\n[host]\ncpus = 4\n[run]\nduration = 2\n",
+                        ":6: run.duration: set twice in [run]"),
+                       ("[regime.a]\nmain = ping\nmain = gbps\n",
+                        ":3: regime.a.main: set twice in [regime.a]")):
         f = os.path.join(td, "bad.ini")
         open(f, "w").write(text)
         r = run(f)

@@ -461,10 +461,45 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 	return -1;
 }
 
+#define SCN_MAX_KEYS 512   /* distinct section.key lines a file may set */
+
 struct load_ctx {
 	struct scenario s;
 	char msg[512];
+	/* the section.key pairs set so far, to refuse one set twice */
+	char (*seen)[128];
+	unsigned nseen;
 };
+
+/* ethtool.cmd and timeline.at are lists: one line per item. */
+static bool key_repeats(const char *sec, const char *key)
+{
+	return (!strcmp(sec, "ethtool") && !strcmp(key, "cmd")) ||
+	       (!strcmp(sec, "timeline") && !strcmp(key, "at"));
+}
+
+/* Refuse a key the file already set in the same section (inih would let
+ * the last one win without a word).  0, or -1 with @lc->msg set. */
+static int once(struct load_ctx *lc, const char *sec, const char *key)
+{
+	char name[128];
+
+	if (key_repeats(sec, key))
+		return 0;
+	snprintf(name, sizeof(name), "%.63s.%.63s", sec, key);
+	for (unsigned i = 0; i < lc->nseen; i++)
+		if (!strcmp(lc->seen[i], name)) {
+			snprintf(lc->msg, sizeof(lc->msg), "%s: set twice in [%.63s] (one "
+				 "value per key; the last would win silently)", name, sec);
+			return -1;
+		}
+	if (lc->nseen == SCN_MAX_KEYS) {
+		snprintf(lc->msg, sizeof(lc->msg), "more than %d keys", SCN_MAX_KEYS);
+		return -1;
+	}
+	snprintf(lc->seen[lc->nseen++], sizeof(lc->seen[0]), "%s", name);
+	return 0;
+}
 
 static const char *const figure_names[] = {
 	[SCN_FIG_GBPS] = "gbps", [SCN_FIG_SOFT] = "soft",
@@ -560,6 +595,8 @@ static int handler(void *user, const char *sec, const char *key, const char *v)
 		snprintf(lc->msg, sizeof(lc->msg), "key '%.64s' is outside any [section]", key);
 		return 0;
 	}
+	if (once(lc, sec, key))
+		return 0;
 	if (!strncmp(sec, "regime.", 7))
 		return regime_key(&lc->s, sec + 7, key, v, lc->msg, sizeof(lc->msg)) ? 0 : 1;
 	return apply(&lc->s, sec, key, v, lc->msg, sizeof(lc->msg)) ? 0 : 1;
@@ -658,8 +695,14 @@ int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen
 
 	if (precheck(path, err, errlen))
 		return -1;
+	lc.seen = calloc(SCN_MAX_KEYS, sizeof(*lc.seen));
+	if (!lc.seen) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
 	errno = 0;
 	rc = ini_parse(path, handler, &lc);
+	free(lc.seen);
 	if (rc == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOENT));
 		return -1;
