@@ -360,14 +360,11 @@ static void peer_sent(void *owner, size_t len)
 	}
 }
 
-static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
+/* The GRO state of @napi's instance, or NULL if it has none yet.  A
+ * poll's frames come from one instance: the last one found is tried
+ * first (no search per frame across one instance per RX queue). */
+static struct stack_gro *gro_find(struct iperf3 *ip, struct napi_struct *napi)
 {
-	struct stack_gro_params gp;
-
-	struct iperf3_gro *g;
-
-	/* a poll's frames come from one instance: the last one found first
-	 * (no search per frame across one instance per RX queue) */
 	if (ip->gro_last < ip->ngro && ip->gro[ip->gro_last]->napi == napi)
 		return &ip->gro[ip->gro_last]->gro;
 	for (unsigned i = 0; i < ip->ngro; i++)
@@ -375,6 +372,17 @@ static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
 			ip->gro_last = i;
 			return &ip->gro[i]->gro;
 		}
+	return NULL;
+}
+
+static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
+{
+	struct stack_gro *found = gro_find(ip, napi);
+	struct stack_gro_params gp;
+	struct iperf3_gro *g;
+
+	if (found)
+		return found;
 	if (ip->ngro == ip->gro_cap) {
 		unsigned cap = ip->gro_cap ? 2 * ip->gro_cap : 8;
 		struct iperf3_gro **n = realloc(ip->gro, cap * sizeof(*n));
@@ -401,13 +409,8 @@ static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
 
 void iperf3_host_flush(struct iperf3 *ip, struct napi_struct *napi)
 {
-	struct stack_gro *g = NULL;
+	struct stack_gro *g = gro_find(ip, napi);
 
-	if (ip->gro_last < ip->ngro && ip->gro[ip->gro_last]->napi == napi)
-		g = &ip->gro[ip->gro_last]->gro;
-	for (unsigned i = 0; !g && i < ip->ngro; i++)
-		if (ip->gro[i]->napi == napi)
-			g = &ip->gro[i]->gro;
 	if (g)
 		stack_gro_flush(g);
 }
@@ -614,7 +617,6 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 	if (!rev) {
 		tcp_sender_set_xmit_seg(&st->snd, peer_tx_seg);
 		tcp_sender_set_can_xmit(&st->snd, peer_tsq_can_xmit, st);
-		load_wire_set_peer_sent(ip->wire, peer_sent);
 	}
 	if (rev) {
 		tcp_sender_set_write_space(&st->snd, write_space, st);
@@ -660,6 +662,9 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	ip->host = host;
 	ip->wire = wire;
 	ip->dut_mac = dev->dev_addr;
+	/* the peer's TX completions, for its sockets' TSQ (TCP, peer sends) */
+	if (!ip->cfg.udp && !ip->cfg.reverse)
+		load_wire_set_peer_sent(wire, peer_sent);
 	sim_rng_init(&rng, cfg->seed, sim_rng_stream_id("iperf3-ports"));
 	/* iperf3 applies -b to each stream separately (iperf3(1), -b) */
 	per_stream = cfg->bitrate;
