@@ -47,7 +47,7 @@ bench: all release
 			{ echo "release build: $$s RESULTS DIFFER from $(BUILD)/rxscale" >&2; exit 1; }; \
 	done; echo "release build: e1-rss, e3-mit-on-p4, chaos-rtl8127a as $(BUILD)/rxscale prints them"
 	@if [ -n "$(BENCH_BASE)" ]; then scripts/bench-base.sh "$(BENCH_BASE)" $(BUILD)/bench-base; fi
-	python3 bench/bench_run.py $(BUILD)/release/rxscale scenarios/e1-rss.ini --scale 8,64,256 \
+	python3 bench/bench_run.py $(BUILD)/release/rxscale scenarios/e1-rss.ini --scale 8,64,256 --layers $(BUILD)/rxscale \
 		$$([ -n "$(BENCH_BASE)" ] && [ -x $(BUILD)/bench-base/rxscale ] && echo --base $(BUILD)/bench-base/rxscale)
 	python3 bench/bench_sweep.py $(BUILD)/rxscale
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench_run.py RXSCALE SCENARIO [--base RXSCALE_BASE] [--json] [--runs N]
-                [--no-callgrind] [--scale 8,64,256] - the main job's speed.
+                [--no-callgrind] [--scale 8,64,256] [--layers RXSCALE_PLAIN]
+                - the main job's speed.
 
 Real-time factor: runs `RXSCALE run SCENARIO --set run.duration=10 --json`
 N times (3 by default) and reports simulated seconds per wall second of
@@ -28,7 +29,21 @@ frames/s, rx-flow-hash udp4 sdfn), which reaches every queue: at that
 rate every host size takes an interrupt and a NAPI poll per frame, so
 the simulated work per frame is the same and only its spread differs.
 Printed with each: the CPUs whose softirq time and the RX queues whose
-frames were at least a tenth of an even share.  Target (issue 17): within 2x of 8 CPUs."""
+frames were at least a tenth of an even share.  Target (issue 17): within 2x of 8 CPUs.
+
+--layers: where the instructions of one simulated frame go, by layer
+(callgrind's self cost per source file, the same 0.6 s minus 0.2 s runs,
+of RXSCALE_PLAIN: a build without link-time optimisation, so that code
+stays with its source file).  The layers are the chip model (src/model,
+src/plat, src/rss, net_flow.c: its parser), the driver with the kernel
+API (src/drv, src/kern, src/hw), the host's stack (GRO, demux, the TCP
+receiver, segment parsing, load_host.c), libc (the frame copies), the
+simulator (src/sim: events, CPUs, softirqs, scheduler) and the peer (its
+TCP senders, frame building, the wire, iperf3).  The first four are the
+datapath under test, which runs once per frame whatever the simulator's
+grain; printed with them is the real-time factor RXSCALE would reach if
+the simulator and the peer cost nothing (best factor / the datapath's
+share): an upper bound on what any cut outside the datapath can give."""
 import json
 import os
 import resource
@@ -54,7 +69,7 @@ args = sys.argv[1:]
 if "-h" in args or "--help" in args:
     usage(0)
 opts = {"--json": False, "--no-callgrind": False}
-vals = {"--base": None, "--runs": "3", "--scale": None}
+vals = {"--base": None, "--runs": "3", "--scale": None, "--layers": None}
 pos = []
 i = 0
 while i < len(args):
@@ -168,6 +183,52 @@ def callgrind_ir(binary, sim_s, extra=(), want_doc=False):
         return (ir, frames(doc), doc) if want_doc else (ir, frames(doc))
 
 
+LAYERS = (("model", "chip model"), ("driver", "driver + kernel API"),
+          ("stack", "host stack"), ("libc", "libc (frame copies)"),
+          ("sim", "simulator"), ("peer", "peer, wire, iperf3"))
+DATAPATH = ("model", "driver", "stack", "libc")
+
+
+def layer_of(path):
+    p = path.split("/src/")[-1] if "/src/" in path else path
+    if p.startswith(("model/", "plat/", "rss/", "net/net_flow")):
+        return "model"
+    if p.startswith(("drv/", "kern/", "hw/")):
+        return "driver"
+    if p.startswith(("stack/stack_gro", "stack/stack_demux", "stack/stack_pkt",
+                     "stack/tcp_receiver", "stack/tcp_seg", "stack/tcp_rtt",
+                     "load/load_host")):
+        return "stack"
+    if p.startswith("sim/"):
+        return "sim"
+    if p.startswith(("load/", "stack/", "net/", "cli/", "report/", "ethtool/")):
+        return "peer"
+    return "libc"
+
+
+def callgrind_layers(binary, sim_s):
+    """Self Ir by layer, frames."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cg.out")
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                            binary, "run", scen, "--set", f"run.duration={sim_s}", "--json"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            sys.exit(f"bench-run: callgrind of {binary} failed: {r.stderr.strip()[-500:]}")
+        a = subprocess.run(["callgrind_annotate", "--threshold=100", "--show-percs=no", out],
+                           capture_output=True, text=True)
+        if a.returncode:
+            sys.exit(f"bench-run: callgrind_annotate failed: {a.stderr.strip()[-300:]}")
+    by = {k: 0 for k, _ in LAYERS}
+    body = a.stdout.split("file:function", 1)[-1]
+    for ln in body.splitlines():
+        f = ln.split()
+        if len(f) < 2 or not f[0].replace(",", "").isdigit() or ":" not in f[1]:
+            continue
+        by[layer_of(f[1].rsplit(":", 1)[0])] += int(f[0].replace(",", ""))
+    return by, frames(json.loads(r.stdout))
+
+
 res = {k: {"walls": [], "cpus": [], "doc": None} for k in bins}
 for _ in range(runs):
     for k, b in bins.items():
@@ -237,6 +298,18 @@ if vals["--scale"] and have_cg:
                           "cpus_with_softirq": c, "queues_with_traffic": q, "queues": nq})
     out["scale"] = scale
 
+layers = None
+if vals["--layers"] and have_cg:
+    l0, f0 = callgrind_layers(vals["--layers"], 0.2)
+    l1, f1 = callgrind_layers(vals["--layers"], 0.6)
+    per = {k: (l1[k] - l0[k]) / max(1, f1 - f0) for k, _ in LAYERS}
+    total = sum(per.values())
+    share = sum(per[k] for k in DATAPATH) / total
+    layers = {"binary": vals["--layers"], "ir_per_frame": {k: round(v, 1) for k, v in per.items()},
+              "datapath_share": round(share, 4),
+              "rt_ceiling": round(res["new"]["rt_best"] / share, 2)}
+    out["layers"] = layers
+
 if opts["--json"]:
     print(json.dumps({"results": [out]}))
     sys.exit(0)
@@ -258,6 +331,14 @@ if "base" in bins:
 best = res["new"]["rt_best"]
 print(f"  target >= {TARGET:g}x real time: {'met' if best >= TARGET else 'NOT met'} "
       f"(best {best:.2f}x); peak {peak_mb:.0f} MB")
+if layers:
+    per = layers["ir_per_frame"]
+    total = sum(per.values())
+    print(f"  instructions per frame by layer ({layers['binary']}, no LTO): " + ", ".join(
+        f"{name} {per[k]:,.0f} ({100 * per[k] / total:.0f} %)" for k, name in LAYERS))
+    print(f"  the datapath under test (chip model, driver, host stack, libc) is "
+          f"{100 * layers['datapath_share']:.0f} % of a frame: with the simulator and the "
+          f"peer free, at most {layers['rt_ceiling']:.2f}x real time")
 if scale:
     print("  per-frame cost by host size (instructions/frame; what-if WHATIF-256Q, one RX "
           "queue per CPU; CPUs with softirq work, queues with traffic):")
