@@ -36,6 +36,11 @@
 /* KBUILD_MODNAME: "rxscale_r8152" as a kernel module (kmod/), "r8152" in
  * the simulator (src/drv/meson.build). */
 #define R8152_DRV_NAME		KBUILD_MODNAME
+/* ethtool -i's version: mainline r8152 sets its own DRIVER_VERSION string
+ * in get_drvinfo (drivers/net/usb/r8152.c through 6.19; a January 2026
+ * net-next patch, "net: usb: remove unnecessary get_drvinfo code and driver
+ * versions", drops it), while r8169 leaves it empty and the ethtool core
+ * fills in the kernel release.  So the two drivers differ here on purpose. */
 #define R8152_DRV_VERSION	"rxscale-1"
 
 /* URBs and buffers (research s1.1) */
