@@ -93,8 +93,8 @@ static void plot_script(FILE *g, bool svg, const char *title, const char *key,
 	fprintf(g, "set output\n");     /* stdout */
 	fprintf(g, "set multiplot layout 2,2 title '%s'\n", label);
 	plot_label(label, sizeof(label), key);
-	fprintf(g, "set grid\nset key %s\nset xlabel '%s'\nset xtics (",
-		names ? "below font ',9'" : "off", label);
+	fprintf(g, "set grid\nset key %s\nset xlabel '%s'\nset xtics font ',10' (",
+		names ? "below font ',9' height 1.5" : "off", label);
 	for (unsigned i = 0; i < n; i++) {
 		plot_label(label, sizeof(label), vals[i]);
 		fprintf(g, "%s'%s' %u", i ? ", " : "", label, i);
