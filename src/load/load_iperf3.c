@@ -786,6 +786,7 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 fail:
 	streams_close(ip);
 	stack_demux_fini(&ip->demux);
+	sim_purge(host->sim);
 	free(ip->s);
 	ip->s = NULL;
 	return rc;
@@ -848,9 +849,10 @@ void iperf3_fini(struct iperf3 *ip)
 	for (unsigned i = 0; i < ip->nstreams; i++)
 		if (ip->s[i].task_up)
 			sim_task_fini(&ip->s[i].task);
+	/* the streams' cancelled events leave the heap before they are freed */
+	sim_purge(ip->host->sim);
 	free(ip->s);
 	ip->s = NULL;
-	sim_purge(ip->host->sim);
 }
 
 uint64_t iperf3_goodput_limit_bps(const struct iperf3 *ip, uint32_t mbps)
