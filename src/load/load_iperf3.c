@@ -418,6 +418,17 @@ void iperf3_host_flush(struct iperf3 *ip, struct napi_struct *napi)
 		stack_gro_flush(g);
 }
 
+/* The stream of client @in whose port is @cport, or NULL: a client's
+ * ports are consecutive, 2 apart. */
+static struct iperf3_stream *stream_of_port(struct iperf3_inst *in, uint16_t cport)
+{
+	unsigned d = (unsigned)(cport - in->s[0].cport);
+
+	if (cport < in->s[0].cport || d % 2 || d / 2 >= in->ip->cfg.streams)
+		return NULL;
+	return &in->s[d / 2];
+}
+
 bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
 {
 	uint16_t dport;
@@ -431,13 +442,15 @@ bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
 		return false;
 	dport = (uint16_t)(f[14 + ihl + 2] << 8 | f[14 + ihl + 3]);
 	/* client ports are distinct across instances */
-	for (unsigned i = 0; i < ip->nstreams; i++) {
-		if (ip->s[i].cport != dport)
+	for (unsigned k = 0; k < ip->cfg.instances; k++) {
+		struct iperf3_stream *st = stream_of_port(&ip->inst[k], dport);
+
+		if (!st)
 			continue;
 		if (ip->cfg.reverse)
-			tcp_receiver_rx_frame(&ip->s[i].rcv, f, len);
+			tcp_receiver_rx_frame(&st->rcv, f, len);
 		else
-			tcp_sender_rx(&ip->s[i].snd, f, len);
+			tcp_sender_rx(&st->snd, f, len);
 		return true;
 	}
 	return false;
@@ -513,7 +526,7 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 	const uint8_t *p = skb->data;
 	unsigned ihl;
 	uint16_t sport, dport;
-	struct iperf3_stream *st = NULL;
+	struct iperf3_stream *st;
 
 	if (!ip->cfg.udp && skb->protocol == htons(ETH_P_IP) && skb->len >= 40 && p[9] == 6) {
 		struct stack_gro *g = gro_of(ip, napi);
@@ -533,12 +546,7 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 	dport = (uint16_t)(p[ihl + 2] << 8 | p[ihl + 3]);
 	if (dport < IPERF3_PORT || dport - IPERF3_PORT >= (int)ip->cfg.instances)
 		goto not_ours;
-	for (unsigned i = 0; i < ip->cfg.streams; i++) {
-		struct iperf3_stream *c = &ip->inst[dport - IPERF3_PORT].s[i];
-
-		if (c->cport == sport)
-			st = c;
-	}
+	st = stream_of_port(&ip->inst[dport - IPERF3_PORT], sport);
 	if (!st)
 		goto not_ours;
 	kern_charge(SIM_COST_udp_rcv);
