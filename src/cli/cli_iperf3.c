@@ -17,6 +17,9 @@
 
 #define MAX_INTERVALS 3600
 
+_Static_assert(SCN_IPERF3_MAX_INSTANCES == IPERF3_MAX_INSTANCES,
+	       "iperf3.instances: the scenario's limit is the workload's");
+
 /* Per-interval samples of an iperf3 run. */
 struct intervals {
 	struct sim_event ev;
@@ -58,9 +61,9 @@ static void sample_streams(struct world *w, struct intervals *iv, unsigned row)
 
 	if (!w->ip_up || row > iv->cap)
 		return;
-	for (unsigned i = 0; i < ip->cfg.streams; i++) {
+	for (unsigned i = 0; i < ip->nstreams; i++) {
 		const struct iperf3_stream *st = &ip->s[i];
-		struct rpt_sample *o = &iv->samp[row * ip->cfg.streams + i];
+		struct rpt_sample *o = &iv->samp[row * ip->nstreams + i];
 
 		if (ip->cfg.udp) {
 			o->packets = st->sent;
@@ -160,9 +163,11 @@ static void attribute_intervals(struct intervals *iv, uint64_t limit_bps, unsign
 /* The user-mode part of iperf3_cpu_ns(). */
 static uint64_t app_usr_ns(const struct iperf3 *ip)
 {
-	uint64_t n = ip->server.ns[SIM_ACCT_USR];
+	uint64_t n = 0;
 
-	for (unsigned i = 0; i < ip->cfg.streams; i++)
+	for (unsigned k = 0; k < ip->cfg.instances; k++)
+		n += ip->inst[k].task.ns[SIM_ACCT_USR];
+	for (unsigned i = 0; i < ip->nstreams; i++)
 		if (ip->s[i].task_up)
 			n += ip->s[i].task.ns[SIM_ACCT_USR];
 	return n;
@@ -173,7 +178,7 @@ static uint64_t app_usr_ns(const struct iperf3 *ip)
 static void streams_report(struct world *w, const struct intervals *iv, struct rpt_stream *out)
 {
 	const struct iperf3 *ip = &w->ip;
-	unsigned ns = ip->cfg.streams, rows = iv->n < iv->cap ? iv->n : iv->cap;
+	unsigned ns = ip->nstreams, rows = iv->n < iv->cap ? iv->n : iv->cap;
 
 	for (unsigned i = 0; i < ns; i++) {
 		const struct iperf3_stream *st = &ip->s[i];
@@ -181,8 +186,9 @@ static void streams_report(struct world *w, const struct intervals *iv, struct r
 		uint64_t rtt_sum = 0;
 
 		/* iperf3 -c's sockets: the control connection is 4, each
-		 * stream's data socket is followed by a descriptor of its own */
-		o->socket = 5 + 2 * i;
+		 * stream's data socket is followed by a descriptor of its own;
+		 * each instance's client is its own process */
+		o->socket = 5 + 2 * (i % ip->cfg.streams);
 		o->port = st->cport;
 		if (ip->cfg.udp) {
 			o->dgrams_sent = st->sent;
@@ -341,7 +347,8 @@ static void evaluate_rows(struct world *w, struct rpt_run *r)
 static int iperf3_config(struct world *w, struct iperf3_cfg *cfg)
 {
 	*cfg = (struct iperf3_cfg){
-		.streams = w->scn.iperf_streams, .udp = w->scn.iperf_udp,
+		.streams = w->scn.iperf_streams, .instances = w->scn.iperf_instances,
+		.udp = w->scn.iperf_udp,
 		.bitrate = w->scn.iperf_bitrate, .len = w->scn.iperf_len,
 		.seed = w->scn.seed, .rcvbuf = w->scn.iperf_rcvbuf,
 		.reverse = w->scn.iperf_reverse, .sndbuf = w->scn.iperf_sndbuf,
@@ -468,7 +475,7 @@ static void account(struct world *w, const struct iperf3_cfg *cfg, struct rpt_ru
 {
 	struct rpt_iperf3 *ip = &r->ip;
 
-	for (unsigned i = 0; w->ip_up && !cfg->udp && i < cfg->streams; i++) {
+	for (unsigned i = 0; w->ip_up && !cfg->udp && i < w->ip.nstreams; i++) {
 		ip->tcp_sent += w->ip.s[i].snd.st.segs_out + w->ip.s[i].snd.st.probes;
 		ip->tcp_got += w->ip.s[i].rcv.st.segs_in;
 	}
@@ -480,7 +487,7 @@ static void account(struct world *w, const struct iperf3_cfg *cfg, struct rpt_ru
 		ip->tx_local_drops = w->ip.data_tx_fail;
 		ip->tx_in_flight = q->q_len + w->wire.to_peer.n;
 	}
-	for (unsigned i = 0; w->ip_up && i < cfg->streams; i++) {
+	for (unsigned i = 0; w->ip_up && i < w->ip.nstreams; i++) {
 		ip->sent += w->ip.s[i].sent;
 		ip->got += w->ip.s[i].rx_dgrams;
 		ip->rcvbuf += w->ip.s[i].rcvbuf_errors;
@@ -553,7 +560,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	struct rpt_stream *st = NULL;
 	struct intervals *iv;
 	struct rpt_run *r;
-	unsigned failed;
+	unsigned failed, nstreams;
 	int rc = -1;
 
 	if (iperf3_config(w, &cfg))
@@ -565,17 +572,18 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	/* a row per whole second, the partial last one, and row 0 */
 	iv->cap = w->scn.duration_s + 2 < MAX_INTERVALS ? (unsigned)w->scn.duration_s + 2
 						       : MAX_INTERVALS;
-	iv->samp = calloc(((size_t)iv->cap + 1) * (cfg.streams ? cfg.streams : 1),
-			  sizeof(*iv->samp));
+	nstreams = cfg.streams ? cfg.streams * cfg.instances : 1;
+	iv->samp = calloc(((size_t)iv->cap + 1) * nstreams, sizeof(*iv->samp));
 	iv->acct = calloc(((size_t)iv->cap + 1) * w->scn.cpus, sizeof(*iv->acct));
-	st = calloc(cfg.streams ? cfg.streams : 1, sizeof(*st));
+	st = calloc(nstreams, sizeof(*st));
 	if (!iv->samp || !iv->acct || !st || workload_up(w, &cfg, dur))
 		goto out;
 	/* what runs, printed before the simulation */
 	cli_world_report(w, r);
 	r->ip = (struct rpt_iperf3){
 		.up = w->ip_up, .udp = cfg.udp, .reverse = cfg.reverse,
-		.streams = cfg.streams, .len = cfg.len, .bitrate = cfg.bitrate,
+		.streams = cfg.streams, .instances = cfg.instances, .len = cfg.len,
+		.bitrate = cfg.bitrate,
 		.cc = tcp_cc_name(cfg.cc), .secs = (double)dur / 1e9,
 		.busy_tasks = w->scn.busy_tasks,        /* for the header */
 		.cpus = w->scn.iperf_cpus,
@@ -608,7 +616,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	}
 	if (w->ip_up) {
 		streams_report(w, iv, st);
-		r->ip.nstreams = cfg.streams;
+		r->ip.nstreams = w->ip.nstreams;
 		r->ip.samp = iv->samp;
 		r->ip.st = st;
 		/* the other side runs Linux's default */

@@ -26,6 +26,7 @@ void scenario_default(struct scenario *s)
 	snprintf(s->chip, sizeof(s->chip), "RTL8127A");
 	s->ownbit_workaround = -1;
 	s->iperf_streams = 20;
+	s->iperf_instances = 1;
 	s->iperf_bitrate = 1000000000ull;
 	s->iperf_len = 0;
 	snprintf(s->iperf_cc, sizeof(s->iperf_cc), "cubic");
@@ -336,6 +337,7 @@ static const struct scn_key scn_keys[] = {
 	{ .name = "replay.max_gap", .kind = SK_SECONDS, FIELD(max_gap_s),
 	  .what = "a gap in [0.000001, 3600] s" },
 	UINT("iperf3.streams", iperf_streams, 0, 128),
+	UINT("iperf3.instances", iperf_instances, 1, SCN_IPERF3_MAX_INSTANCES),
 	BOOL("iperf3.udp", iperf_udp),
 	FUNC("iperf3.bitrate", set_bitrate),
 	FUNC("iperf3.cc", set_cc),

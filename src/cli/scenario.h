@@ -32,7 +32,11 @@
  *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
  *   replay.max_gap = 3600    longest recorded gap replayed, s; longer ones
  *                            (a capture clock that jumped) are shortened
- *   iperf3.streams = 20      -P: parallel streams from the peer (0: none)
+ *   iperf3.streams = 20      -P: parallel streams from the peer (0: none),
+ *                            of each instance
+ *   iperf3.instances = 1     iperf3 servers on consecutive ports (iperf3 -s
+ *                            -p 5201, -p 5202, ...), one client each with
+ *                            its own -P streams; 1..8 (src/load/load_iperf3.h)
  *   iperf3.udp = 0           -u: UDP instead of TCP
  *   iperf3.cc = cubic        -C: TCP congestion control, reno or cubic
  *   iperf3.bitrate = 1G      -b: UDP payload bit/s of each stream, as
@@ -99,6 +103,8 @@
 #define SCN_MAX_REGIME_SETS 12
 #define SCN_RX_USECS_DEFAULT -1
 #define SCN_RX_USECS_ADAPTIVE -2
+/* iperf3.instances: at most IPERF3_MAX_INSTANCES (load_iperf3.h) */
+#define SCN_IPERF3_MAX_INSTANCES 8
 
 /* The figure a regime is judged by. */
 enum scn_figure { SCN_FIG_GBPS, SCN_FIG_SOFT, SCN_FIG_IRQS, SCN_FIG_PING };
@@ -161,6 +167,7 @@ struct scenario {
 	bool ping_from_host;
 	unsigned iperf_sndbuf;
 	unsigned iperf_streams;
+	unsigned iperf_instances;
 	bool iperf_udp;
 	char iperf_cc[16];
 	char iperf_cpus[SCN_STR];       /* "" = all */

@@ -24,7 +24,7 @@ static int build_template(struct iperf3 *ip, struct iperf3_stream *st)
 
 	load_build_peer(&b, ip->dut_mac, 17);
 	b.sport = st->cport;
-	b.dport = IPERF3_PORT;
+	b.dport = st->in->port;
 	b.payload_len = (uint16_t)ip->cfg.len;
 	/* a zero payload: the sequence field starts at 0 and the checksum
 	 * net_build computed stays right for it */
@@ -82,18 +82,19 @@ static void stream_fn(struct sim *s, struct sim_event *ev)
 	sim_schedule_in(s, ev, st->gap);
 }
 
-/* The server: read one datagram per system call, round-robin over the
+/* A server: read one datagram per system call, round-robin over its
  * streams' sockets, up to 16 per chunk; sleep when all are empty.  TCP:
  * one read of up to -l bytes per socket per call. */
 static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 {
-	struct iperf3 *ip = arg;
+	struct iperf3_inst *in = arg;
+	struct iperf3 *ip = in->ip;
 	unsigned reads = 0;
 
 	(void)t;
 	if (!ip->cfg.udp) {
 		for (unsigned k = 0; k < ip->cfg.streams && reads < 4; k++) {
-			struct iperf3_stream *st = &ip->s[(ip->rr + k) % ip->cfg.streams];
+			struct iperf3_stream *st = &in->s[(in->rr + k) % ip->cfg.streams];
 			uint64_t n = tcp_receiver_read(&st->rcv, ip->cfg.len);
 
 			if (!n)
@@ -103,15 +104,15 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 			sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] * n);
 			reads++;
 		}
-		ip->rr = (ip->rr + 1) % ip->cfg.streams;
+		in->rr = (in->rr + 1) % ip->cfg.streams;
 		if (!reads) {
-			ip->server_waiting = true;
+			in->waiting = true;
 			return SIM_TASK_SLEEP;
 		}
 		return SIM_TASK_RUNNABLE;
 	}
 	for (unsigned k = 0; k < ip->cfg.streams && reads < 16; k++) {
-		struct iperf3_stream *st = &ip->s[(ip->rr + k) % ip->cfg.streams];
+		struct iperf3_stream *st = &in->s[(in->rr + k) % ip->cfg.streams];
 
 		while (st->q_dgrams && reads < 16) {
 			uint64_t len = st->q_bytes / st->q_dgrams;
@@ -128,9 +129,9 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 			reads++;
 		}
 	}
-	ip->rr = (ip->rr + 1) % ip->cfg.streams;
+	in->rr = (in->rr + 1) % ip->cfg.streams;
 	if (!reads) {
-		ip->server_waiting = true;
+		in->waiting = true;
 		return SIM_TASK_SLEEP;
 	}
 	return SIM_TASK_RUNNABLE;
@@ -153,20 +154,21 @@ static bool stream_write(struct iperf3 *ip, struct iperf3_stream *st)
 	return true;
 }
 
-/* -R: the host's iperf3 client, one thread for all streams: a write to
+/* -R: a host's iperf3 client, one thread for all its streams: a write to
  * each stream whose send buffer has room, up to 4 per chunk; sleeps when
  * every buffer is full. */
 static enum sim_task_ret client_run(struct sim_task *t, void *arg)
 {
-	struct iperf3 *ip = arg;
+	struct iperf3_inst *in = arg;
+	struct iperf3 *ip = in->ip;
 	unsigned writes = 0;
 
 	(void)t;
 	for (unsigned k = 0; k < ip->cfg.streams && writes < 4; k++)
-		writes += stream_write(ip, &ip->s[(ip->rr + k) % ip->cfg.streams]);
-	ip->rr = (ip->rr + 1) % ip->cfg.streams;
+		writes += stream_write(ip, &in->s[(in->rr + k) % ip->cfg.streams]);
+	in->rr = (in->rr + 1) % ip->cfg.streams;
 	if (!writes) {
-		ip->server_waiting = true;
+		in->waiting = true;
 		return SIM_TASK_SLEEP;
 	}
 	return SIM_TASK_RUNNABLE;
@@ -204,10 +206,10 @@ static void write_space(void *arg, uint64_t queued)
 			kern_charge(SIM_COST_sock_wakeup);
 			sim_task_wake_sync(&st->task);
 		}
-	} else if (ip->server_waiting) {
-		ip->server_waiting = false;
+	} else if (st->in->waiting) {
+		st->in->waiting = false;
 		kern_charge(SIM_COST_sock_wakeup);
-		sim_task_wake_sync(&ip->server);
+		sim_task_wake_sync(&st->in->task);
 	}
 }
 
@@ -219,15 +221,16 @@ static void peer_ready(void *arg)
 	tcp_receiver_read(&st->rcv, UINT64_MAX);
 }
 
+/* Data for a socket of server @arg. */
 static void tcp_ready(void *arg)
 {
-	struct iperf3 *ip = arg;
+	struct iperf3_inst *in = arg;
 
 	/* sock_def_readable(): a sync wakeup */
-	if (ip->server_waiting) {
-		ip->server_waiting = false;
+	if (in->waiting) {
+		in->waiting = false;
 		kern_charge(SIM_COST_sock_wakeup);
-		sim_task_wake_sync(&ip->server);
+		sim_task_wake_sync(&in->task);
 	}
 }
 
@@ -415,6 +418,17 @@ void iperf3_host_flush(struct iperf3 *ip, struct napi_struct *napi)
 		stack_gro_flush(g);
 }
 
+/* The stream of client @in whose port is @cport, or NULL: a client's
+ * ports are consecutive, 2 apart. */
+static struct iperf3_stream *stream_of_port(struct iperf3_inst *in, uint16_t cport)
+{
+	unsigned d = (unsigned)(cport - in->s[0].cport);
+
+	if (cport < in->s[0].cport || d % 2 || d / 2 >= in->ip->cfg.streams)
+		return NULL;
+	return &in->s[d / 2];
+}
+
 bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
 {
 	uint16_t dport;
@@ -427,13 +441,16 @@ bool iperf3_peer_rx(struct iperf3 *ip, const uint8_t *f, size_t len)
 	if (len < 14 + ihl + 20)
 		return false;
 	dport = (uint16_t)(f[14 + ihl + 2] << 8 | f[14 + ihl + 3]);
-	for (unsigned i = 0; i < ip->cfg.streams; i++) {
-		if (ip->s[i].cport != dport)
+	/* client ports are distinct across instances */
+	for (unsigned k = 0; k < ip->cfg.instances; k++) {
+		struct iperf3_stream *st = stream_of_port(&ip->inst[k], dport);
+
+		if (!st)
 			continue;
 		if (ip->cfg.reverse)
-			tcp_receiver_rx_frame(&ip->s[i].rcv, f, len);
+			tcp_receiver_rx_frame(&st->rcv, f, len);
 		else
-			tcp_sender_rx(&ip->s[i].snd, f, len);
+			tcp_sender_rx(&st->snd, f, len);
 		return true;
 	}
 	return false;
@@ -446,7 +463,7 @@ uint64_t iperf3_rx_bytes(const struct iperf3 *ip)
 	if (ip->cfg.udp)
 		return ip->app_bytes;
 	/* the receivers: the host's, or with -R the peer's */
-	for (unsigned i = 0; i < ip->cfg.streams; i++)
+	for (unsigned i = 0; i < ip->nstreams; i++)
 		n += ip->s[i].rcv.st.bytes_in;
 	return n;
 }
@@ -463,9 +480,11 @@ static uint64_t task_ns(const struct sim_task *t)
 
 uint64_t iperf3_cpu_ns(const struct iperf3 *ip)
 {
-	uint64_t n = task_ns(&ip->server);
+	uint64_t n = 0;
 
-	for (unsigned i = 0; i < ip->cfg.streams; i++)
+	for (unsigned k = 0; k < ip->cfg.instances; k++)
+		n += task_ns(&ip->inst[k].task);
+	for (unsigned i = 0; i < ip->nstreams; i++)
 		if (ip->s[i].task_up)
 			n += task_ns(&ip->s[i].task);
 	return n;
@@ -475,7 +494,7 @@ uint64_t iperf3_retransmits(const struct iperf3 *ip)
 {
 	uint64_t n = 0;
 
-	for (unsigned i = 0; !ip->cfg.udp && i < ip->cfg.streams; i++)
+	for (unsigned i = 0; !ip->cfg.udp && i < ip->nstreams; i++)
 		n += ip->s[i].snd.st.retransmits;
 	return n;
 }
@@ -507,7 +526,7 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 	const uint8_t *p = skb->data;
 	unsigned ihl;
 	uint16_t sport, dport;
-	struct iperf3_stream *st = NULL;
+	struct iperf3_stream *st;
 
 	if (!ip->cfg.udp && skb->protocol == htons(ETH_P_IP) && skb->len >= 40 && p[9] == 6) {
 		struct stack_gro *g = gro_of(ip, napi);
@@ -525,11 +544,9 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 		goto not_ours;
 	sport = (uint16_t)(p[ihl] << 8 | p[ihl + 1]);
 	dport = (uint16_t)(p[ihl + 2] << 8 | p[ihl + 3]);
-	if (dport != IPERF3_PORT)
+	if (dport < IPERF3_PORT || dport - IPERF3_PORT >= (int)ip->cfg.instances)
 		goto not_ours;
-	for (unsigned i = 0; i < ip->cfg.streams; i++)
-		if (ip->s[i].cport == sport)
-			st = &ip->s[i];
+	st = stream_of_port(&ip->inst[dport - IPERF3_PORT], sport);
 	if (!st)
 		goto not_ours;
 	kern_charge(SIM_COST_udp_rcv);
@@ -543,10 +560,10 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 		st->q_bytes += ip->cfg.len;
 		st->q_truesize += skb->truesize;
 		st->q_dgrams++;
-		if (ip->server_waiting) {
-			ip->server_waiting = false;
+		if (st->in->waiting) {
+			st->in->waiting = false;
 			kern_charge(SIM_COST_sock_wakeup);
-			sim_task_wake(&ip->server);
+			sim_task_wake(&st->in->task);
 		}
 	}
 	consume_skb(skb);
@@ -561,14 +578,15 @@ static uint32_t ip4(const uint8_t a[4])
 }
 
 /* A TCP stream: a sender and a receiver, connected; the peer sends, or
- * with -R the host.  Both ends use the tuple host:5201 <-> peer:cport. */
+ * with -R the host.  Both ends use the tuple host:5201 <-> peer:cport
+ * (the instance's port: 5201 + i). */
 static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 			   struct sim_rng *rng)
 {
 	struct tcp_sender_params sp;
 	struct tcp_receiver_params rp;
 	struct stack_tuple host_t = { ip4(load_host_ip), ip4(load_peer_ip),
-				      IPERF3_PORT, st->cport };
+				      st->in->port, st->cport };
 	struct stack_tuple peer_t = stack_tuple_rev(&host_t);
 	bool rev = ip->cfg.reverse;
 	const uint8_t *snd_mac = rev ? ip->dut_mac : load_peer_mac;
@@ -626,9 +644,35 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 		return stack_demux_add(&ip->demux, &peer_t, tcp_sender_input,
 				       &st->snd);
 	}
-	tcp_receiver_set_ready(&st->rcv, tcp_ready, ip);
+	tcp_receiver_set_ready(&st->rcv, tcp_ready, st->in);
 	/* as the host sees the stream's packets: saddr = the peer */
 	return stack_demux_add(&ip->demux, &peer_t, tcp_receiver_input, &st->rcv);
+}
+
+/* Close the streams' connections and free their buffers (init's failure
+ * paths and fini). */
+static void streams_close(struct iperf3 *ip)
+{
+	for (unsigned i = 0; ip->s && i < ip->nstreams; i++) {
+		free(ip->s[i].t_sent);
+		ip->s[i].t_sent = NULL;
+		if (!ip->s[i].tcp_up)
+			continue;
+		tcp_sender_fini(&ip->s[i].snd);
+		tcp_receiver_fini(&ip->s[i].rcv);
+		ip->s[i].tcp_up = false;
+	}
+}
+
+/* Does a stream before @n use any of the ports @base, @base + 2, ...
+ * that the @cnt streams of a client starting at @base would take? */
+static bool ports_taken(const struct iperf3 *ip, unsigned n, unsigned base, unsigned cnt)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (ip->s[i].cport >= base && ip->s[i].cport < base + 2 * cnt &&
+		    (ip->s[i].cport - base) % 2 == 0)
+			return true;
+	return false;
 }
 
 int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
@@ -637,11 +681,15 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 {
 	struct sim_rng rng;
 	struct sim_cpuset all;
+	struct sim_task **tasks;
 	uint64_t per_stream;
+	unsigned ntasks = 0;
+	int rc = -EINVAL;
 
 	if (cfg->thread_per_stream && !cfg->reverse)
 		return -EINVAL;
 	if (!cfg->streams || cfg->streams > IPERF3_MAX_STREAMS ||
+	    !cfg->instances || cfg->instances > IPERF3_MAX_INSTANCES ||
 	    (cfg->udp && (!cfg->bitrate || cfg->len < 16 || cfg->len > 1472)) ||
 	    (cfg->udp && cfg->reverse))
 		return -EINVAL;
@@ -650,7 +698,6 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	ip->dev = dev;
 	if (!ip->cfg.udp && !ip->cfg.len)
 		ip->cfg.len = 128 * 1024;       /* iperf3's TCP read size */
-	stack_demux_init(&ip->demux, host);
 	ip->rcvbuf_locked = ip->cfg.rcvbuf != 0;
 	if (!ip->cfg.rcvbuf)
 		/* UDP: net.core.rmem_default; TCP: net.ipv4.tcp_rmem[1] */
@@ -659,25 +706,46 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		ip->cfg.sndbuf = 4u << 20;      /* net.ipv4.tcp_wmem[2] */
 	if (ip->cfg.reverse && ip->cfg.len > ip->cfg.sndbuf)
 		return -EINVAL;
+	ip->nstreams = cfg->instances * cfg->streams;
+	ip->s = calloc(ip->nstreams, sizeof(*ip->s));
+	if (!ip->s)
+		return -ENOMEM;
+	stack_demux_init(&ip->demux, host);
 	ip->host = host;
 	ip->wire = wire;
 	ip->dut_mac = dev->dev_addr;
+	for (unsigned k = 0; k < cfg->instances; k++) {
+		struct iperf3_inst *in = &ip->inst[k];
+
+		in->ip = ip;
+		in->port = (uint16_t)(IPERF3_PORT + k);
+		in->s = &ip->s[k * cfg->streams];
+	}
 	/* the peer's TX completions, for its sockets' TSQ (TCP, peer sends) */
 	if (!ip->cfg.udp && !ip->cfg.reverse)
 		load_wire_set_peer_sent(wire, peer_sent);
 	sim_rng_init(&rng, cfg->seed, sim_rng_stream_id("iperf3-ports"));
 	/* iperf3 applies -b to each stream separately (iperf3(1), -b) */
 	per_stream = cfg->bitrate;
-	for (unsigned i = 0; i < cfg->streams; i++) {
+	for (unsigned i = 0; i < ip->nstreams; i++) {
 		struct iperf3_stream *st = &ip->s[i];
+		unsigned k = i % cfg->streams;
 
 		st->ip = ip;
+		st->in = &ip->inst[i / cfg->streams];
 		st->idx = i;
 		/* ephemeral ports from the Linux default range 32768-60999,
-		 * consecutive as a client opening streams one after another */
+		 * consecutive as a client opening streams one after another;
+		 * each client starts where Linux's connect() puts it for its
+		 * destination port (inet_hash_connect(), net/ipv4/
+		 * inet_hashtables.c: an offset hashed from the addresses and
+		 * the destination port), drawn here, on ports no other
+		 * client holds */
 		st->cport = (uint16_t)(32768 + sim_rng_below(&rng, 28000) + 0);
-		if (i)
+		if (k)
 			st->cport = (uint16_t)(ip->s[i - 1].cport + 2);
+		while (!k && ports_taken(ip, i, st->cport, cfg->streams))
+			st->cport = (uint16_t)(32768 + sim_rng_below(&rng, 28000));
 		st->gap = per_stream ? (sim_time_t)((uint64_t)cfg->len * 8 *
 						    1000000000ull / per_stream) : 1;
 		if (!st->gap)
@@ -686,43 +754,50 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		if (ip->cfg.udp) {
 			st->t_sent = calloc(IPERF3_SENT_RING, sizeof(*st->t_sent));
 			if (!st->t_sent || build_template(ip, st)) {
-				for (unsigned k = 0; k <= i; k++) {
-					free(ip->s[k].t_sent);
-					ip->s[k].t_sent = NULL;
-				}
-				return -ENOMEM;
+				rc = -ENOMEM;
+				goto fail;
 			}
 		} else if (tcp_stream_init(ip, st, &rng)) {
-			return -EINVAL;
+			goto fail;
 		}
+	}
+	tasks = malloc((ip->nstreams + cfg->instances) * sizeof(*tasks));
+	if (!tasks) {
+		rc = -ENOMEM;
+		goto fail;
 	}
 	all = cfg->cpus;
 	if (!sim_cpuset_weight(&all))
 		sim_cpuset_first_n(&all, host->params.ncpus);
-	sim_task_init(host, &ip->server, "iperf3",
-		      ip->cfg.reverse ? client_run : server_run, ip, &all);
-	ip->server_waiting = true;
-	for (unsigned i = 0; ip->cfg.thread_per_stream && i < cfg->streams; i++) {
+	for (unsigned k = 0; k < cfg->instances; k++) {
+		struct iperf3_inst *in = &ip->inst[k];
+
+		sim_task_init(host, &in->task, "iperf3",
+			      ip->cfg.reverse ? client_run : server_run, in, &all);
+		in->waiting = true;
+		if (!ip->cfg.thread_per_stream)
+			tasks[ntasks++] = &in->task;
+	}
+	for (unsigned i = 0; ip->cfg.thread_per_stream && i < ip->nstreams; i++) {
 		struct iperf3_stream *st = &ip->s[i];
 
 		sim_task_init(host, &st->task, "iperf3", stream_writer_run, st, &all);
 		st->task_up = true;
 		st->waiting = true;
+		tasks[ntasks++] = &st->task;
 	}
-	{
-		struct sim_task *tasks[IPERF3_MAX_STREAMS + 1];
-		unsigned n = 0;
-
-		/* the threads that do the work start where fork balancing
-		 * would put them (kern_app_start_cpus) */
-		if (ip->cfg.thread_per_stream)
-			for (unsigned i = 0; i < cfg->streams; i++)
-				tasks[n++] = &ip->s[i].task;
-		else
-			tasks[n++] = &ip->server;
-		kern_app_start_cpus(tasks, n);
-	}
+	/* the threads that do the work start where fork balancing would put
+	 * them (kern_app_start_cpus) */
+	kern_app_start_cpus(tasks, ntasks);
+	free(tasks);
 	return 0;
+fail:
+	streams_close(ip);
+	stack_demux_fini(&ip->demux);
+	sim_purge(host->sim);
+	free(ip->s);
+	ip->s = NULL;
+	return rc;
 }
 
 static void tcp_start_fn(struct sim *s, struct sim_event *ev)
@@ -737,17 +812,17 @@ static void tcp_start_fn(struct sim *s, struct sim_event *ev)
 		/* the client connected this stream: its thread starts */
 		st->waiting = false;
 		sim_task_wake(&st->task);
-	} else if (ip->server_waiting) {
+	} else if (st->in->waiting) {
 		/* the client connected this stream: it starts writing */
-		ip->server_waiting = false;
-		sim_task_wake(&ip->server);
+		st->in->waiting = false;
+		sim_task_wake(&st->in->task);
 	}
 }
 
 void iperf3_start(struct iperf3 *ip)
 {
-	/* streams start a little apart, as a client connects them in turn */
-	for (unsigned i = 0; i < ip->cfg.streams; i++) {
+	/* streams start a little apart, as clients connect them in turn */
+	for (unsigned i = 0; i < ip->nstreams; i++) {
 		if (!ip->cfg.udp)
 			sim_event_init(&ip->s[i].ev, tcp_start_fn, &ip->s[i]);
 		sim_schedule_in(ip->host->sim, &ip->s[i].ev, (sim_time_t)i * 1000);
@@ -758,24 +833,17 @@ void iperf3_stop(struct iperf3 *ip)
 {
 	ip->stopped = true;
 	/* the peer's TCP senders stop sending new data */
-	for (unsigned i = 0; !ip->cfg.udp && !ip->cfg.reverse && i < ip->cfg.streams; i++)
+	for (unsigned i = 0; !ip->cfg.udp && !ip->cfg.reverse && i < ip->nstreams; i++)
 		if (ip->s[i].tcp_up)
 			tcp_sender_close(&ip->s[i].snd);
-	for (unsigned i = 0; i < ip->cfg.streams; i++)
+	for (unsigned i = 0; i < ip->nstreams; i++)
 		sim_cancel(ip->host->sim, &ip->s[i].ev);
 }
 
 void iperf3_fini(struct iperf3 *ip)
 {
 	iperf3_stop(ip);
-	for (unsigned i = 0; i < ip->cfg.streams; i++) {
-		free(ip->s[i].t_sent);
-		ip->s[i].t_sent = NULL;
-		if (!ip->s[i].tcp_up)
-			continue;
-		tcp_sender_fini(&ip->s[i].snd);
-		tcp_receiver_fini(&ip->s[i].rcv);
-	}
+	streams_close(ip);
 	for (unsigned i = 0; i < ip->ngro; i++) {
 		stack_gro_fini(&ip->gro[i]->gro);
 		free(ip->gro[i]);
@@ -784,11 +852,15 @@ void iperf3_fini(struct iperf3 *ip)
 	ip->gro = NULL;
 	ip->ngro = ip->gro_cap = 0;
 	stack_demux_fini(&ip->demux);
-	sim_task_fini(&ip->server);
-	for (unsigned i = 0; i < ip->cfg.streams; i++)
+	for (unsigned k = 0; k < ip->cfg.instances; k++)
+		sim_task_fini(&ip->inst[k].task);
+	for (unsigned i = 0; i < ip->nstreams; i++)
 		if (ip->s[i].task_up)
 			sim_task_fini(&ip->s[i].task);
+	/* the streams' cancelled events leave the heap before they are freed */
 	sim_purge(ip->host->sim);
+	free(ip->s);
+	ip->s = NULL;
 }
 
 uint64_t iperf3_goodput_limit_bps(const struct iperf3 *ip, uint32_t mbps)

@@ -53,7 +53,8 @@
 #include "stack/tcp_sender.h"
 
 #define IPERF3_MAX_STREAMS 128
-#define IPERF3_PORT 5201
+#define IPERF3_MAX_INSTANCES 8
+#define IPERF3_PORT 5201                /* instance i listens on 5201 + i */
 /* -R: bytes a socket may have in the qdisc and TX ring (Linux TSQ: about
  * 1 ms at the pacing rate, capped by net.ipv4.tcp_limit_output_bytes;
  * 1 ms at 10 Gbit/s is 1.25 MB, so the cap, 1 MiB, applies). */
@@ -81,7 +82,10 @@
 #define IPERF3_RX_TRUESIZE 2176u
 
 struct iperf3_cfg {
-	unsigned streams;               /* -P, 1..IPERF3_MAX_STREAMS */
+	unsigned streams;               /* -P, 1..IPERF3_MAX_STREAMS, of
+					   each instance */
+	unsigned instances;             /* iperf3 server/client pairs, 1..
+					   IPERF3_MAX_INSTANCES */
 	bool udp;                       /* -u */
 	enum tcp_cc_algo cc;            /* -C reno|cubic (TCP) */
 	uint64_t bitrate;               /* -b, bit/s of UDP payload per stream,
@@ -107,7 +111,8 @@ struct iperf3_cfg {
 struct iperf3_stream {
 	struct sim_event ev;            /* the peer's next datagram */
 	struct iperf3 *ip;
-	unsigned idx;
+	struct iperf3_inst *in;         /* its server/client pair */
+	unsigned idx;                   /* in ip->s: instance-major */
 	uint16_t cport;                 /* client (peer) port */
 	sim_time_t gap;                 /* ns between datagrams */
 	uint32_t next_seq;
@@ -139,19 +144,30 @@ struct iperf3_stream {
 					   queue was full (over the line rate) */
 };
 
+/* One server/client pair: the host's iperf3 process of it (the server,
+ * or with -R the client) and its streams. */
+struct iperf3_inst {
+	struct iperf3 *ip;
+	uint16_t port;                  /* the server's: IPERF3_PORT + index */
+	struct iperf3_stream *s;        /* its cfg.streams streams in ip->s */
+	struct sim_task task;           /* its host process */
+	bool waiting;                   /* asleep on its sockets */
+	unsigned rr;                    /* next stream it reads or writes */
+};
+
 struct iperf3 {
 	struct iperf3_cfg cfg;
 	struct sim_host *host;
 	struct load_wire *wire;
 	const uint8_t *dut_mac;
-	struct sim_task server;         /* the host's iperf3 process */
-	bool server_waiting;            /* asleep on its sockets */
+	struct iperf3_inst inst[IPERF3_MAX_INSTANCES];  /* [cfg.instances] */
 	bool stopped;                   /* -R: iperf3_stop() was called */
 	bool rcvbuf_locked;             /* cfg.rcvbuf given: SO_RCVBUF */
-	struct iperf3_stream s[IPERF3_MAX_STREAMS];
-	uint64_t app_bytes;             /* payload read by the server, total */
-	unsigned rr;                    /* next stream the server reads */
-	/* TCP host stack: GRO state per NAPI instance, then demux */
+	struct iperf3_stream *s;        /* [nstreams], instance by instance */
+	unsigned nstreams;              /* cfg.instances * cfg.streams */
+	uint64_t app_bytes;             /* payload read by the servers, total */
+	/* TCP host stack, shared by every instance: GRO state per NAPI
+	 * instance, then demux */
 	struct net_device *dev;
 	struct stack_demux demux;
 	struct iperf3_gro {
@@ -170,15 +186,16 @@ struct iperf3 {
  * reads come in 128 KiB bursts), UDP what the server read. */
 uint64_t iperf3_rx_bytes(const struct iperf3 *ip);
 
-/* CPU time of the host's iperf3 process, all its threads, ns (what top's
- * %CPU of the process is made of). */
+/* CPU time of the host's iperf3 processes, all their threads, ns (what
+ * top's %CPU of the processes is made of). */
 uint64_t iperf3_cpu_ns(const struct iperf3 *ip);
 
 /* TCP: segments retransmitted by all senders (-R: the host's). */
 uint64_t iperf3_retransmits(const struct iperf3 *ip);
 
-/* Set up streams and the host's iperf3 task (allowed on every CPU).
- * Returns 0 or -EINVAL (bad configuration, e.g. -R with UDP). */
+/* Set up streams and the host's iperf3 tasks (on cfg.cpus, else every
+ * CPU).  Returns 0, -ENOMEM, or -EINVAL (bad configuration, e.g. -R with
+ * UDP, instances outside 1..IPERF3_MAX_INSTANCES). */
 int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 		struct sim_host *host, struct load_wire *wire,
 		struct net_device *dev);

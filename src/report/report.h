@@ -83,7 +83,8 @@ struct rpt_stream {
 struct rpt_iperf3 {
 	bool up;                        /* an iperf3 workload ran */
 	bool udp, reverse;
-	unsigned streams, len;
+	unsigned streams, len;          /* streams: -P of each instance */
+	unsigned instances;             /* server/client pairs, ports 5201.. */
 	uint64_t bitrate;
 	const char *cc;                 /* congestion control name */
 	unsigned n;                     /* intervals */
@@ -102,7 +103,7 @@ struct rpt_iperf3 {
 	double cpu_usr, cpu_sys;        /* the same over the whole run, by class */
 	const char *rcv_cc;             /* the receiving side's congestion control */
 	/* per stream, as iperf3 -c prints them (the client: the peer, or the
-	 * host with reverse) */
+	 * host with reverse), instance by instance: @streams each */
 	unsigned nstreams;
 	const struct rpt_sample *samp;  /* [(n + 1) * nstreams]: row 0 zero */
 	const struct rpt_stream *st;    /* [nstreams] */

@@ -44,6 +44,9 @@ void rpt_iperf3_units(char *buf, size_t n, double v, bool bits)
 void report_iperf3_cmdline(FILE *out, const struct rpt_run *r)
 {
 	const struct rpt_iperf3 *ip = &r->ip;
+	const char *srv = ip->reverse ? "peer" : "host", *cli = ip->reverse ? "host" : "peer";
+	const char *remote = ip->reverse ? RPT_PEER_IP : RPT_HOST_IP;
+	char args[160];
 
 	if (r->usb.present && r->usb.adaptive_rx)
 		fprintf(out, "USB %u Gbit/s link, xHCI IMOD %u ns, rx-usecs adaptive, "
@@ -57,19 +60,25 @@ void report_iperf3_cmdline(FILE *out, const struct rpt_run *r)
 		fprintf(out, "host load: stress-ng --cpu %u (%u CPU-bound tasks)\n",
 			ip->busy_tasks, ip->busy_tasks);
 	if (ip->up && ip->cpus && ip->cpus[0])
-		fprintf(out, "the host's iperf3 runs under taskset -c %s\n", ip->cpus);
-	if (ip->up && ip->udp)
-		fprintf(out, "iperf3 -s on the host; on the peer: iperf3 -c %s -u -b %llu -l %u "
-			"-P %u -t %g, which prints:\n", RPT_HOST_IP,
-			(unsigned long long)ip->bitrate, ip->len, ip->streams, r->head.duration_s);
-	else if (ip->up && ip->reverse)
-		fprintf(out, "iperf3 -s on the peer; on the host: iperf3 -c %s -C %s -P %u -t %g "
-			"(MSS 1448, timestamps, no TSO), which prints:\n", RPT_PEER_IP, ip->cc,
-			ip->streams, r->head.duration_s);
-	else if (ip->up)
-		fprintf(out, "iperf3 -s on the host; on the peer: iperf3 -c %s -C %s -P %u -t %g "
-			"(MSS 1448, timestamps), which prints:\n", RPT_HOST_IP, ip->cc,
-			ip->streams, r->head.duration_s);
+		fprintf(out, "the host's iperf3 %s under taskset -c %s\n",
+			ip->instances > 1 ? "processes run" : "runs", ip->cpus);
+	if (!ip->up)
+		return;
+	if (ip->udp)
+		snprintf(args, sizeof(args), "-u -b %llu -l %u -P %u -t %g",
+			 (unsigned long long)ip->bitrate, ip->len, ip->streams, r->head.duration_s);
+	else
+		snprintf(args, sizeof(args), "-C %s -P %u -t %g%s", ip->cc, ip->streams,
+			 r->head.duration_s, ip->reverse ? " (MSS 1448, timestamps, no TSO)" :
+			 " (MSS 1448, timestamps)");
+	if (ip->instances > 1)
+		fprintf(out, "%u iperf3 servers on the %s (iperf3 -s -p %u ... -p %u, a process "
+			"each); on the %s, a client for each: iperf3 -c %s -p PORT %s, which "
+			"print:\n", ip->instances, srv, RPT_IPERF3_PORT,
+			RPT_IPERF3_PORT + ip->instances - 1, cli, remote, args);
+	else
+		fprintf(out, "iperf3 -s on the %s; on the %s: iperf3 -c %s %s, which prints:\n",
+			srv, cli, remote, args);
 }
 
 /* One row's bytes and rate: "1.10 GBytes", "9.41 Gbits/sec". */
@@ -93,14 +102,21 @@ static void id(char *buf, size_t n, int socket)
 		snprintf(buf, n, "[%3d]", socket);
 }
 
-/* One interval line of stream @s (-1: the sum) for interval @i. */
-static void interval_line(FILE *out, const struct rpt_iperf3 *ip, unsigned i, int s)
+/* The streams of one client: ip->st[first .. first + n). */
+struct client {
+	const struct rpt_iperf3 *ip;
+	unsigned first, n;
+};
+
+/* One interval line of stream @s (-1: the sum of @c's) for interval @i. */
+static void interval_line(FILE *out, const struct client *c, unsigned i, int s)
 {
+	const struct rpt_iperf3 *ip = c->ip;
 	double t0 = (double)ip->end[i - 1] / 1e9, t1 = (double)ip->end[i] / 1e9;
 	uint64_t bytes = 0, retr = 0, pkts = 0;
 	char who[16], ubuf[32], nbuf[32], cbuf[32];
 
-	for (unsigned k = 0; k < ip->nstreams; k++) {
+	for (unsigned k = c->first; k < c->first + c->n; k++) {
 		if (s >= 0 && (unsigned)s != k)
 			continue;
 		bytes += sample(ip, i, k)->bytes - sample(ip, i - 1, k)->bytes;
@@ -122,14 +138,16 @@ static void interval_line(FILE *out, const struct rpt_iperf3 *ip, unsigned i, in
 	}
 }
 
-/* The summary lines of stream @s (-1: the sum): sender, then receiver. */
-static void summary_lines(FILE *out, const struct rpt_iperf3 *ip, int s)
+/* The summary lines of stream @s (-1: the sum of @c's): sender, then
+ * receiver. */
+static void summary_lines(FILE *out, const struct client *c, int s)
 {
+	const struct rpt_iperf3 *ip = c->ip;
 	uint64_t sent = 0, rcvd = 0, retr = 0, pkts = 0, lost = 0;
 	double jitter = 0, secs = ip->secs;
 	char who[16], ubuf[32], nbuf[32];
 
-	for (unsigned k = 0; k < ip->nstreams; k++) {
+	for (unsigned k = c->first; k < c->first + c->n; k++) {
 		if (s >= 0 && (unsigned)s != k)
 			continue;
 		sent += sample(ip, ip->n, k)->bytes;
@@ -140,7 +158,7 @@ static void summary_lines(FILE *out, const struct rpt_iperf3 *ip, int s)
 		jitter += ip->st[k].jitter_ms;
 	}
 	if (s < 0)
-		jitter /= ip->nstreams;         /* iperf3 averages the streams' */
+		jitter /= c->n;                 /* iperf3 averages the streams' */
 	id(who, sizeof(who), s < 0 ? -1 : (int)ip->st[s].socket);
 	fmt_transfer(ubuf, nbuf, sizeof(ubuf), (double)sent, secs);
 	if (ip->udp) {
@@ -163,17 +181,27 @@ static void summary_lines(FILE *out, const struct rpt_iperf3 *ip, int s)
 
 static const char separator[] = "- - - - - - - - - - - - - - - - - - - - - - - - -\n";
 
-/* iperf3 -c's output: connections, intervals, summary. */
-static void report_client(FILE *out, const struct rpt_iperf3 *ip)
+static void summary_head(FILE *out, const struct rpt_iperf3 *ip)
 {
+	fputs(ip->udp ? "[ ID] Interval           Transfer     Bitrate         Jitter    "
+		"Lost/Total Datagrams\n" : "[ ID] Interval           Transfer     Bitrate"
+		"         Retr\n", out);
+}
+
+/* iperf3 -c's output (the client of server port @port): connections,
+ * intervals, summary. */
+static void report_client(FILE *out, const struct client *c, unsigned port)
+{
+	const struct rpt_iperf3 *ip = c->ip;
 	const char *local = ip->reverse ? RPT_HOST_IP : RPT_PEER_IP;
 	const char *remote = ip->reverse ? RPT_PEER_IP : RPT_HOST_IP;
-	bool multi = ip->nstreams > 1;
+	unsigned end = c->first + c->n;
+	bool multi = c->n > 1;
 
-	fprintf(out, "Connecting to host %s, port %u\n", remote, RPT_IPERF3_PORT);
-	for (unsigned k = 0; k < ip->nstreams; k++)
+	fprintf(out, "Connecting to host %s, port %u\n", remote, port);
+	for (unsigned k = c->first; k < end; k++)
 		fprintf(out, "[%3u] local %s port %u connected to %s port %u\n", ip->st[k].socket,
-			local, ip->st[k].port, remote, RPT_IPERF3_PORT);
+			local, ip->st[k].port, remote, port);
 	for (unsigned i = 1; i <= ip->n; i++) {
 		if (i == 1)
 			fputs(ip->udp ? "[ ID] Interval           Transfer     Bitrate         "
@@ -181,20 +209,40 @@ static void report_client(FILE *out, const struct rpt_iperf3 *ip)
 				"Bitrate         Retr  Cwnd\n", out);
 		else if (multi)
 			fputs(separator, out);
-		for (unsigned k = 0; k < ip->nstreams; k++)
-			interval_line(out, ip, i, (int)k);
+		for (unsigned k = c->first; k < end; k++)
+			interval_line(out, c, i, (int)k);
 		if (multi)
-			interval_line(out, ip, i, -1);
+			interval_line(out, c, i, -1);
 	}
 	fputs(separator, out);
-	fputs(ip->udp ? "[ ID] Interval           Transfer     Bitrate         Jitter    "
-		"Lost/Total Datagrams\n" : "[ ID] Interval           Transfer     Bitrate"
-		"         Retr\n", out);
-	for (unsigned k = 0; k < ip->nstreams; k++)
-		summary_lines(out, ip, (int)k);
+	summary_head(out, ip);
+	for (unsigned k = c->first; k < end; k++)
+		summary_lines(out, c, (int)k);
 	if (multi)
-		summary_lines(out, ip, -1);
+		summary_lines(out, c, -1);
 	fputs("\niperf Done.\n", out);
+}
+
+/* Each instance's client output, one after another; with more than one,
+ * the sum over all of them. */
+static void report_clients(FILE *out, const struct rpt_iperf3 *ip)
+{
+	struct client all = { ip, 0, ip->nstreams };
+	unsigned ni = ip->instances > 1 ? ip->instances : 1;
+
+	for (unsigned k = 0; k < ni; k++) {
+		struct client c = { ip, k * (ip->nstreams / ni), ip->nstreams / ni };
+
+		if (k)
+			fputs("\n", out);
+		report_client(out, &c, RPT_IPERF3_PORT + k);
+	}
+	if (ni == 1)
+		return;
+	fprintf(out, "\nall %u instances (ports %u-%u), %u streams:\n", ni, RPT_IPERF3_PORT,
+		RPT_IPERF3_PORT + ni - 1, ip->nstreams);
+	summary_head(out, ip);
+	summary_lines(out, &all, -1);
 }
 
 /* Every frame or datagram sent, where it ended up. */
@@ -262,6 +310,6 @@ static void report_accounting(FILE *out, const struct rpt_run *r)
 void report_iperf3(FILE *out, const struct rpt_run *r)
 {
 	if (r->ip.up && r->ip.nstreams)
-		report_client(out, &r->ip);
+		report_clients(out, &r->ip);
 	report_accounting(out, r);
 }

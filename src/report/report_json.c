@@ -86,6 +86,8 @@ static json_object *config_json(const struct rpt_run *r)
 	json_object_object_add(o, "seed", jint64(r->head.seed));
 	json_object_object_add(o, "duration_s", json_object_new_double(r->head.duration_s));
 	json_object_object_add(o, "streams", json_object_new_int((int)r->ip.streams));
+	if (r->ip.instances > 1)
+		json_object_object_add(o, "instances", json_object_new_int((int)r->ip.instances));
 	json_object_object_add(o, "protocol", json_object_new_string(r->ip.udp ? "udp" : "tcp"));
 	json_object_object_add(o, "direction", json_object_new_string(
 		r->ip.reverse ? "host to peer" : "peer to host"));

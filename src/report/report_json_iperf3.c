@@ -60,7 +60,7 @@ static json_object *start_json(const struct rpt_iperf3 *ip, double duration)
 		add_s(c, "local_host", local);
 		add_i(c, "local_port", ip->st[k].port);
 		add_s(c, "remote_host", remote);
-		add_i(c, "remote_port", RPT_IPERF3_PORT);
+		add_i(c, "remote_port", RPT_IPERF3_PORT + k / ip->streams);
 		json_object_array_add(con, c);
 	}
 	json_object_object_add(o, "connected", con);
@@ -157,14 +157,55 @@ static void add_udp(json_object *o, double jitter, uint64_t lost, uint64_t pkts)
 	add_d(o, "lost_percent", pkts ? 100.0 * (double)lost / (double)pkts : 0);
 }
 
+/* The sums of streams [first, first + n) into @o: UDP's "sum", then
+ * "sum_sent" and "sum_received". */
+static void add_sums(json_object *o, const struct rpt_iperf3 *ip, unsigned first, unsigned n)
+{
+	json_object *sent = json_object_new_object(), *rcvd = json_object_new_object();
+	uint64_t tsent = 0, trcvd = 0, tretr = 0, tpkts = 0, tlost = 0;
+	double secs = ip->secs, jitter = 0;
+
+	for (unsigned k = first; k < first + n; k++) {
+		const struct rpt_sample *e = sample(ip, ip->n, k);
+		const struct rpt_stream *st = &ip->st[k];
+
+		tsent += e->bytes;
+		trcvd += e->rx_bytes;
+		tretr += e->retrans;
+		tpkts += st->dgrams_sent;
+		tlost += st->dgrams_lost;
+		jitter += st->jitter_ms;
+	}
+	if (n)
+		jitter /= n;
+	add_span(sent, 0, secs, tsent);
+	add_span(rcvd, 0, secs, trcvd);
+	if (ip->udp) {
+		json_object *sum = json_object_new_object();
+
+		/* iperf3's "sum": the sent bytes with the receiver's loss */
+		add_span(sum, 0, secs, tsent);
+		add_udp(sum, jitter, tlost, tpkts);
+		add_b(sum, "sender", true);
+		json_object_object_add(o, "sum", sum);
+		add_udp(sent, 0, 0, tpkts);
+		add_udp(rcvd, jitter, tlost, tpkts);
+	} else {
+		add_i(sent, "retransmits", (int64_t)tretr);
+	}
+	add_b(sent, "sender", true);
+	/* iperf3 3.12 marks UDP's received sum sender: false, TCP's true */
+	add_b(rcvd, "sender", !ip->udp);
+	json_object_object_add(o, "sum_sent", sent);
+	json_object_object_add(o, "sum_received", rcvd);
+}
+
 static json_object *end_json(const struct rpt_run *r)
 {
 	const struct rpt_iperf3 *ip = &r->ip;
 	json_object *o = json_object_new_object(), *ss = json_object_new_array();
-	json_object *sent = json_object_new_object(), *rcvd = json_object_new_object();
 	json_object *cpu = json_object_new_object();
-	uint64_t tsent = 0, trcvd = 0, tretr = 0, tpkts = 0, tlost = 0;
-	double secs = ip->secs, jitter = 0;
+	double secs = ip->secs;
 
 	for (unsigned k = 0; k < ip->nstreams; k++) {
 		const struct rpt_sample *e = sample(ip, ip->n, k);
@@ -195,36 +236,24 @@ static json_object *end_json(const struct rpt_run *r)
 			json_object_object_add(one, "receiver", rv);
 		}
 		json_object_array_add(ss, one);
-		tsent += e->bytes;
-		trcvd += e->rx_bytes;
-		tretr += e->retrans;
-		tpkts += st->dgrams_sent;
-		tlost += st->dgrams_lost;
-		jitter += st->jitter_ms;
 	}
-	if (ip->nstreams)
-		jitter /= ip->nstreams;
 	json_object_object_add(o, "streams", ss);
-	add_span(sent, 0, secs, tsent);
-	add_span(rcvd, 0, secs, trcvd);
-	if (ip->udp) {
-		json_object *sum = json_object_new_object();
+	/* over every instance's streams; with more than one instance, each
+	 * one's sums too (rxscale's key: each is its own iperf3 -c) */
+	add_sums(o, ip, 0, ip->nstreams);
+	if (ip->instances > 1) {
+		json_object *arr = json_object_new_array();
 
-		/* iperf3's "sum": the sent bytes with the receiver's loss */
-		add_span(sum, 0, secs, tsent);
-		add_udp(sum, jitter, tlost, tpkts);
-		add_b(sum, "sender", true);
-		json_object_object_add(o, "sum", sum);
-		add_udp(sent, 0, 0, tpkts);
-		add_udp(rcvd, jitter, tlost, tpkts);
-	} else {
-		add_i(sent, "retransmits", (int64_t)tretr);
+		for (unsigned i = 0; i < ip->instances; i++) {
+			json_object *one = json_object_new_object();
+
+			add_i(one, "port", RPT_IPERF3_PORT + i);
+			add_i(one, "num_streams", ip->streams);
+			add_sums(one, ip, i * ip->streams, ip->streams);
+			json_object_array_add(arr, one);
+		}
+		json_object_object_add(o, "instances", arr);
 	}
-	add_b(sent, "sender", true);
-	/* iperf3 3.12 marks UDP's received sum sender: false, TCP's true */
-	add_b(rcvd, "sender", !ip->udp);
-	json_object_object_add(o, "sum_sent", sent);
-	json_object_object_add(o, "sum_received", rcvd);
 	/* host: the client, whose output this is; remote: the server; the
 	 * peer's CPU is not modelled */
 	add_d(cpu, "host_total", ip->reverse ? ip->cpu_usr + ip->cpu_sys : 0);

@@ -149,8 +149,10 @@ void report_top(FILE *out, const struct rpt_run *r)
 {
 	if (!r->ip.up)
 		return;
-	fprintf(out, "\ntop (%%CPU, %s): iperf3 %.1f",
-		r->cpu_window ? "mean after 2 s" : "whole run", r->ip.app_cpu);
+	fprintf(out, "\ntop (%%CPU, %s): iperf3", r->cpu_window ? "mean after 2 s" : "whole run");
+	if (r->ip.instances > 1)        /* its processes together */
+		fprintf(out, " (%u)", r->ip.instances);
+	fprintf(out, " %.1f", r->ip.app_cpu);
 	for (unsigned c = 0; c < r->ncpus; c++)
 		if (r->cpu[c].ksoftirqd >= 0.05)
 			fprintf(out, ", ksoftirqd/%u %.1f", c, r->cpu[c].ksoftirqd);
