@@ -351,6 +351,16 @@ if r.returncode == 0:
     check([x["row"] for x in rows] == ["E1c", "E1d", "E1e"], f"rows {rows}")
     check(all(x["role"] == "predicted" for x in rows), "E1c-e are predictions")
     check(all(len(x["band"]) == 2 and isinstance(x["ok"], bool) for x in rows), "band/ok")
+    # the rows' setup is the scenario file's: --set changes are named
+    check(json.loads(r.stdout).get("compare_changed_by") == "run.duration=0.5",
+          f"compare_changed_by: {json.loads(r.stdout).get('compare_changed_by')!r}")
+r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.5", "--set",
+        "iperf3.instances=2", "--set", "run.seed=4", "--compare")
+check(r.returncode == 0 and "note: --set changed the scenario (run.duration=0.5, "
+      "iperf3.instances=2); the seed figures" in r.stdout, f"compare note: {r.stdout[-300:]!r}")
+r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.seed=4", "--compare", "--json")
+check(r.returncode == 0 and "compare_changed_by" not in json.loads(r.stdout),
+      "a seed alone changes no setup")
 # rows that relate two runs get a reference run first: E2c against one
 # stream (E2a's configuration), E3e against the other mitigation setting
 for name, want in (("e2-vanilla-p20", "iperf3.streams=1: "),

@@ -630,6 +630,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 		window_pct(w, iv, c, &r->cpu[c]);
 	account(w, &cfg, r);
 	r->compare = w->compare;
+	r->compare_sets = w->compare_sets;
 	if (w->compare)
 		evaluate_rows(w, r);
 	if (getenv("RXSCALE_DEBUG") && w->hc && !pt && !json) {

@@ -284,10 +284,17 @@ int cli_run(int argc, char **argv)
 	}
 	pre = w->scn;
 	for (unsigned i = 0; i < nsets; i++) {
+		size_t used = strlen(w->compare_sets);
+
 		if (scenario_set(&w->scn, sets[i], err, sizeof(err))) {
 			cli_err("%s", err);
 			goto out;
 		}
+		/* the seed picks a run of the same setup; anything else changes
+		 * what the seed rows measured */
+		if (strncmp(sets[i], "run.seed=", 9) && used + 2 < sizeof(w->compare_sets))
+			snprintf(w->compare_sets + used, sizeof(w->compare_sets) - used,
+				 "%s%s", used ? ", " : "", sets[i]);
 	}
 	if (plot && !sweep) {
 		cli_err("--plot: only with --sweep");

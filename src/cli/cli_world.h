@@ -112,6 +112,9 @@ struct world {
 	struct load_busy busy;          /* host.busy_tasks */
 	struct load_host lh;
 	bool compare;
+	/* --compare: the --set assignments that changed the scenario's setup
+	 * (all but run.seed), ", "-separated; "" when it ran as written */
+	char compare_sets[256];
 	/* --compare: the reference run of a row that relates two runs
 	 * (compare_row.ref), run before this world comes up */
 	struct {

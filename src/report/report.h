@@ -217,6 +217,8 @@ struct rpt_run {
 	struct rpt_queue q[RTL_MAX_RX_QUEUES];
 	struct rpt_timeline tl;
 	bool compare;                   /* --compare: rows below */
+	const char *compare_sets;       /* the --set changes to the rows'
+					   scenario ("" or NULL: none) */
 	unsigned ncmp;
 	struct rpt_compare cmp[RPT_COMPARE_ROWS];
 };

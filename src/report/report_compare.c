@@ -25,4 +25,7 @@ void report_compare(FILE *out, const struct rpt_run *r)
 	}
 	if (!r->ncmp)
 		fprintf(out, "(this scenario names no EXPERIMENTS.md rows: compare.rows)\n");
+	else if (r->compare_sets && r->compare_sets[0])
+		fprintf(out, "note: --set changed the scenario (%s); the seed figures are of "
+			"the setup the scenario file describes\n", r->compare_sets);
 }

@@ -239,6 +239,9 @@ void report_json(FILE *out, const struct rpt_run *r)
 		json_object_object_add(root, "cpuidle", report_cpuidle_json(r));
 	if (r->compare)
 		json_object_object_add(root, "compare", compare_json(r));
+	if (r->compare && r->compare_sets && r->compare_sets[0])
+		json_object_object_add(root, "compare_changed_by",
+				       json_object_new_string(r->compare_sets));
 	if (r->tl.n || r->tl.chaos)
 		json_object_object_add(root, "timeline", report_timeline_json(r));
 	put(out, root);
