@@ -116,6 +116,13 @@ for threads in ("1", "0"):
               f"-R: ports {d['start']['connected']}")
         sums_add_up(d, f"-R threads={threads}")
 
+# -R ended with skbs of 8 clients in the TX ring: the ring's close freed
+# them into streams freed before it (use after free, a crash here)
+r = run("--set", "run.duration=0.01", "--set", "iperf3.instances=8", "--set",
+        "iperf3.reverse=1")
+check(r.returncode == 0 and "iperf Done." in r.stdout,
+      f"-R, 8 instances, 10 ms: exit {r.returncode} {r.stderr.strip()[-200:]}")
+
 # instances=1 is the run without the key
 a = run("--set", "run.duration=0.5", "--set", "iperf3.instances=1")
 b = run("--set", "run.duration=0.5")
