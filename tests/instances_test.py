@@ -116,6 +116,38 @@ for threads in ("1", "0"):
               f"-R: ports {d['start']['connected']}")
         sums_add_up(d, f"-R threads={threads}")
 
+# -R ended with skbs of 8 clients in the TX ring: the ring's close freed
+# them into streams freed before it (use after free, a crash here)
+r = run("--set", "run.duration=0.01", "--set", "iperf3.instances=8", "--set",
+        "iperf3.reverse=1")
+check(r.returncode == 0 and "iperf Done." in r.stdout,
+      f"-R, 8 instances, 10 ms: exit {r.returncode} {r.stderr.strip()[-200:]}")
+
+# -R accounts for every frame the host sent: those still in the driver's TX
+# ring or USB buffers when the run ends (10 ms: the senders still empty
+# their socket buffers) and those the ring's reallocation (-G) freed unsent
+# were in no term before (1242 in flight was 987, 254 driver drops missing)
+for args, want in (
+        (("--set", "run.duration=0.01", "--set", "iperf3.instances=8"),
+         (49967, 48725, 0, 0, 1242)),
+        (("--set", "run.duration=0.5", "--set", "iperf3.instances=3", "--set",
+          "nic.chip=RTL8159"), (344679, 343654, 0, 0, 1025)),
+        (("--set", "run.duration=1", "--set", "iperf3.instances=4", "--at", "0.3",
+          "-L eth0 rx 1", "--at", "0.6", "-G eth0 rx 256 tx 256"),
+         (815217, 814962, 1, 254, 0))):
+    d = doc(*args, "--set", "iperf3.reverse=1")
+    if d:
+        t = d["tcp"]
+        got = tuple(t.get(k) for k in ("frames_sent", "frames_received", "host_drops",
+                                       "tx_drops", "in_flight"))
+        check(got == want and got[0] == sum(got[1:]) and "unaccounted" not in t,
+              f"-R accounting {args}: {t}")
+r = run("--set", "run.duration=0.01", "--set", "iperf3.instances=8", "--set", "iperf3.reverse=1")
+check("\naccounting: 49967 TCP frames sent by the host (0 retransmitted) = 48725 received by "
+      "the peer + 0 dropped in the host (no skb, qdisc full) + 0 dropped by the driver or the "
+      "NIC + 1242 in the qdisc, the TX ring or on the wire\n" in r.stdout,
+      f"-R accounting line: {re.findall('accounting:.*', r.stdout)}")
+
 # instances=1 is the run without the key
 a = run("--set", "run.duration=0.5", "--set", "iperf3.instances=1")
 b = run("--set", "run.duration=0.5")

@@ -481,11 +481,16 @@ static void account(struct world *w, const struct iperf3_cfg *cfg, struct rpt_ru
 	}
 	if (w->ip_up && !cfg->udp && cfg->reverse) {
 		/* the host sends: its losses are local (no skb, qdisc full) and
-		 * on the way out; what is left is in the qdisc or on the wire */
+		 * on the way out (driver, device); what is left is in the
+		 * qdisc, the driver's TX ring or buffers, or on the wire */
 		const struct netdev_queue *q = netdev_get_tx_queue(w->dev, 0);
 
 		ip->tx_local_drops = w->ip.data_tx_fail;
-		ip->tx_in_flight = q->q_len + w->wire.to_peer.n;
+		ip->tx_in_flight = q->q_len + w->nic->tx_inflight(w, &ip->tx_out_drops) +
+				   w->wire.to_peer.n;
+		ip->unaccounted = (int64_t)ip->tcp_sent -
+				  (int64_t)(ip->tcp_got + ip->tx_local_drops + ip->tx_out_drops +
+					    ip->tx_in_flight);
 	}
 	for (unsigned i = 0; w->ip_up && i < w->ip.nstreams; i++) {
 		ip->sent += w->ip.s[i].sent;

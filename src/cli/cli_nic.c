@@ -137,6 +137,26 @@ static u64 pci_model_inflight(const struct world *w)
 	return s->rx_inflight + ok - took;
 }
 
+static u64 pci_tx_inflight(const struct world *w, u64 *drops)
+{
+	const struct rtlm_stats *s = rtlm_stats(w->m);
+	u64 took = 0, out = 0;
+
+	*drops = s->tx_link_down;
+	for (unsigned q = 0; q < R8169_MAX_TX_QUEUES; q++) {
+		const struct rtl_tx_ring *r = &w->tp->tx_ring[q];
+
+		/* reclaimed after the device sent them, or still in the ring */
+		took += r->stats.packets;
+		for (unsigned i = r->dirty_tx; r->skb && i != r->cur_tx; i++)
+			took += r->skb[i % r->num_desc] != NULL;
+		*drops += r->stats.drops;
+	}
+	for (unsigned q = 0; q < RTL_MAX_TX_QUEUES; q++)
+		out += s->tx_ok[q];
+	return took - out;
+}
+
 static struct load_wire_nic pci_port(struct world *w)
 {
 	return load_wire_nic_rtlm(w->m);
@@ -167,6 +187,7 @@ static const struct cli_nic_ops pci_nic = {
 	.queue = pci_queue,
 	.drop_reasons = pci_drop_reasons,
 	.model_inflight = pci_model_inflight,
+	.tx_inflight = pci_tx_inflight,
 	.port = pci_port,
 	.interrupts = pci_interrupts,
 	.set_link = pci_set_link,
@@ -304,6 +325,19 @@ static u64 usb_model_inflight(const struct world *w)
 	       (w->utp->stats.rx_packets + w->utp->stats.rx_drops);
 }
 
+static u64 usb_tx_inflight(const struct world *w, u64 *drops)
+{
+	const struct rtlu_stats *s = rtlu_stats(w->u);
+	const struct r8152 *tp = w->utp;
+	/* queued, packed in a buffer in flight, or in a completed transfer */
+	u64 took = skb_queue_len(&tp->tx_queue) + tp->stats.tx_packets;
+
+	for (unsigned i = 0; i < RTL8152_MAX_TX; i++)
+		took += tp->tx_agg[i].skb_num;
+	*drops = tp->stats.tx_drops + s->tx_dropped;
+	return took - s->tx_frames - s->tx_dropped;
+}
+
 static int rtlu_port_rx(void *dev, const void *frame, size_t len)
 {
 	return rtlu_eth_rx(dev, frame, len);
@@ -336,6 +370,7 @@ static const struct cli_nic_ops usb_nic = {
 	.queue = usb_queue,
 	.drop_reasons = usb_drop_reasons,
 	.model_inflight = usb_model_inflight,
+	.tx_inflight = usb_tx_inflight,
 	.port = usb_port,
 	.interrupts = usb_interrupts,
 	.set_link = usb_set_link,

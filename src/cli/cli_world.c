@@ -184,6 +184,9 @@ void cli_world_down(struct world *w)
 		sim_host_destroy(w->host);
 		sim_fini(&w->sim);
 	}
+	/* the device's close freed the skbs that point at the streams */
+	if (w->ip_up)
+		iperf3_release(&w->ip);
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
 		free(w->q_flows[q].slot);
 	rss_thash_fini(&w->key);

@@ -60,6 +60,10 @@ struct cli_nic_ops {
 	unsigned (*drop_reasons)(const struct world *w, struct drop_reason *d);
 	/* frames inside the model, or in host memory the driver did not take */
 	u64 (*model_inflight)(const struct world *w);
+	/* frames the driver took to send that the device has not put on
+	 * the wire; *@drops: those the driver or the device dropped on the
+	 * way out (a ring or buffer freed unsent, sent with the link down) */
+	u64 (*tx_inflight)(const struct world *w, u64 *drops);
 	struct load_wire_nic (*port)(struct world *w);
 	/* interrupts the host took for this NIC so far */
 	u64 (*interrupts)(const struct world *w);

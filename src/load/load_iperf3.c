@@ -859,6 +859,10 @@ void iperf3_fini(struct iperf3 *ip)
 			sim_task_fini(&ip->s[i].task);
 	/* the streams' cancelled events leave the heap before they are freed */
 	sim_purge(ip->host->sim);
+}
+
+void iperf3_release(struct iperf3 *ip)
+{
 	free(ip->s);
 	ip->s = NULL;
 }

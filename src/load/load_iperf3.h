@@ -222,6 +222,14 @@ void iperf3_stop(struct iperf3 *ip);
 
 void iperf3_fini(struct iperf3 *ip);
 
+/* Free the streams after iperf3_fini, once the device is closed.  With -R
+ * the host's data skbs point at their stream (skb->sk) and their destructor
+ * updates it when the driver or the qdisc frees them, so a stream outlives
+ * its close while the TX ring or the qdisc holds its skbs, as Linux keeps a
+ * socket until sock_wfree() drops the last byte of sk_wmem_alloc
+ * (net/core/sock.c). */
+void iperf3_release(struct iperf3 *ip);
+
 /* Frames on the wire per second a stream needs, for sanity checks. */
 uint64_t iperf3_goodput_limit_bps(const struct iperf3 *ip, uint32_t mbps);
 

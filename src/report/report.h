@@ -109,8 +109,9 @@ struct rpt_iperf3 {
 	const struct rpt_stream *st;    /* [nstreams] */
 	/* accounting: TCP frames, the peer sending */
 	uint64_t tcp_sent, tcp_got;
-	/* the host sending: dropped in the host, in the qdisc or on the wire */
-	uint64_t tx_local_drops, tx_in_flight;
+	/* the host sending: dropped in the host (no skb, qdisc full), on the
+	 * way out (driver, device), in the qdisc, the TX ring or on the wire */
+	uint64_t tx_local_drops, tx_out_drops, tx_in_flight;
 	/* UDP datagrams */
 	uint64_t sent, got, rcvbuf, queued;
 	/* frames to the host: NIC and driver drops, inside the model or wire */

@@ -294,10 +294,13 @@ static void report_accounting(FILE *out, const struct rpt_run *r)
 	if (ip->up && !ip->udp && ip->reverse)
 		fprintf(out, "\naccounting: %llu TCP frames sent by the host (%llu retransmitted) = "
 			"%llu received by the peer + %llu dropped in the host (no skb, qdisc "
-			"full) + %llu in the qdisc or on the wire\n",
+			"full) + %llu dropped by the driver or the NIC + %llu in the qdisc, the "
+			"TX ring or on the wire%s\n",
 			(unsigned long long)ip->tcp_sent, (unsigned long long)ip->retransmits,
 			(unsigned long long)ip->tcp_got, (unsigned long long)ip->tx_local_drops,
-			(unsigned long long)ip->tx_in_flight);
+			(unsigned long long)ip->tx_out_drops,
+			(unsigned long long)ip->tx_in_flight,
+			ip->unaccounted ? " + UNACCOUNTED (a bug, see stderr)" : "");
 	if (ip->up && ip->udp)
 		fprintf(out, "\naccounting: %llu datagrams sent = %llu read by iperf3 + %llu "
 			"receive buffer errors + %llu NIC drops + %llu driver drops + %llu in "

@@ -120,6 +120,7 @@ static void add_accounting(json_object *root, const struct rpt_iperf3 *ip)
 	json_object_object_add(t, "frames_received", jint64(ip->tcp_got));
 	if (ip->reverse) {
 		json_object_object_add(t, "host_drops", jint64(ip->tx_local_drops));
+		json_object_object_add(t, "tx_drops", jint64(ip->tx_out_drops));
 		json_object_object_add(t, "in_flight", jint64(ip->tx_in_flight));
 	} else {
 		json_object_object_add(t, "nic_drops", jint64(ip->nic_drops));
