@@ -117,8 +117,8 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 			cli_err("--sweep: at most %d values", CLI_SWEEP_MAX);
 			return -1;
 		}
-		snprintf(sw->vals[sw->n], sizeof(sw->vals[0]), "%s", v);
-		snprintf(set, sizeof(set), "%.63s=%s", sw->key, v);
+		snprintf(sw->vals[sw->n], sizeof(sw->vals[0]), "%.63s", v);
+		snprintf(set, sizeof(set), "%.63s=%.63s", sw->key, v);
 		if (scenario_set(&t, set, err, sizeof(err))) {   /* validate all first */
 			cli_err("--sweep: %s", err);
 			return -1;
