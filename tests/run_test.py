@@ -358,6 +358,12 @@ r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.5", "--set",
         "iperf3.instances=2", "--set", "run.seed=4", "--compare")
 check(r.returncode == 0 and "note: --set changed the scenario (run.duration=0.5, "
       "iperf3.instances=2); the seed figures" in r.stdout, f"compare note: {r.stdout[-300:]!r}")
+many = [a for i in range(20) for a in ("--set", f"ping.size={100 + i}")]
+r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.duration=0.2", *many, "--compare")
+note = [ln for ln in r.stdout.splitlines() if ln.startswith("note: --set changed")]
+check(r.returncode == 0 and len(note) == 1 and
+      re.search(r"\(run\.duration=0\.2(, ping\.size=1\d\d)+, \.\.\.\);", note[0]) is not None,
+      f"a long note keeps whole assignments: {note!r}")
 r = run(os.path.join(scen, "e1-rss.ini"), "--set", "run.seed=4", "--compare", "--json")
 check(r.returncode == 0 and "compare_changed_by" not in json.loads(r.stdout),
       "a seed alone changes no setup")

@@ -292,9 +292,16 @@ int cli_run(int argc, char **argv)
 		}
 		/* the seed picks a run of the same setup; anything else changes
 		 * what the seed rows measured */
-		if (strncmp(sets[i], "run.seed=", 9) && used + 2 < sizeof(w->compare_sets))
+		if (!strncmp(sets[i], "run.seed=", 9) ||
+		    (used >= 3 && !strcmp(w->compare_sets + used - 3, "...")))
+			continue;
+		/* whole assignments only; "..." for those that do not fit */
+		if (used + 2 + strlen(sets[i]) + 5 < sizeof(w->compare_sets))
 			snprintf(w->compare_sets + used, sizeof(w->compare_sets) - used,
 				 "%s%s", used ? ", " : "", sets[i]);
+		else
+			snprintf(w->compare_sets + used, sizeof(w->compare_sets) - used,
+				 "%s...", used ? ", " : "");
 	}
 	if (plot && !sweep) {
 		cli_err("--plot: only with --sweep");
