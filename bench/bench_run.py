@@ -38,7 +38,9 @@ of RXSCALE_PLAIN: a build without link-time optimisation, so that code
 stays with its source file).  The layers are the chip model (src/model,
 src/plat, src/rss, net_flow.c: its parser), the driver with the kernel
 API (src/drv, src/kern, src/hw), the host's stack (GRO, demux, the TCP
-receiver, segment parsing, load_host.c), libc (the frame copies), the
+receiver, segment parsing, load_host.c), libc (mostly the frame copies;
+everything outside src/ lands here, libm's draws for the simulator too,
+which only raises the ceiling below), the
 simulator (src/sim: events, CPUs, softirqs, scheduler) and the peer (its
 TCP senders, frame building, the wire, iperf3).  The first four are the
 datapath under test, which runs once per frame whatever the simulator's
@@ -186,7 +188,7 @@ def callgrind_ir(binary, sim_s, extra=(), want_doc=False):
 
 
 LAYERS = (("model", "chip model"), ("driver", "driver + kernel API"),
-          ("stack", "host stack"), ("libc", "libc (frame copies)"),
+          ("stack", "host stack"), ("libc", "libc and other libraries"),
           ("sim", "simulator"), ("peer", "peer, wire, iperf3"))
 DATAPATH = ("model", "driver", "stack", "libc")
 
