@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_virtpci.c - plat_vhost + plat_virtpci against a vhost-user front-end
+ * test_virtpci.c - br_vhost + br_virtpci against a vhost-user front-end
  * written here, which negotiates the way UML's virtio_uml does (SET_OWNER,
  * GET_FEATURES, GET/SET_PROTOCOL_FEATURES, SET_SLAVE_REQ_FD, SET_FEATURES,
  * SET_MEM_TABLE, per queue CALL/NUM/BASE/ADDR, then KICK/ENABLE), with guest
  * memory in a memfd and the two virt-pci queues ("cmd", "irq").  One thread:
- * the front-end sends, then lets the device run (plat_virtpci_poll), then
+ * the front-end sends, then lets the device run (br_virtpci_poll), then
  * reads the answer with a timeout.
  */
 #include <setjmp.h>
@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plat/plat_virtpci.h"
+#include "bridge/br_virtpci.h"
 
 #define GPA_BASE 0x40000000ull
 #define UA_BASE 0x7f1200000000ull       /* ring addresses: user addresses */
@@ -43,7 +43,7 @@ struct fake {
 	uint8_t regs[0x1000];
 	struct acc { uint64_t off; unsigned size; bool wr; } log[64];
 	unsigned nlog;
-	struct plat_virtpci *vp;
+	struct br_virtpci *vp;
 	uint16_t *irq_used_idx;         /* ordering check */
 	bool msi_delivered_in_write;
 	unsigned doorbells;
@@ -73,7 +73,7 @@ static void fake_write(void *opaque, uint64_t off, uint64_t val, unsigned size)
 		/* a doorbell: the device raises an MSI from inside the write */
 		uint16_t before = f->irq_used_idx ? *f->irq_used_idx : 0;
 
-		plat_virtpci_msi(f->vp, 0xa0000, 66);
+		br_virtpci_msi(f->vp, 0xa0000, 66);
 		if (f->irq_used_idx && *f->irq_used_idx != before)
 			f->msi_delivered_in_write = true;
 		f->doorbells++;
@@ -109,7 +109,7 @@ static int fake_cfg_write(struct plat_pci_dev *d, unsigned off, unsigned size,
 	return 0;
 }
 
-static const struct plat_virtpci_cfg_ops fake_cfg = {
+static const struct br_virtpci_cfg_ops fake_cfg = {
 	.read = fake_cfg_read, .write = fake_cfg_write,
 };
 
@@ -131,7 +131,7 @@ struct master {
 	uint64_t proto, features;
 	uint16_t avail_idx[2], used_seen[2];
 	uint64_t bump;                  /* buffer allocator (gpa) */
-	struct plat_virtpci vp;
+	struct br_virtpci vp;
 	struct plat_pci_dev pci;
 	struct fake fake;
 };
@@ -156,14 +156,14 @@ static uint64_t galloc(struct master *m, uint32_t len)
 
 static void pump(struct master *m)
 {
-	(void)plat_virtpci_poll(&m->vp);
+	(void)br_virtpci_poll(&m->vp);
 }
 
 static void m_send(struct master *m, uint32_t req, uint32_t flags,
 		   const void *pl, uint32_t size, const int *fds, unsigned nfds)
 {
 	uint8_t buf[12 + 512];
-	struct plat_vhost_hdr h = { req, flags, size };
+	struct br_vhost_hdr h = { req, flags, size };
 	union {
 		char b[CMSG_SPACE(sizeof(int) * 8)];
 		struct cmsghdr a;
@@ -190,7 +190,7 @@ static void m_send(struct master *m, uint32_t req, uint32_t flags,
 }
 
 /* Read one reply (after letting the device run); 0 or -1 on timeout/EOF. */
-static int m_recv(struct master *m, struct plat_vhost_hdr *h, void *pl,
+static int m_recv(struct master *m, struct br_vhost_hdr *h, void *pl,
 		  size_t max)
 {
 	struct pollfd p = { .fd = m->sock, .events = POLLIN };
@@ -208,13 +208,13 @@ static int m_recv(struct master *m, struct plat_vhost_hdr *h, void *pl,
 
 static uint64_t m_get_u64(struct master *m, uint32_t req)
 {
-	struct plat_vhost_hdr h;
+	struct br_vhost_hdr h;
 	uint64_t v = 0;
 
-	m_send(m, req, PLAT_VHOST_VERSION, NULL, 0, NULL, 0);
+	m_send(m, req, BR_VHOST_VERSION, NULL, 0, NULL, 0);
 	assert_int_equal(m_recv(m, &h, &v, sizeof(v)), 0);
 	assert_int_equal(h.request, req);
-	assert_int_equal(h.flags, PLAT_VHOST_VERSION | PLAT_VHOST_FLAG_REPLY);
+	assert_int_equal(h.flags, BR_VHOST_VERSION | BR_VHOST_FLAG_REPLY);
 	assert_int_equal(h.size, 8);
 	return v;
 }
@@ -223,11 +223,11 @@ static uint64_t m_get_u64(struct master *m, uint32_t req)
 static void m_req(struct master *m, uint32_t req, const void *pl,
 		  uint32_t size, const int *fds, unsigned nfds)
 {
-	bool ack = m->proto & (1ull << PLAT_VHOST_PF_REPLY_ACK);
-	struct plat_vhost_hdr h;
+	bool ack = m->proto & (1ull << BR_VHOST_PF_REPLY_ACK);
+	struct br_vhost_hdr h;
 	uint64_t st = 99;
 
-	m_send(m, req, PLAT_VHOST_VERSION | (ack ? PLAT_VHOST_FLAG_NEED_REPLY : 0),
+	m_send(m, req, BR_VHOST_VERSION | (ack ? BR_VHOST_FLAG_NEED_REPLY : 0),
 	       pl, size, fds, nfds);
 	if (!ack) {
 		pump(m);
@@ -268,8 +268,8 @@ static void m_setup(struct master *m, bool inband, bool indirect)
 	m->pci.bar[2].ops = &fake_ops;
 	m->pci.bar[2].opaque = &m->fake;
 
-	plat_virtpci_init(&m->vp, &m->pci, &fake_cfg,
-			  indirect ? 1ull << PLAT_VHOST_F_INDIRECT_DESC : 0,
+	br_virtpci_init(&m->vp, &m->pci, &fake_cfg,
+			  indirect ? 1ull << BR_VHOST_F_INDIRECT_DESC : 0,
 			  inband);
 	m->vp.vh.io_timeout_ms = 200;
 	m->vp.vh.quiet = true;
@@ -277,7 +277,7 @@ static void m_setup(struct master *m, bool inband, bool indirect)
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	m->sock = sv[0];
-	assert_int_equal(plat_virtpci_attach(&m->vp, sv[1]), 0);
+	assert_int_equal(br_virtpci_attach(&m->vp, sv[1]), 0);
 
 	m->memfd = memfd_create("guest", MFD_CLOEXEC);
 	assert_true(m->memfd >= 0);
@@ -297,31 +297,31 @@ static void m_negotiate(struct master *m)
 		struct { uint64_t gpa, size, ua, off; } r[2];
 	} mt;
 
-	m_req(m, PLAT_VHOST_SET_OWNER, NULL, 0, NULL, 0);
-	f = m_get_u64(m, PLAT_VHOST_GET_FEATURES);
-	assert_true(f & (1ull << PLAT_VHOST_F_VERSION_1));
-	assert_true(f & (1ull << PLAT_VHOST_F_PROTOCOL_FEATURES));
-	assert_false(f & (1ull << PLAT_VHOST_F_EVENT_IDX));
-	pf = m_get_u64(m, PLAT_VHOST_GET_PROTOCOL_FEATURES);
-	assert_true(pf & (1ull << PLAT_VHOST_PF_REPLY_ACK));
-	assert_true(pf & (1ull << PLAT_VHOST_PF_SLAVE_REQ));
-	assert_int_equal(!!(pf & (1ull << PLAT_VHOST_PF_INBAND_NOTIFICATIONS)),
+	m_req(m, BR_VHOST_SET_OWNER, NULL, 0, NULL, 0);
+	f = m_get_u64(m, BR_VHOST_GET_FEATURES);
+	assert_true(f & (1ull << BR_VHOST_F_VERSION_1));
+	assert_true(f & (1ull << BR_VHOST_F_PROTOCOL_FEATURES));
+	assert_false(f & (1ull << BR_VHOST_F_EVENT_IDX));
+	pf = m_get_u64(m, BR_VHOST_GET_PROTOCOL_FEATURES);
+	assert_true(pf & (1ull << BR_VHOST_PF_REPLY_ACK));
+	assert_true(pf & (1ull << BR_VHOST_PF_SLAVE_REQ));
+	assert_int_equal(!!(pf & (1ull << BR_VHOST_PF_INBAND_NOTIFICATIONS)),
 			 m->inband);
 	/* UML keeps REPLY_ACK | SLAVE_REQ | CONFIG | INBAND and asks for an
 	 * ack of SET_PROTOCOL_FEATURES itself */
-	m->proto = pf & ((1ull << PLAT_VHOST_PF_REPLY_ACK) |
-			 (1ull << PLAT_VHOST_PF_SLAVE_REQ) |
-			 (1ull << PLAT_VHOST_PF_CONFIG) |
-			 (1ull << PLAT_VHOST_PF_INBAND_NOTIFICATIONS));
-	m_req(m, PLAT_VHOST_SET_PROTOCOL_FEATURES, &m->proto, 8, NULL, 0);
+	m->proto = pf & ((1ull << BR_VHOST_PF_REPLY_ACK) |
+			 (1ull << BR_VHOST_PF_SLAVE_REQ) |
+			 (1ull << BR_VHOST_PF_CONFIG) |
+			 (1ull << BR_VHOST_PF_INBAND_NOTIFICATIONS));
+	m_req(m, BR_VHOST_SET_PROTOCOL_FEATURES, &m->proto, 8, NULL, 0);
 	assert_int_equal(pipe2(pfd, O_CLOEXEC | O_NONBLOCK), 0);
 	m->req_rd = pfd[0];
-	m_req(m, PLAT_VHOST_SET_SLAVE_REQ_FD, NULL, 0, &pfd[1], 1);
+	m_req(m, BR_VHOST_SET_SLAVE_REQ_FD, NULL, 0, &pfd[1], 1);
 	close(pfd[1]);
-	m->features = f & ((1ull << PLAT_VHOST_F_VERSION_1) |
-			   (1ull << PLAT_VHOST_F_PROTOCOL_FEATURES) |
-			   (1ull << PLAT_VHOST_F_INDIRECT_DESC));
-	m_req(m, PLAT_VHOST_SET_FEATURES, &m->features, 8, NULL, 0);
+	m->features = f & ((1ull << BR_VHOST_F_VERSION_1) |
+			   (1ull << BR_VHOST_F_PROTOCOL_FEATURES) |
+			   (1ull << BR_VHOST_F_INDIRECT_DESC));
+	m_req(m, BR_VHOST_SET_FEATURES, &m->features, 8, NULL, 0);
 
 	memset(&mt, 0, sizeof(mt));
 	mt.num = 1;
@@ -329,7 +329,7 @@ static void m_negotiate(struct master *m)
 	mt.r[0].size = MEM_SIZE;
 	mt.r[0].ua = UA_BASE;
 	mt.r[0].off = MEM_OFF;
-	m_req(m, PLAT_VHOST_SET_MEM_TABLE, &mt, sizeof(mt), &m->memfd, 1);
+	m_req(m, BR_VHOST_SET_MEM_TABLE, &mt, sizeof(mt), &m->memfd, 1);
 
 	for (unsigned q = 0; q < 2; q++) {
 		struct {
@@ -344,12 +344,12 @@ static void m_negotiate(struct master *m)
 
 			assert_int_equal(pipe2(pfd, O_CLOEXEC | O_NONBLOCK), 0);
 			m->call_rd[q] = pfd[0];
-			m_req(m, PLAT_VHOST_SET_VRING_CALL, &v, 8, &pfd[1], 1);
+			m_req(m, BR_VHOST_SET_VRING_CALL, &v, 8, &pfd[1], 1);
 			close(pfd[1]);
 		}
-		m_state(m, PLAT_VHOST_SET_VRING_NUM, q, QN);
-		m_state(m, PLAT_VHOST_SET_VRING_BASE, q, 0);
-		m_req(m, PLAT_VHOST_SET_VRING_ADDR, &a, sizeof(a), NULL, 0);
+		m_state(m, BR_VHOST_SET_VRING_NUM, q, QN);
+		m_state(m, BR_VHOST_SET_VRING_BASE, q, 0);
+		m_req(m, BR_VHOST_SET_VRING_ADDR, &a, sizeof(a), NULL, 0);
 	}
 	for (unsigned q = 0; q < 2; q++) {
 		if (!m->inband) {
@@ -357,17 +357,17 @@ static void m_negotiate(struct master *m)
 
 			m->kick[q] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 			assert_true(m->kick[q] >= 0);
-			m_req(m, PLAT_VHOST_SET_VRING_KICK, &v, 8, &m->kick[q], 1);
+			m_req(m, BR_VHOST_SET_VRING_KICK, &v, 8, &m->kick[q], 1);
 		}
-		m_state(m, PLAT_VHOST_SET_VRING_ENABLE, q, 1);
+		m_state(m, BR_VHOST_SET_VRING_ENABLE, q, 1);
 	}
-	assert_true(plat_vhost_queue_ready(&m->vp.vh, 0));
-	assert_true(plat_vhost_queue_ready(&m->vp.vh, 1));
+	assert_true(br_vhost_queue_ready(&m->vp.vh, 0));
+	assert_true(br_vhost_queue_ready(&m->vp.vh, 1));
 }
 
 static void m_teardown(struct master *m)
 {
-	plat_virtpci_fini(&m->vp);
+	br_virtpci_fini(&m->vp);
 	if (m->sock >= 0)
 		close(m->sock);
 	for (int q = 0; q < 2; q++) {
@@ -403,7 +403,7 @@ static void publish(struct master *m, unsigned q, uint16_t head)
 static void kick(struct master *m, unsigned q)
 {
 	if (m->inband) {
-		m_state(m, PLAT_VHOST_VRING_KICK, q, 0);
+		m_state(m, BR_VHOST_VRING_KICK, q, 0);
 	} else {
 		uint64_t one = 1;
 
@@ -432,12 +432,12 @@ static int used(struct master *m, unsigned q, uint32_t *id, uint32_t *len)
 static bool called(struct master *m, unsigned q)
 {
 	if (m->inband) {
-		struct { struct plat_vhost_hdr h; uint32_t idx, num; } msg;
+		struct { struct br_vhost_hdr h; uint32_t idx, num; } msg;
 		bool got = false;
 
 		while (read(m->req_rd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg)) {
-			assert_int_equal(msg.h.request, PLAT_VHOST_SLAVE_VRING_CALL);
-			assert_int_equal(msg.h.flags, PLAT_VHOST_VERSION);
+			assert_int_equal(msg.h.request, BR_VHOST_SLAVE_VRING_CALL);
+			assert_int_equal(msg.h.flags, BR_VHOST_VERSION);
 			assert_int_equal(msg.h.size, 8);
 			if (msg.idx == q)
 				got = true;
@@ -461,7 +461,7 @@ static void post_irq_bufs(struct master *m)
 	irq_bufs = galloc(m, 10 * 20);
 	for (unsigned i = 0; i < 10; i++) {
 		set_desc(m, q_desc(1), i, irq_bufs + 20 * i, 20,
-			 PLAT_VRING_DESC_F_WRITE, 0);
+			 BR_VRING_DESC_F_WRITE, 0);
 		publish(m, 1, (uint16_t)i);
 	}
 	kick(m, 1);
@@ -473,7 +473,7 @@ static uint64_t cmd(struct master *m, uint8_t op, uint8_t bar, uint32_t size,
 		    uint64_t addr, const void *data, uint32_t dlen,
 		    uint32_t in_len, bool indirect)
 {
-	struct plat_virtpci_msg hdr = { op, bar, 0, size, addr };
+	struct br_virtpci_msg hdr = { op, bar, 0, size, addr };
 	uint64_t out = galloc(m, 16 + dlen), in = in_len ? galloc(m, in_len) : 0;
 	uint32_t id, len;
 
@@ -486,24 +486,24 @@ static uint64_t cmd(struct master *m, uint8_t op, uint8_t bar, uint32_t size,
 		uint64_t tbl = galloc(m, 32);
 
 		set_desc(m, tbl, 0, out, 16 + dlen,
-			 in_len ? PLAT_VRING_DESC_F_NEXT : 0, 1);
+			 in_len ? BR_VRING_DESC_F_NEXT : 0, 1);
 		if (in_len)
-			set_desc(m, tbl, 1, in, in_len, PLAT_VRING_DESC_F_WRITE, 0);
+			set_desc(m, tbl, 1, in, in_len, BR_VRING_DESC_F_WRITE, 0);
 		set_desc(m, q_desc(0), 0, tbl, in_len ? 32 : 16,
-			 PLAT_VRING_DESC_F_INDIRECT, 0);
+			 BR_VRING_DESC_F_INDIRECT, 0);
 	} else {
 		set_desc(m, q_desc(0), 0, out, 16 + dlen,
-			 in_len ? PLAT_VRING_DESC_F_NEXT : 0, 1);
+			 in_len ? BR_VRING_DESC_F_NEXT : 0, 1);
 		if (in_len)
 			set_desc(m, q_desc(0), 1, in, in_len,
-				 PLAT_VRING_DESC_F_WRITE, 0);
+				 BR_VRING_DESC_F_WRITE, 0);
 	}
 	publish(m, 0, 0);
 	kick(m, 0);
 	assert_int_equal(used(m, 0, &id, &len), 1);
 	assert_int_equal(id, 0);
-	assert_int_equal(len, op == PLAT_VIRTPCI_OP_CFG_READ ||
-			 op == PLAT_VIRTPCI_OP_MMIO_READ ? size : 0);
+	assert_int_equal(len, op == BR_VIRTPCI_OP_CFG_READ ||
+			 op == BR_VIRTPCI_OP_MMIO_READ ? size : 0);
 	return in;
 }
 
@@ -511,7 +511,7 @@ static uint64_t cfg_read(struct master *m, uint32_t off, uint32_t size,
 			 bool indirect)
 {
 	uint64_t v = 0;
-	uint64_t in = cmd(m, PLAT_VIRTPCI_OP_CFG_READ, 0, size, off, NULL, 0, 8,
+	uint64_t in = cmd(m, BR_VIRTPCI_OP_CFG_READ, 0, size, off, NULL, 0, 8,
 			  indirect);
 
 	memcpy(&v, g2h(m, in), size);
@@ -521,7 +521,7 @@ static uint64_t cfg_read(struct master *m, uint32_t off, uint32_t size,
 static uint64_t mmio_read(struct master *m, uint32_t off, uint32_t size)
 {
 	uint64_t v = 0;
-	uint64_t in = cmd(m, PLAT_VIRTPCI_OP_MMIO_READ, 2, size, off, NULL, 0,
+	uint64_t in = cmd(m, BR_VIRTPCI_OP_MMIO_READ, 2, size, off, NULL, 0,
 			  size, false);
 
 	memcpy(&v, g2h(m, in), size);
@@ -531,20 +531,20 @@ static uint64_t mmio_read(struct master *m, uint32_t off, uint32_t size)
 static void mmio_write(struct master *m, uint32_t off, uint32_t size,
 		       uint64_t v)
 {
-	cmd(m, PLAT_VIRTPCI_OP_MMIO_WRITE, 2, size, off, &v, size, 0, false);
+	cmd(m, BR_VIRTPCI_OP_MMIO_WRITE, 2, size, off, &v, size, 0, false);
 }
 
 static void check_irq_msg(struct master *m, unsigned slot, uint8_t op,
 			  uint64_t addr, uint32_t data)
 {
-	struct plat_virtpci_msg msg;
+	struct br_virtpci_msg msg;
 	uint32_t d;
 
 	memcpy(&msg, g2h(m, irq_bufs + 20 * slot), 16);
 	memcpy(&d, g2h(m, irq_bufs + 20 * slot) + 16, 4);
 	assert_int_equal(msg.op, op);
 	assert_int_equal(msg.addr, addr);
-	if (op == PLAT_VIRTPCI_OP_MSI) {
+	if (op == BR_VIRTPCI_OP_MSI) {
 		assert_int_equal(msg.size, 4);
 		assert_int_equal(d, data);
 	}
@@ -572,7 +572,7 @@ static void happy_path(bool inband, bool indirect)
 	{
 		uint32_t v = 0x0406;
 
-		cmd(m, PLAT_VIRTPCI_OP_CFG_WRITE, 0, 2, 4, &v, 2, 0, false);
+		cmd(m, BR_VIRTPCI_OP_CFG_WRITE, 0, 2, 4, &v, 2, 0, false);
 		assert_int_equal(cfg_read(m, 4, 2, false), 0x0406);
 	}
 	assert_int_equal(m->vp.cfg_reads, 6);
@@ -587,7 +587,7 @@ static void happy_path(bool inband, bool indirect)
 	/* an unaligned copy is split into naturally aligned pieces */
 	m->fake.nlog = 0;
 	{
-		uint64_t in = cmd(m, PLAT_VIRTPCI_OP_MMIO_READ, 2, 6, 0x21, NULL,
+		uint64_t in = cmd(m, BR_VIRTPCI_OP_MMIO_READ, 2, 6, 0x21, NULL,
 				  0, 6, false);
 		const uint8_t want[6] = { 0x77, 0x66, 0x55, 0x44, 0x33, 0x22 };
 
@@ -601,10 +601,10 @@ static void happy_path(bool inband, bool indirect)
 	assert_int_equal(m->fake.log[3].size, 1);
 	/* MMIO_MEMSET, and UML's memset_io (CFG_WRITE with one byte) */
 	b = 0xab;
-	cmd(m, PLAT_VIRTPCI_OP_MMIO_MEMSET, 2, 8, 0x40, &b, 1, 0, false);
+	cmd(m, BR_VIRTPCI_OP_MMIO_MEMSET, 2, 8, 0x40, &b, 1, 0, false);
 	assert_int_equal(mmio_read(m, 0x40, 8), 0xababababababababull);
 	b = 0xcd;
-	cmd(m, PLAT_VIRTPCI_OP_CFG_WRITE, 2, 6, 0x50, &b, 1, 0, false);
+	cmd(m, BR_VIRTPCI_OP_CFG_WRITE, 2, 6, 0x50, &b, 1, 0, false);
 	assert_int_equal(mmio_read(m, 0x50, 8), 0x0000cdcdcdcdcdcdull);
 	assert_int_equal(m->vp.mmio_memsets, 2);
 	assert_int_equal(m->vp.guest_errors, 0);
@@ -612,7 +612,7 @@ static void happy_path(bool inband, bool indirect)
 	/* guest errors: all ones, counted, the connection lives */
 	assert_int_equal(mmio_read(m, 0xffe, 4), 0xffffffffu);
 	{
-		uint64_t in = cmd(m, PLAT_VIRTPCI_OP_MMIO_READ, 0, 4, 0, NULL, 0,
+		uint64_t in = cmd(m, BR_VIRTPCI_OP_MMIO_READ, 0, 4, 0, NULL, 0,
 				  4, false);
 		uint32_t v;
 
@@ -622,24 +622,24 @@ static void happy_path(bool inband, bool indirect)
 	assert_int_equal(cfg_read(m, 4094, 4, false), 0xffffffffu);
 	cmd(m, 42, 0, 0, 0, NULL, 0, 0, false);
 	assert_int_equal(m->vp.guest_errors, 4);
-	assert_true(plat_vhost_connected(&m->vp.vh));
+	assert_true(br_vhost_connected(&m->vp.vh));
 
 	/* an MSI from the device lands in the first irq buffer */
 	(void)called(m, 1);
-	plat_virtpci_msi(&m->vp, 0xa0000, 65);
+	br_virtpci_msi(&m->vp, 0xa0000, 65);
 	assert_int_equal(used(m, 1, &id, &len), 1);
 	assert_int_equal(id, 0);
 	assert_int_equal(len, 20);
-	check_irq_msg(m, 0, PLAT_VIRTPCI_OP_MSI, 0xa0000, 65);
+	check_irq_msg(m, 0, BR_VIRTPCI_OP_MSI, 0xa0000, 65);
 	assert_true(called(m, 1));
 	/* INTx and PME */
-	assert_int_equal(plat_virtpci_send_intx(&m->vp, 1), 0);
+	assert_int_equal(br_virtpci_send_intx(&m->vp, 1), 0);
 	assert_int_equal(used(m, 1, &id, &len), 1);
 	assert_int_equal(len, 16);
-	check_irq_msg(m, 1, PLAT_VIRTPCI_OP_INT, 1, 0);
-	assert_int_equal(plat_virtpci_send_pme(&m->vp), 0);
+	check_irq_msg(m, 1, BR_VIRTPCI_OP_INT, 1, 0);
+	assert_int_equal(br_virtpci_send_pme(&m->vp), 0);
 	assert_int_equal(used(m, 1, &id, &len), 1);
-	check_irq_msg(m, 2, PLAT_VIRTPCI_OP_PME, 0, 0);
+	check_irq_msg(m, 2, BR_VIRTPCI_OP_PME, 0, 0);
 
 	/* a write whose handler raises an MSI: the write completes first */
 	m->fake.irq_used_idx = (uint16_t *)(g2h(m, q_used(1)) + 2);
@@ -649,60 +649,60 @@ static void happy_path(bool inband, bool indirect)
 		assert_false(m->fake.msi_delivered_in_write);
 		assert_int_equal(used(m, 1, &id, &len), 1);
 		assert_int_equal(id, 3);
-		check_irq_msg(m, 3, PLAT_VIRTPCI_OP_MSI, 0xa0000, 66);
+		check_irq_msg(m, 3, BR_VIRTPCI_OP_MSI, 0xa0000, 66);
 	}
 	assert_int_equal(m->vp.msis, 2);
 
 	/* out of irq buffers: messages wait for the guest's next kick */
 	for (unsigned i = 0; i < 6; i++)
-		plat_virtpci_msi(&m->vp, 0xa0000, 100 + i);
+		br_virtpci_msi(&m->vp, 0xa0000, 100 + i);
 	for (unsigned i = 0; i < 6; i++)
 		assert_int_equal(used(m, 1, &id, &len), 1);
-	plat_virtpci_msi(&m->vp, 0xa0000, 200);
-	plat_virtpci_msi(&m->vp, 0xa0000, 201);
+	br_virtpci_msi(&m->vp, 0xa0000, 200);
+	br_virtpci_msi(&m->vp, 0xa0000, 201);
 	assert_int_equal(m->vp.pend_n, 2);
 	assert_int_equal(used(m, 1, &id, &len), 0);
 	publish(m, 1, 0);               /* the guest recycles buffer 0 */
 	kick(m, 1);
 	assert_int_equal(used(m, 1, &id, &len), 1);
 	assert_int_equal(id, 0);
-	check_irq_msg(m, 0, PLAT_VIRTPCI_OP_MSI, 0xa0000, 200);
+	check_irq_msg(m, 0, BR_VIRTPCI_OP_MSI, 0xa0000, 200);
 	assert_int_equal(m->vp.pend_n, 1);
 
 	/* DMA through the memory table */
 	for (unsigned i = 0; i < sizeof(dma); i++)
 		dma[i] = (uint8_t)(i * 7);
-	assert_int_equal(plat_virtpci_dma_write(&m->vp, GPA_BASE + 0x100000,
+	assert_int_equal(br_virtpci_dma_write(&m->vp, GPA_BASE + 0x100000,
 						dma, sizeof(dma)), 0);
 	assert_memory_equal(g2h(m, GPA_BASE + 0x100000), dma, sizeof(dma));
-	assert_int_equal(plat_virtpci_dma_read(&m->vp, GPA_BASE + 0x100000,
+	assert_int_equal(br_virtpci_dma_read(&m->vp, GPA_BASE + 0x100000,
 					       back, sizeof(back)), 0);
 	assert_memory_equal(back, dma, sizeof(dma));
-	assert_int_equal(plat_virtpci_dma_write(&m->vp, GPA_BASE + MEM_SIZE - 8,
+	assert_int_equal(br_virtpci_dma_write(&m->vp, GPA_BASE + MEM_SIZE - 8,
 						dma, 16), -EFAULT);
-	assert_int_equal(plat_virtpci_dma_read(&m->vp, 0x1000, back, 4),
+	assert_int_equal(br_virtpci_dma_read(&m->vp, 0x1000, back, 4),
 			 -EFAULT);
 	assert_int_equal(m->vp.dma_errors, 2);
 
 	/* GET_VRING_BASE stops the ring and reports where it is */
 	{
 		uint32_t s[2] = { 0, 0 }, r[2];
-		struct plat_vhost_hdr h;
+		struct br_vhost_hdr h;
 
-		m_send(m, PLAT_VHOST_GET_VRING_BASE, PLAT_VHOST_VERSION, s, 8,
+		m_send(m, BR_VHOST_GET_VRING_BASE, BR_VHOST_VERSION, s, 8,
 		       NULL, 0);
 		assert_int_equal(m_recv(m, &h, r, sizeof(r)), 0);
 		assert_int_equal(r[0], 0);
 		assert_int_equal(r[1], m->avail_idx[0]);
-		assert_false(plat_vhost_queue_ready(&m->vp.vh, 0));
+		assert_false(br_vhost_queue_ready(&m->vp.vh, 0));
 	}
 	/* the front-end goes away: a clear error, the connection closed */
 	close(m->sock);
 	m->sock = -1;
-	assert_int_equal(plat_virtpci_poll(&m->vp), -ECONNRESET);
-	assert_non_null(strstr(plat_vhost_error(&m->vp.vh), "closed"));
-	assert_false(plat_vhost_connected(&m->vp.vh));
-	assert_true(plat_virtpci_poll(&m->vp) < 0);
+	assert_int_equal(br_virtpci_poll(&m->vp), -ECONNRESET);
+	assert_non_null(strstr(br_vhost_error(&m->vp.vh), "closed"));
+	assert_false(br_vhost_connected(&m->vp.vh));
+	assert_true(br_virtpci_poll(&m->vp) < 0);
 	m_teardown(m);
 	free(m);
 }
@@ -734,15 +734,15 @@ static void test_unix_socket(void **state)
 	m_setup(m, true, false);
 	/* drop the socketpair connection; use the listener */
 	close(m->sock);
-	assert_int_equal(plat_virtpci_poll(&m->vp), -ECONNRESET);
-	assert_int_equal(plat_virtpci_listen(&m->vp, path), 0);
-	assert_int_equal(plat_virtpci_poll(&m->vp), 0);
+	assert_int_equal(br_virtpci_poll(&m->vp), -ECONNRESET);
+	assert_int_equal(br_virtpci_listen(&m->vp, path), 0);
+	assert_int_equal(br_virtpci_poll(&m->vp), 0);
 	m->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	assert_int_equal(connect(m->sock, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	rc = plat_virtpci_run(&m->vp, 1000);
+	rc = br_virtpci_run(&m->vp, 1000);
 	assert_true(rc >= 1);
-	assert_true(plat_vhost_connected(&m->vp.vh));
+	assert_true(br_vhost_connected(&m->vp.vh));
 	assert_int_equal(m->vp.vh.err[0], 0);
 	m_negotiate(m);
 	post_irq_bufs(m);
@@ -750,9 +750,9 @@ static void test_unix_socket(void **state)
 	/* the guest dies; the listener waits for the next one */
 	close(m->sock);
 	m->sock = -1;
-	assert_int_equal(plat_virtpci_poll(&m->vp), -ECONNRESET);
-	assert_int_equal(plat_virtpci_poll(&m->vp), 0);
-	assert_int_equal(plat_virtpci_run(&m->vp, 50), 0);
+	assert_int_equal(br_virtpci_poll(&m->vp), -ECONNRESET);
+	assert_int_equal(br_virtpci_poll(&m->vp), 0);
+	assert_int_equal(br_virtpci_run(&m->vp, 50), 0);
 	m_teardown(m);
 	assert_int_equal(access(path, F_OK), -1);
 	rmdir(dir);
@@ -774,19 +774,19 @@ static double now_s(void)
 static void expect_failure(struct master *m, int err, const char *what)
 {
 	double t0 = now_s();
-	int rc = plat_virtpci_poll(&m->vp);
+	int rc = br_virtpci_poll(&m->vp);
 	char c;
 
 	assert_true(now_s() - t0 < 2.0);
 	if (rc != err)
 		fprintf(stderr, "got %d (%s), expected %d\n", rc,
-			plat_vhost_error(&m->vp.vh), err);
+			br_vhost_error(&m->vp.vh), err);
 	assert_int_equal(rc, err);
-	if (!strstr(plat_vhost_error(&m->vp.vh), what))
+	if (!strstr(br_vhost_error(&m->vp.vh), what))
 		fprintf(stderr, "error '%s' lacks '%s'\n",
-			plat_vhost_error(&m->vp.vh), what);
-	assert_non_null(strstr(plat_vhost_error(&m->vp.vh), what));
-	assert_false(plat_vhost_connected(&m->vp.vh));
+			br_vhost_error(&m->vp.vh), what);
+	assert_non_null(strstr(br_vhost_error(&m->vp.vh), what));
+	assert_false(br_vhost_connected(&m->vp.vh));
 	/* the front-end reads EOF (a failure ack may come first) */
 	for (;;) {
 		struct pollfd p = { .fd = m->sock, .events = POLLIN };
@@ -798,7 +798,7 @@ static void expect_failure(struct master *m, int err, const char *what)
 			break;
 	}
 	/* and the device stays down, without crashing */
-	assert_true(plat_virtpci_poll(&m->vp) < 0);
+	assert_true(br_virtpci_poll(&m->vp) < 0);
 }
 
 static void test_bad_garbage_header(void **state)
@@ -819,10 +819,10 @@ static void test_bad_oversize(void **state)
 
 	(void)state;
 	m_setup(&m, false, false);
-	m_send(&m, PLAT_VHOST_GET_FEATURES, PLAT_VHOST_VERSION, NULL, 0, NULL, 0);
+	m_send(&m, BR_VHOST_GET_FEATURES, BR_VHOST_VERSION, NULL, 0, NULL, 0);
 	{
-		struct plat_vhost_hdr h = { PLAT_VHOST_SET_CONFIG,
-					    PLAT_VHOST_VERSION, 1u << 20 };
+		struct br_vhost_hdr h = { BR_VHOST_SET_CONFIG,
+					    BR_VHOST_VERSION, 1u << 20 };
 
 		assert_int_equal(write(m.sock, &h, sizeof(h)), sizeof(h));
 	}
@@ -843,13 +843,13 @@ static void test_bad_fd_count(void **state)
 	/* a request that takes no fd, with one */
 	m_setup(&m, false, false);
 	fd = eventfd(0, EFD_CLOEXEC);
-	m_send(&m, PLAT_VHOST_SET_OWNER, PLAT_VHOST_VERSION, NULL, 0, &fd, 1);
+	m_send(&m, BR_VHOST_SET_OWNER, BR_VHOST_VERSION, NULL, 0, &fd, 1);
 	close(fd);
 	expect_failure(&m, -EPROTO, "file descriptors");
 	m_teardown(&m);
 	/* a memory table of one region with no fd */
 	m_setup(&m, false, false);
-	m_send(&m, PLAT_VHOST_SET_MEM_TABLE, PLAT_VHOST_VERSION, &mt, sizeof(mt),
+	m_send(&m, BR_VHOST_SET_MEM_TABLE, BR_VHOST_VERSION, &mt, sizeof(mt),
 	       NULL, 0);
 	expect_failure(&m, -EPROTO, "file descriptors");
 	m_teardown(&m);
@@ -858,7 +858,7 @@ static void test_bad_fd_count(void **state)
 	{
 		uint64_t v = 0;
 
-		m_send(&m, PLAT_VHOST_SET_VRING_KICK, PLAT_VHOST_VERSION, &v, 8,
+		m_send(&m, BR_VHOST_SET_VRING_KICK, BR_VHOST_VERSION, &v, 8,
 		       NULL, 0);
 	}
 	expect_failure(&m, -EPROTO, "file descriptors");
@@ -868,7 +868,7 @@ static void test_bad_fd_count(void **state)
 static void test_bad_truncated(void **state)
 {
 	struct master m;
-	struct plat_vhost_hdr h = { PLAT_VHOST_SET_FEATURES, PLAT_VHOST_VERSION, 8 };
+	struct br_vhost_hdr h = { BR_VHOST_SET_FEATURES, BR_VHOST_VERSION, 8 };
 
 	(void)state;
 	m_setup(&m, false, false);
@@ -891,13 +891,13 @@ static void test_bad_requests(void **state)
 	(void)state;
 	/* unknown request, with an ack asked for: status 1 then close */
 	m_setup(&m, false, false);
-	m_send(&m, 77, PLAT_VHOST_VERSION, NULL, 0, NULL, 0);
+	m_send(&m, 77, BR_VHOST_VERSION, NULL, 0, NULL, 0);
 	expect_failure(&m, -EOPNOTSUPP, "unsupported request 77");
 	m_teardown(&m);
 	/* features not offered */
 	m_setup(&m, false, false);
-	v = 1ull << PLAT_VHOST_F_EVENT_IDX;
-	m_send(&m, PLAT_VHOST_SET_FEATURES, PLAT_VHOST_VERSION, &v, 8, NULL, 0);
+	v = 1ull << BR_VHOST_F_EVENT_IDX;
+	m_send(&m, BR_VHOST_SET_FEATURES, BR_VHOST_VERSION, &v, 8, NULL, 0);
 	expect_failure(&m, -EINVAL, "not offered");
 	m_teardown(&m);
 	/* vring index out of range */
@@ -905,20 +905,20 @@ static void test_bad_requests(void **state)
 	{
 		uint32_t s[2] = { 5, 16 };
 
-		m_send(&m, PLAT_VHOST_SET_VRING_NUM, PLAT_VHOST_VERSION, s, 8,
+		m_send(&m, BR_VHOST_SET_VRING_NUM, BR_VHOST_VERSION, s, 8,
 		       NULL, 0);
 	}
 	expect_failure(&m, -EINVAL, "out of range");
 	m_teardown(&m);
 	/* wrong payload size */
 	m_setup(&m, false, false);
-	m_send(&m, PLAT_VHOST_SET_FEATURES, PLAT_VHOST_VERSION, &v, 4, NULL, 0);
+	m_send(&m, BR_VHOST_SET_FEATURES, BR_VHOST_VERSION, &v, 4, NULL, 0);
 	expect_failure(&m, -EPROTO, "expected 8");
 	m_teardown(&m);
 	/* a reply sent to the device */
 	m_setup(&m, false, false);
-	m_send(&m, PLAT_VHOST_GET_FEATURES,
-	       PLAT_VHOST_VERSION | PLAT_VHOST_FLAG_REPLY, NULL, 0, NULL, 0);
+	m_send(&m, BR_VHOST_GET_FEATURES,
+	       BR_VHOST_VERSION | BR_VHOST_FLAG_REPLY, NULL, 0, NULL, 0);
 	expect_failure(&m, -EPROTO, "bad message header");
 	m_teardown(&m);
 }
@@ -935,8 +935,8 @@ static void bad_ring(bool inband, void (*build)(struct master *m), int err,
 	if (inband) {
 		uint32_t s[2] = { 0, 0 };
 
-		m_send(&m, PLAT_VHOST_VRING_KICK,
-		       PLAT_VHOST_VERSION | PLAT_VHOST_FLAG_NEED_REPLY, s, 8,
+		m_send(&m, BR_VHOST_VRING_KICK,
+		       BR_VHOST_VERSION | BR_VHOST_FLAG_NEED_REPLY, s, 8,
 		       NULL, 0);
 	} else {
 		uint64_t one = 1;
@@ -957,8 +957,8 @@ static void build_loop(struct master *m)
 {
 	uint64_t b = galloc(m, 32);
 
-	set_desc(m, q_desc(0), 0, b, 16, PLAT_VRING_DESC_F_NEXT, 1);
-	set_desc(m, q_desc(0), 1, b + 16, 16, PLAT_VRING_DESC_F_NEXT, 0);
+	set_desc(m, q_desc(0), 0, b, 16, BR_VRING_DESC_F_NEXT, 1);
+	set_desc(m, q_desc(0), 1, b + 16, 16, BR_VRING_DESC_F_NEXT, 0);
 	publish(m, 0, 0);
 }
 
@@ -971,7 +971,7 @@ static void build_next_range(struct master *m)
 {
 	uint64_t b = galloc(m, 16);
 
-	set_desc(m, q_desc(0), 0, b, 16, PLAT_VRING_DESC_F_NEXT, 300);
+	set_desc(m, q_desc(0), 0, b, 16, BR_VRING_DESC_F_NEXT, 300);
 	publish(m, 0, 0);
 }
 
@@ -987,7 +987,7 @@ static void build_indirect_unnegotiated(struct master *m)
 {
 	uint64_t t = galloc(m, 16);
 
-	set_desc(m, q_desc(0), 0, t, 16, PLAT_VRING_DESC_F_INDIRECT, 0);
+	set_desc(m, q_desc(0), 0, t, 16, BR_VRING_DESC_F_INDIRECT, 0);
 	publish(m, 0, 0);
 }
 
@@ -996,7 +996,7 @@ static void build_read_after_write(struct master *m)
 	uint64_t b = galloc(m, 32);
 
 	set_desc(m, q_desc(0), 0, b, 16,
-		 PLAT_VRING_DESC_F_WRITE | PLAT_VRING_DESC_F_NEXT, 1);
+		 BR_VRING_DESC_F_WRITE | BR_VRING_DESC_F_NEXT, 1);
 	set_desc(m, q_desc(0), 1, b + 16, 16, 0, 0);
 	publish(m, 0, 0);
 }
@@ -1026,10 +1026,10 @@ static void test_bad_ring_address(void **state)
 	(void)state;
 	m_setup(&m, false, false);
 	m_negotiate(&m);
-	m_req(&m, PLAT_VHOST_SET_VRING_ADDR, &a, sizeof(a), NULL, 0);
+	m_req(&m, BR_VHOST_SET_VRING_ADDR, &a, sizeof(a), NULL, 0);
 	kick(&m, 0);
-	assert_int_equal(plat_virtpci_poll(&m.vp), -ENOTCONN);
-	assert_non_null(strstr(plat_vhost_error(&m.vp.vh), "ring outside"));
+	assert_int_equal(br_virtpci_poll(&m.vp), -ENOTCONN);
+	assert_non_null(strstr(br_vhost_error(&m.vp.vh), "ring outside"));
 	m_teardown(&m);
 	/* a memory table whose fd cannot be mapped at that size */
 	m_setup(&m, false, false);
@@ -1040,7 +1040,7 @@ static void test_bad_ring_address(void **state)
 		} mt = { 1, 0, { GPA_BASE, 1ull << 44, UA_BASE, 0 } };
 		int fd = eventfd(0, EFD_CLOEXEC);
 
-		m_send(&m, PLAT_VHOST_SET_MEM_TABLE, PLAT_VHOST_VERSION, &mt,
+		m_send(&m, BR_VHOST_SET_MEM_TABLE, BR_VHOST_VERSION, &mt,
 		       sizeof(mt), &fd, 1);
 		close(fd);
 	}
@@ -1081,7 +1081,7 @@ static void test_bad_random(void **state)
 				blob[i] = (uint8_t)rnd(&x);
 			if (it % 6 == 0)        /* plausible header */
 				memcpy(blob, &(uint32_t[]){ (uint32_t)(rnd(&x) % 40),
-							    PLAT_VHOST_VERSION,
+							    BR_VHOST_VERSION,
 							    (uint32_t)(rnd(&x) % 80) }, 12);
 			assert_int_equal(write(m->sock, blob, n), (ssize_t)n);
 		} else {
@@ -1101,7 +1101,7 @@ static void test_bad_random(void **state)
 				d.next %= 20;
 				d.flags &= 7;
 				if (it % 4 != 2)
-					d.flags &= ~PLAT_VRING_DESC_F_INDIRECT;
+					d.flags &= ~BR_VRING_DESC_F_INDIRECT;
 				memcpy(g2h(m, q_desc(0)) + 16 * i, &d, 16);
 			}
 			for (unsigned i = 0; i < 1 + rnd(&x) % 16; i++)
@@ -1109,7 +1109,7 @@ static void test_bad_random(void **state)
 			if (m->inband) {
 				uint32_t s[2] = { 0, 0 };
 
-				m_send(m, PLAT_VHOST_VRING_KICK, PLAT_VHOST_VERSION,
+				m_send(m, BR_VHOST_VRING_KICK, BR_VHOST_VERSION,
 				       s, 8, NULL, 0);
 			} else {
 				uint64_t one = 1;
@@ -1118,10 +1118,10 @@ static void test_bad_random(void **state)
 			}
 		}
 		t0 = now_s();
-		rc = plat_virtpci_poll(&m->vp);
+		rc = br_virtpci_poll(&m->vp);
 		assert_true(now_s() - t0 < 1.0);
 		/* still answers or cleanly down */
-		assert_true(rc >= 0 || !plat_vhost_connected(&m->vp.vh));
+		assert_true(rc >= 0 || !br_vhost_connected(&m->vp.vh));
 		m_teardown(m);
 		free(m);
 	}

@@ -17,7 +17,7 @@
  * e.g. iperf3 between them.
  *
  * Time: with --time-travel rxscale is the guests' UML time-travel
- * controller (plat_timetravel, socket --time-socket, default PATH.time;
+ * controller (br_timetravel, socket --time-socket, default PATH.time;
  * guest I starts with time-travel=ext:I:SOCK): the guests and the models
  * share the simulator's virtual time, one party runs at a time, the
  * model's interrupts reach a guest through the controller, and runs are
@@ -43,8 +43,8 @@
 #include "model/rtlm.h"
 #include "plat/plat_mem.h"
 #include "plat/plat_pci.h"
-#include "plat/plat_timetravel.h"
-#include "plat/plat_virtpci.h"
+#include "bridge/br_timetravel.h"
+#include "bridge/br_virtpci.h"
 #include "sim/sim_cost.h"
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
@@ -52,7 +52,7 @@
 /* One NIC model served to one guest. */
 struct uml_nic {
 	struct rtlm_dev *m;
-	struct plat_virtpci vp;
+	struct br_virtpci vp;
 	struct uml_nic *cable;          /* the other NIC on the wire, or NULL */
 	struct load_responder *peer;    /* or the responder */
 	bool was_connected, gone;
@@ -69,7 +69,7 @@ struct uml_world {
 	struct uml_nic nic[2];
 	unsigned n;
 	struct load_responder peer;
-	struct plat_tt tt;              /* --time-travel: the guests' clock */
+	struct br_tt tt;              /* --time-travel: the guests' clock */
 	bool timetravel;
 	int io_rc;                      /* a guest error seen while serving */
 };
@@ -120,7 +120,7 @@ static void wire_tx(void *arg, const uint8_t *frame, size_t len)
 
 /* An in-band call the model raised: owed to the guest, sent when the
  * controller lets it be (tt_deliver). */
-static void nic_call_hook(void *opaque, struct plat_vhost *vh, unsigned q)
+static void nic_call_hook(void *opaque, struct br_vhost *vh, unsigned q)
 {
 	struct uml_nic *nic = opaque;
 
@@ -134,7 +134,7 @@ static unsigned tt_fds(void *opaque, struct pollfd *p, unsigned max)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < w->n && n + 2 <= max; i++) {
-		const struct plat_vhost *vh = &w->nic[i].vp.vh;
+		const struct br_vhost *vh = &w->nic[i].vp.vh;
 
 		if (vh->listen_fd >= 0)
 			p[n++] = (struct pollfd){ vh->listen_fd, POLLIN, 0 };
@@ -148,14 +148,14 @@ static void nic_poll(struct uml_world *w, unsigned i, int r)
 {
 	struct uml_nic *nic = &w->nic[i];
 
-	if (plat_vhost_connected(&nic->vp.vh))
+	if (br_vhost_connected(&nic->vp.vh))
 		nic->was_connected = true;
 	if (r < 0 && r != -ECONNRESET) {
 		printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
-		       i, plat_vhost_error(&nic->vp.vh));
+		       i, br_vhost_error(&nic->vp.vh));
 		w->io_rc = 1;
 	}
-	if (nic->was_connected && !plat_vhost_connected(&nic->vp.vh)) {
+	if (nic->was_connected && !br_vhost_connected(&nic->vp.vh)) {
 		if (!nic->gone)
 			printf("rxscale uml: nic%u: the guest disconnected\n", i);
 		nic->gone = true;
@@ -168,49 +168,49 @@ static int tt_io(void *opaque)
 	struct uml_world *w = opaque;
 
 	for (unsigned i = 0; i < w->n; i++)
-		nic_poll(w, i, plat_virtpci_poll(&w->nic[i].vp));
+		nic_poll(w, i, br_virtpci_poll(&w->nic[i].vp));
 	return 0;
 }
 
 /* Nobody runs: hand each waiting guest the calls it is owed, each with the
  * need-reply bit, and wait for its answers (it first REQUESTs now from the
  * controller, so the interrupt is in its calendar before anyone moves). */
-static int tt_deliver(void *opaque, struct plat_tt *tt)
+static int tt_deliver(void *opaque, struct br_tt *tt)
 {
 	struct uml_world *w = opaque;
 
 	for (unsigned i = 0; i < w->n; i++) {
 		struct uml_nic *nic = &w->nic[i];
-		struct plat_vhost *vh = &nic->vp.vh;
+		struct br_vhost *vh = &nic->vp.vh;
 		unsigned sent = 0, got = 0;
 		int ci;
 
 		if (!nic->call_pending)
 			continue;
-		ci = plat_tt_find(tt, i);
-		if (ci < 0 || tt->cl[ci].state != PLAT_TT_WAITING)
+		ci = br_tt_find(tt, i);
+		if (ci < 0 || tt->cl[ci].state != BR_TT_WAITING)
 			continue;       /* its guest runs: after its WAIT */
 		for (unsigned q = 0; q < 32; q++) {
 			if (!(nic->call_pending & (1u << q)))
 				continue;
-			if (plat_vhost_send_call(vh, q, true) == 0)
+			if (br_vhost_send_call(vh, q, true) == 0)
 				sent++;
 		}
 		nic->call_pending = 0;
 		while (got < sent) {
-			int rc = plat_tt_wait_fd(tt, (unsigned)ci, vh->req_fd);
+			int rc = br_tt_wait_fd(tt, (unsigned)ci, vh->req_fd);
 
 			if (rc < 0) {
-				printf("rxscale uml: nic%u: %s\n", i, plat_tt_error(tt));
+				printf("rxscale uml: nic%u: %s\n", i, br_tt_error(tt));
 				return rc;
 			}
-			rc = plat_vhost_call_reply(vh);
+			rc = br_vhost_call_reply(vh);
 			if (rc < 0) {
-				printf("rxscale uml: nic%u: %s\n", i, plat_vhost_error(vh));
+				printf("rxscale uml: nic%u: %s\n", i, br_vhost_error(vh));
 				return rc;
 			}
 			got += (unsigned)rc;
-			ci = plat_tt_find(tt, i);
+			ci = br_tt_find(tt, i);
 			if (ci < 0)
 				return -ECONNRESET;
 		}
@@ -219,7 +219,7 @@ static int tt_deliver(void *opaque, struct plat_tt *tt)
 	return 0;
 }
 
-static const struct plat_tt_ops tt_ops = { tt_fds, tt_io, tt_deliver };
+static const struct br_tt_ops tt_ops = { tt_fds, tt_io, tt_deliver };
 
 static uint64_t wall_ns(void)
 {
@@ -238,10 +238,10 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 
 	while (!uml_stop) {
 		unsigned gone = 0;
-		int r = plat_tt_step(&w->tt, 1000);
+		int r = br_tt_step(&w->tt, 1000);
 
 		if (r < 0) {
-			printf("rxscale uml: time-travel: %s\n", plat_tt_error(&w->tt));
+			printf("rxscale uml: time-travel: %s\n", br_tt_error(&w->tt));
 			rc = 1;
 			break;
 		}
@@ -267,14 +267,14 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 		}
 		if (gone == w->n && w->tt.started && !w->tt.ncl)
 			break;          /* every guest came and went */
-		if (plat_tt_now(&w->tt) > limit) {
+		if (br_tt_now(&w->tt) > limit) {
 			printf("rxscale uml: --seconds %lu (simulated) reached\n", seconds);
 			break;
 		}
 	}
 	{
 		double wall = (double)(wall_ns() - t0) / 1e9;
-		double simt = (double)plat_tt_now(&w->tt) / 1e9;
+		double simt = (double)br_tt_now(&w->tt) / 1e9;
 
 		printf("time-travel: %.6f s simulated in %.2f s of host time (%.1f host s per "
 		       "simulated s); %llu RUNs, %llu simulator steps, %llu messages, %u/%u "
@@ -421,18 +421,18 @@ static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info
 		return -ENOMEM;
 	}
 	rtlm_set_wire_tx(nic->m, wire_tx, nic);
-	plat_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, w->timetravel);
+	br_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, w->timetravel);
 	nic->vp.quiet = quiet;
 	if (w->timetravel) {
 		nic->vp.vh.call_hook = nic_call_hook;
 		nic->vp.vh.call_opaque = nic;
 	}
-	plat_pci_set_transport(rtlm_pci(nic->m), plat_virtpci_msi, NULL, &nic->vp);
-	plat_pci_set_dma(rtlm_pci(nic->m), &plat_virtpci_dma_ops, &nic->vp);
-	rc = plat_virtpci_listen(&nic->vp, sock);
+	plat_pci_set_transport(rtlm_pci(nic->m), br_virtpci_msi, NULL, &nic->vp);
+	plat_pci_set_dma(rtlm_pci(nic->m), &br_virtpci_dma_ops, &nic->vp);
+	rc = br_virtpci_listen(&nic->vp, sock);
 	if (rc) {
 		cli_err("%s: cannot listen: %s", sock, strerror(-rc));
-		plat_virtpci_fini(&nic->vp);
+		br_virtpci_fini(&nic->vp);
 		rtlm_destroy(nic->m);
 		nic->m = NULL;
 		return rc;
@@ -579,10 +579,10 @@ int cli_uml(int argc, char **argv)
 			snprintf(tpath, sizeof(tpath), "%s.time", sock);
 			tsock = tpath;
 		}
-		plat_tt_init(&w->tt, &w->sim, &tt_ops, w);
+		br_tt_init(&w->tt, &w->sim, &tt_ops, w);
 		w->tt.expect = w->n;
 		w->tt.quiet = true;     /* its errors are printed here */
-		rc = plat_tt_listen(&w->tt, tsock);
+		rc = br_tt_listen(&w->tt, tsock);
 		if (rc) {
 			cli_err("%s: cannot listen: %s", tsock, strerror(-rc));
 			rc = 1;
@@ -614,17 +614,17 @@ int cli_uml(int argc, char **argv)
 		sim_run_until(&w->sim, now - t0);
 		for (unsigned i = 0; i < w->n; i++) {
 			struct uml_nic *nic = &w->nic[i];
-			int r = w->n == 1 ? plat_virtpci_run(&nic->vp, 1) :
-					    plat_virtpci_poll(&nic->vp);
+			int r = w->n == 1 ? br_virtpci_run(&nic->vp, 1) :
+					    br_virtpci_poll(&nic->vp);
 
-			if (plat_vhost_connected(&nic->vp.vh))
+			if (br_vhost_connected(&nic->vp.vh))
 				nic->was_connected = true;
 			if (r < 0 && r != -ECONNRESET) {
 				printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
-				       i, plat_vhost_error(&nic->vp.vh));
+				       i, br_vhost_error(&nic->vp.vh));
 				rc = 1;
 			}
-			if (nic->was_connected && !plat_vhost_connected(&nic->vp.vh)) {
+			if (nic->was_connected && !br_vhost_connected(&nic->vp.vh)) {
 				if (!nic->gone)
 					printf("rxscale uml: nic%u: the guest disconnected\n", i);
 				nic->gone = true;
@@ -635,12 +635,12 @@ int cli_uml(int argc, char **argv)
 			break;
 		if (w->n > 1) {
 			/* wait for either guest (or 1 ms, the clock's step) */
-			struct pollfd pf[2 * PLAT_VHOST_POLLFDS];
+			struct pollfd pf[2 * BR_VHOST_POLLFDS];
 			unsigned nf = 0;
 
 			for (unsigned i = 0; i < w->n; i++)
-				nf += plat_vhost_pollfds(&w->nic[i].vp.vh, pf + nf,
-							 PLAT_VHOST_POLLFDS);
+				nf += br_vhost_pollfds(&w->nic[i].vp.vh, pf + nf,
+							 BR_VHOST_POLLFDS);
 			if (nf)
 				poll(pf, nf, 1);
 		}
@@ -648,9 +648,9 @@ int cli_uml(int argc, char **argv)
 	report(w);
 out:
 	if (w->timetravel)
-		plat_tt_fini(&w->tt);
+		br_tt_fini(&w->tt);
 	for (unsigned i = 0; i < w->n; i++) {
-		plat_virtpci_fini(&w->nic[i].vp);
+		br_virtpci_fini(&w->nic[i].vp);
 		rtlm_destroy(w->nic[i].m);
 	}
 	if (w->host)

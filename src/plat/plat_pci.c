@@ -325,6 +325,18 @@ static void msg_out(struct plat_pci_dev *d, uint64_t addr, uint32_t data)
 	d->msg(d->msg_opaque, addr, data);
 }
 
+/* A message by index to a table-owning transport (bus masters only). */
+static void vec_out(struct plat_pci_dev *d, enum plat_pci_irq_mode mode,
+		    unsigned vec)
+{
+	if (!(cfg_get(d, CFG_COMMAND, 2) & CMD_MASTER)) {
+		d->msgs_dropped++;
+		return;
+	}
+	d->msgs_out++;
+	d->vec(d->msg_opaque, mode, vec);
+}
+
 static void send(struct plat_pci_dev *d, unsigned vec)
 {
 	struct plat_pci_msix_ent *e = &d->msix[vec];
@@ -347,6 +359,10 @@ static uint64_t msi_addr(const struct plat_pci_dev *d)
 
 static void msi_send(struct plat_pci_dev *d)
 {
+	if (d->vec) {
+		vec_out(d, PLAT_PCI_IRQ_MSI, 0);
+		return;
+	}
 	if (!d->single_irq && !d->msg) {
 		d->lost_msgs++;
 		return;
@@ -363,6 +379,11 @@ int plat_pci_msix_notify(struct plat_pci_dev *d, unsigned vec)
 	case PLAT_PCI_IRQ_MSIX:
 		if (vec >= d->msix_nvec)
 			return -EINVAL;
+		if (d->vec) {           /* the transport's table masks */
+			d->msix[vec].sent++;
+			vec_out(d, PLAT_PCI_IRQ_MSIX, vec);
+			return 0;
+		}
 		if (d->msix[vec].masked || msix_fmasked(d)) {
 			d->msix[vec].pending = true;
 			d->msix[vec].held++;
@@ -493,6 +514,18 @@ void plat_pci_set_transport(struct plat_pci_dev *d, plat_pci_msg_fn msg,
 			   plat_pci_intx_fn intx, void *opaque)
 {
 	d->msg = msg;
+	d->vec = NULL;
+	d->intx = intx;
+	d->msg_opaque = opaque;
+	d->intx_out = false;
+	intx_tell(d);
+}
+
+void plat_pci_set_vec_transport(struct plat_pci_dev *d, plat_pci_vec_fn vec,
+				plat_pci_intx_fn intx, void *opaque)
+{
+	d->msg = NULL;
+	d->vec = vec;
 	d->intx = intx;
 	d->msg_opaque = opaque;
 	d->intx_out = false;

@@ -60,6 +60,12 @@ typedef void (*plat_pci_msg_fn)(void *opaque, uint64_t addr, uint32_t data);
 /* The INTx line as the host sees it (asserted and not disabled in the
  * command register) changed. */
 typedef void (*plat_pci_intx_fn)(void *opaque, bool level);
+enum plat_pci_irq_mode;
+/* A message by index, for a transport that owns the MSI-X table itself
+ * (vfio-user: QEMU emulates table and PBA): MSI-X vector @vec, or the MSI
+ * message (@vec 0). */
+typedef void (*plat_pci_vec_fn)(void *opaque, enum plat_pci_irq_mode mode,
+				unsigned vec);
 
 /* Register access handlers of one BAR; @off is relative to the BAR, @size
  * is 1, 2, 4 or 8 bytes.  They run inside the accessing CPU's frame. */
@@ -127,6 +133,7 @@ struct plat_pci_dev {
 	/* transport side: messages out (msg), INTx line (intx) */
 	plat_pci_msg_fn msg;
 	plat_pci_intx_fn intx;
+	plat_pci_vec_fn vec;                    /* or messages by index */
 	void *msg_opaque;
 	bool intx_out;                          /* level last given to intx */
 	uint64_t msgs_out;                      /* messages given to msg */
@@ -226,6 +233,19 @@ int plat_pci_cfg_write(struct plat_pci_dev *d, unsigned off, unsigned size,
 void plat_pci_set_transport(struct plat_pci_dev *d, plat_pci_msg_fn msg,
 			   plat_pci_intx_fn intx, void *opaque);
 
+/*
+ * A transport that owns the MSI-X table and PBA (its host emulates them,
+ * as QEMU's vfio-pci does: the guest's table writes never reach the
+ * device).  Every MSI-X message goes to @vec by its vector index, with no
+ * masking here (the owner masks and keeps pending bits); MSI goes to @vec
+ * as vector 0 after the capability's own mask; INTx to @intx as above.
+ * Configuration space still selects the mode (MSI-X / MSI enable bits),
+ * and without Bus Master Enable nothing is sent (msgs_dropped).  NULL
+ * detaches.
+ */
+void plat_pci_set_vec_transport(struct plat_pci_dev *d, plat_pci_vec_fn vec,
+				plat_pci_intx_fn intx, void *opaque);
+
 /* ----- interrupt delivery (device side) ----- */
 
 /* The device signals MSI-X vector @vec (or its one MSI message, or nothing
@@ -253,7 +273,7 @@ int plat_pci_msix_mask(struct plat_pci_dev *d, unsigned vec, bool masked);
 /* ----- DMA (device side) ----- */
 
 /* Where a function's DMA goes when it is not the simulator's memory: a
- * transport's guest memory (plat_virtpci).  0 or -EFAULT. */
+ * transport's guest memory (br_virtpci).  0 or -EFAULT. */
 struct plat_pci_dma_ops {
 	int (*read)(void *opaque, uint64_t addr, void *dst, uint64_t len);
 	int (*write)(void *opaque, uint64_t addr, const void *src, uint64_t len);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plat_timetravel.h - a User-Mode Linux time-travel controller ("calendar")
+ * br_timetravel.h - a User-Mode Linux time-travel controller ("calendar")
  * whose clock is the simulator's virtual time.
  *
  * UML started with time-travel=ext:ID:PATH connects to PATH (a unix stream
@@ -49,14 +49,14 @@
  * a wall-clock moment.  The owner (ops->deliver) is called whenever
  * nobody runs; it sends the deferred interrupts of waiting clients (a
  * vhost-user in-band call with the need-reply bit) and waits for their
- * answer with plat_tt_wait_fd(), which meanwhile serves that client's
+ * answer with br_tt_wait_fd(), which meanwhile serves that client's
  * GET/REQUEST (UML's interrupt path asks the time and REQUESTs now before
  * it replies).  Thus the interrupt is in the client's calendar before
  * anyone else runs.
  *
  * Robustness: a client sending garbage (an unknown op, RUN/FREE_UNTIL, a
  * second START, an ACK with a wrong seq, a time in the past) is dropped
- * with the reason in plat_tt_error() and the step returns -EPROTO; a
+ * with the reason in br_tt_error() and the step returns -EPROTO; a
  * client that closes its socket (a guest that powered off, or died) is
  * dropped and counted in @left (an error, -ECONNRESET, only in the middle
  * of a message).  Before @expect clients have sent START nothing runs,
@@ -64,8 +64,8 @@
  *
  * Not thread-safe.
  */
-#ifndef RXSCALE_PLAT_TIMETRAVEL_H
-#define RXSCALE_PLAT_TIMETRAVEL_H
+#ifndef RXSCALE_BR_TIMETRAVEL_H
+#define RXSCALE_BR_TIMETRAVEL_H
 
 #include <poll.h>
 #include <stdbool.h>
@@ -73,54 +73,54 @@
 
 #include "sim/sim_event.h"
 
-enum plat_tt_op {
-	PLAT_TT_ACK = 0,
-	PLAT_TT_START = 1,
-	PLAT_TT_REQUEST = 2,
-	PLAT_TT_WAIT = 3,
-	PLAT_TT_GET = 4,
-	PLAT_TT_UPDATE = 5,
-	PLAT_TT_RUN = 6,
-	PLAT_TT_FREE_UNTIL = 7,
-	PLAT_TT_GET_TOD = 8,
-	PLAT_TT_BROADCAST = 9,
+enum br_tt_op {
+	BR_TT_ACK = 0,
+	BR_TT_START = 1,
+	BR_TT_REQUEST = 2,
+	BR_TT_WAIT = 3,
+	BR_TT_GET = 4,
+	BR_TT_UPDATE = 5,
+	BR_TT_RUN = 6,
+	BR_TT_FREE_UNTIL = 7,
+	BR_TT_GET_TOD = 8,
+	BR_TT_BROADCAST = 9,
 };
 
-struct plat_tt_msg {
+struct br_tt_msg {
 	uint32_t op;
 	uint32_t seq;
 	uint64_t time;
 };
 
-#define PLAT_TT_MAX_CLIENTS 8
-#define PLAT_TT_NO_ID UINT64_MAX        /* time-travel=ext:PATH, no ID */
+#define BR_TT_MAX_CLIENTS 8
+#define BR_TT_NO_ID UINT64_MAX        /* time-travel=ext:PATH, no ID */
 /* requests at or after this are "never" (UML sleeps with S64_MAX) */
-#define PLAT_TT_NEVER (UINT64_C(1) << 62)
+#define BR_TT_NEVER (UINT64_C(1) << 62)
 
-enum plat_tt_state {
-	PLAT_TT_NEW,            /* connected, START not yet received */
-	PLAT_TT_STARTING,       /* START received, not yet ACKed */
-	PLAT_TT_RUNNING,
-	PLAT_TT_WAITING,
+enum br_tt_state {
+	BR_TT_NEW,            /* connected, START not yet received */
+	BR_TT_STARTING,       /* START received, not yet ACKed */
+	BR_TT_RUNNING,
+	BR_TT_WAITING,
 };
 
-struct plat_tt_client {
+struct br_tt_client {
 	int fd;
 	uint64_t id;            /* from START */
-	enum plat_tt_state state;
+	enum br_tt_state state;
 	bool req_valid;
 	uint64_t req;           /* requested run time */
 	uint64_t time;          /* the client's time as we know it */
 	uint32_t seq;           /* ours, for RUN */
 	uint32_t ack_due;       /* seq of a RUN not yet ACKed, 0 = none */
-	uint8_t buf[sizeof(struct plat_tt_msg)];
+	uint8_t buf[sizeof(struct br_tt_msg)];
 	unsigned blen;
 	uint64_t n_req, n_wait, n_update, n_get, n_run, n_msgs;
 };
 
-struct plat_tt;
+struct br_tt;
 
-struct plat_tt_ops {
+struct br_tt_ops {
 	/* Fds to poll while a client runs (device sockets); returns how many
 	 * of @max were filled. */
 	unsigned (*fds)(void *opaque, struct pollfd *p, unsigned max);
@@ -128,21 +128,21 @@ struct plat_tt_ops {
 	int (*io)(void *opaque);
 	/* Nobody runs: deliver deferred interrupts to waiting clients.
 	 * Negative = fatal. */
-	int (*deliver)(void *opaque, struct plat_tt *tt);
+	int (*deliver)(void *opaque, struct br_tt *tt);
 };
 
-struct plat_tt {
+struct br_tt {
 	int listen_fd;
 	char path[108];
 	struct sim *sim;
-	struct plat_tt_client cl[PLAT_TT_MAX_CLIENTS];
+	struct br_tt_client cl[BR_TT_MAX_CLIENTS];
 	unsigned ncl;
 	int running;            /* index into cl[], -1 when none */
 	unsigned expect;        /* hold START ACKs until this many arrived */
 	unsigned started;       /* clients ever started */
 	uint64_t tod_base;      /* GET_TOD answers tod_base + now */
 	int timeout_ms;         /* bound on a wait for a client (default 30 s) */
-	struct plat_tt_ops ops;
+	struct br_tt_ops ops;
 	void *opaque;
 	bool quiet;
 	char err[256];
@@ -153,17 +153,17 @@ struct plat_tt {
 };
 
 /* Set up a controller whose clock is @sim.  @ops/@opaque may be NULL. */
-void plat_tt_init(struct plat_tt *tt, struct sim *sim,
-		  const struct plat_tt_ops *ops, void *opaque);
+void br_tt_init(struct br_tt *tt, struct sim *sim,
+		  const struct br_tt_ops *ops, void *opaque);
 /* Close every client and the socket (unlinked). */
-void plat_tt_fini(struct plat_tt *tt);
+void br_tt_fini(struct br_tt *tt);
 
 /* Listen on unix socket @path (a stale socket file is replaced).  0 or
  * -errno. */
-int plat_tt_listen(struct plat_tt *tt, const char *path);
+int br_tt_listen(struct br_tt *tt, const char *path);
 /* Add an already connected client socket (ownership passes).  Index, or
  * -ENOSPC. */
-int plat_tt_attach(struct plat_tt *tt, int fd);
+int br_tt_attach(struct br_tt *tt, int fd);
 
 /*
  * One unit of work, waiting at most @timeout_ms for input:
@@ -173,9 +173,9 @@ int plat_tt_attach(struct plat_tt *tt, int fd);
  * Returns > 0 (work done), 0 (timed out waiting for input), -EDEADLK
  * (clients exist, all wait with no request and the simulator is empty),
  * -EPROTO (a client sent garbage; it was dropped), or another negative
- * errno from ops.  The reason is in plat_tt_error().
+ * errno from ops.  The reason is in br_tt_error().
  */
-int plat_tt_step(struct plat_tt *tt, int timeout_ms);
+int br_tt_step(struct br_tt *tt, int timeout_ms);
 
 /*
  * For ops->deliver: wait until @fd is readable (the device's channel to
@@ -183,14 +183,14 @@ int plat_tt_step(struct plat_tt *tt, int timeout_ms);
  * @fd is readable, -ETIMEDOUT after tt->timeout_ms, or a negative errno
  * (the client went away or sent garbage).
  */
-int plat_tt_wait_fd(struct plat_tt *tt, unsigned ci, int fd);
+int br_tt_wait_fd(struct br_tt *tt, unsigned ci, int fd);
 
 /* Client index with START ID @id, or -1. */
-int plat_tt_find(const struct plat_tt *tt, uint64_t id);
+int br_tt_find(const struct br_tt *tt, uint64_t id);
 
 /* Current virtual time (the simulator's). */
-uint64_t plat_tt_now(const struct plat_tt *tt);
+uint64_t br_tt_now(const struct br_tt *tt);
 
-const char *plat_tt_error(const struct plat_tt *tt);
+const char *br_tt_error(const struct br_tt *tt);
 
-#endif /* RXSCALE_PLAT_TIMETRAVEL_H */
+#endif /* RXSCALE_BR_TIMETRAVEL_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plat_virtpci.c - virt-pci device over vhost-user (see plat_virtpci.h).
+ * br_virtpci.c - virt-pci device over vhost-user (see br_virtpci.h).
  */
-#include "plat/plat_virtpci.h"
+#include "bridge/br_virtpci.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(sizeof(struct plat_virtpci_msg) == 16,
+_Static_assert(sizeof(struct br_virtpci_msg) == 16,
 	       "virtio_pcidev_msg header is 16 bytes");
 
 /* ----- config space adapter ----- */
 
-static const struct plat_virtpci_cfg_ops default_cfg = {
+static const struct br_virtpci_cfg_ops default_cfg = {
 	.read = plat_pci_cfg_read,
 	.write = plat_pci_cfg_write,
 };
@@ -24,7 +24,7 @@ static const struct plat_virtpci_cfg_ops default_cfg = {
 /* ----- helpers ----- */
 
 __attribute__((format(printf, 2, 3)))
-static void guest_error(struct plat_virtpci *vp, const char *fmt, ...)
+static void guest_error(struct br_virtpci *vp, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -33,7 +33,7 @@ static void guest_error(struct plat_virtpci *vp, const char *fmt, ...)
 	va_end(ap);
 	vp->guest_errors++;
 	if (!vp->quiet)
-		fprintf(stderr, "plat_virtpci: guest error: %s\n",
+		fprintf(stderr, "br_virtpci: guest error: %s\n",
 			vp->last_error);
 }
 
@@ -55,30 +55,30 @@ static uint64_t get_le(const uint8_t *p, unsigned n)
 /* ----- interrupts ----- */
 
 /* Put @im into the next irq buffer.  1 sent, 0 no buffer, <0 error. */
-static int irq_deliver(struct plat_virtpci *vp,
-		       const struct plat_virtpci_irqmsg *im)
+static int irq_deliver(struct br_virtpci *vp,
+		       const struct br_virtpci_irqmsg *im)
 {
-	struct plat_vhost_chain c;
+	struct br_vhost_chain c;
 	uint8_t buf[sizeof(im->m) + sizeof(im->data)];
 	size_t n;
-	int rc = plat_vhost_pop(&vp->vh, PLAT_VIRTPCI_IRQQ, &c);
+	int rc = br_vhost_pop(&vp->vh, BR_VIRTPCI_IRQQ, &c);
 
 	if (rc <= 0)
 		return rc;
 	memcpy(buf, &im->m, sizeof(im->m));
 	memcpy(buf + sizeof(im->m), im->data, sizeof(im->data));
-	n = plat_vhost_chain_write(&c, 0, buf, im->len);
+	n = br_vhost_chain_write(&c, 0, buf, im->len);
 	if (n < im->len)
 		guest_error(vp, "irq buffer of %llu bytes, message needs %u",
 			    (unsigned long long)c.in_len, im->len);
-	rc = plat_vhost_push(&vp->vh, PLAT_VIRTPCI_IRQQ, &c, (uint32_t)n);
+	rc = br_vhost_push(&vp->vh, BR_VIRTPCI_IRQQ, &c, (uint32_t)n);
 	if (rc)
 		return rc;
 	switch (im->m.op) {
-	case PLAT_VIRTPCI_OP_MSI:
+	case BR_VIRTPCI_OP_MSI:
 		vp->msis++;
 		break;
-	case PLAT_VIRTPCI_OP_INT:
+	case BR_VIRTPCI_OP_INT:
 		vp->ints++;
 		break;
 	default:
@@ -90,34 +90,34 @@ static int irq_deliver(struct plat_virtpci *vp,
 }
 
 /* Deliver what is pending while buffers last; then call the guest. */
-static void irq_flush(struct plat_virtpci *vp)
+static void irq_flush(struct br_virtpci *vp)
 {
 	while (vp->pend_n) {
 		int rc = irq_deliver(vp, &vp->pend[vp->pend_head]);
 
 		if (rc <= 0)
 			break;
-		vp->pend_head = (vp->pend_head + 1) % PLAT_VIRTPCI_IRQ_PENDING;
+		vp->pend_head = (vp->pend_head + 1) % BR_VIRTPCI_IRQ_PENDING;
 		vp->pend_n--;
 	}
 	if (vp->irq_called) {
 		vp->irq_called = false;
-		plat_vhost_call(&vp->vh, PLAT_VIRTPCI_IRQQ);
+		br_vhost_call(&vp->vh, BR_VIRTPCI_IRQQ);
 	}
 }
 
-static int irq_send(struct plat_virtpci *vp, uint8_t op, uint64_t addr,
+static int irq_send(struct br_virtpci *vp, uint8_t op, uint64_t addr,
 		    const uint8_t *data, unsigned dlen)
 {
-	struct plat_virtpci_irqmsg *im;
+	struct br_virtpci_irqmsg *im;
 
-	if (vp->pend_n == PLAT_VIRTPCI_IRQ_PENDING) {
+	if (vp->pend_n == BR_VIRTPCI_IRQ_PENDING) {
 		vp->irq_dropped++;
 		guest_error(vp, "interrupt op %u dropped: %u messages wait for irq buffers",
 			    op, vp->pend_n);
 		return -ENOSPC;
 	}
-	im = &vp->pend[(vp->pend_head + vp->pend_n) % PLAT_VIRTPCI_IRQ_PENDING];
+	im = &vp->pend[(vp->pend_head + vp->pend_n) % BR_VIRTPCI_IRQ_PENDING];
 	memset(im, 0, sizeof(*im));
 	im->m.op = op;
 	im->m.size = htole32(dlen);
@@ -135,39 +135,39 @@ static int irq_send(struct plat_virtpci *vp, uint8_t op, uint64_t addr,
 	return 0;
 }
 
-int plat_virtpci_send_msi(struct plat_virtpci *vp, uint64_t addr,
+int br_virtpci_send_msi(struct br_virtpci *vp, uint64_t addr,
 			  uint32_t data)
 {
 	uint8_t d[4];
 
 	put_le(d, data, 4);
-	return irq_send(vp, PLAT_VIRTPCI_OP_MSI, addr, d, 4);
+	return irq_send(vp, BR_VIRTPCI_OP_MSI, addr, d, 4);
 }
 
-void plat_virtpci_msi(void *opaque, uint64_t addr, uint32_t data)
+void br_virtpci_msi(void *opaque, uint64_t addr, uint32_t data)
 {
-	plat_virtpci_send_msi(opaque, addr, data);
+	br_virtpci_send_msi(opaque, addr, data);
 }
 
-int plat_virtpci_send_intx(struct plat_virtpci *vp, unsigned pin)
+int br_virtpci_send_intx(struct br_virtpci *vp, unsigned pin)
 {
 	if (pin < 1 || pin > 4)
 		return -EINVAL;
-	return irq_send(vp, PLAT_VIRTPCI_OP_INT, pin, NULL, 0);
+	return irq_send(vp, BR_VIRTPCI_OP_INT, pin, NULL, 0);
 }
 
-int plat_virtpci_send_pme(struct plat_virtpci *vp)
+int br_virtpci_send_pme(struct br_virtpci *vp)
 {
-	return irq_send(vp, PLAT_VIRTPCI_OP_PME, 0, NULL, 0);
+	return irq_send(vp, BR_VIRTPCI_OP_PME, 0, NULL, 0);
 }
 
 /* ----- config space ----- */
 
-static void cfg_read(struct plat_virtpci *vp, uint64_t off, unsigned size,
+static void cfg_read(struct br_virtpci *vp, uint64_t off, unsigned size,
 		     uint8_t *out)
 {
 	memset(out, 0xff, size);
-	if (off >= PLAT_VIRTPCI_CFG_SIZE || size > PLAT_VIRTPCI_CFG_SIZE - off) {
+	if (off >= BR_VIRTPCI_CFG_SIZE || size > BR_VIRTPCI_CFG_SIZE - off) {
 		guest_error(vp, "config read of %u bytes at 0x%llx outside config space",
 			    size, (unsigned long long)off);
 		return;
@@ -186,10 +186,10 @@ static void cfg_read(struct plat_virtpci *vp, uint64_t off, unsigned size,
 	}
 }
 
-static void cfg_write(struct plat_virtpci *vp, uint64_t off, unsigned size,
+static void cfg_write(struct br_virtpci *vp, uint64_t off, unsigned size,
 		      const uint8_t *in)
 {
-	if (off >= PLAT_VIRTPCI_CFG_SIZE || size > PLAT_VIRTPCI_CFG_SIZE - off) {
+	if (off >= BR_VIRTPCI_CFG_SIZE || size > BR_VIRTPCI_CFG_SIZE - off) {
 		guest_error(vp, "config write of %u bytes at 0x%llx outside config space",
 			    size, (unsigned long long)off);
 		return;
@@ -209,7 +209,7 @@ static void cfg_write(struct plat_virtpci *vp, uint64_t off, unsigned size,
 /* ----- BARs ----- */
 
 /* The BAR's handlers for [off, off + size), or NULL (a guest error). */
-static const struct plat_pci_bar_ops *bar_ops(struct plat_virtpci *vp,
+static const struct plat_pci_bar_ops *bar_ops(struct br_virtpci *vp,
 					      unsigned bar, uint64_t off,
 					      uint64_t size, const char *what)
 {
@@ -246,7 +246,7 @@ static unsigned piece(uint64_t off, uint64_t size, uint64_t pos)
 	return 1;
 }
 
-static void mmio_read(struct plat_virtpci *vp, unsigned bar, uint64_t off,
+static void mmio_read(struct br_virtpci *vp, unsigned bar, uint64_t off,
 		      uint64_t size, uint8_t *out)
 {
 	const struct plat_pci_bar_ops *ops;
@@ -266,7 +266,7 @@ static void mmio_read(struct plat_virtpci *vp, unsigned bar, uint64_t off,
 	}
 }
 
-static void mmio_write(struct plat_virtpci *vp, unsigned bar, uint64_t off,
+static void mmio_write(struct br_virtpci *vp, unsigned bar, uint64_t off,
 		       uint64_t size, const uint8_t *in, bool memset_byte)
 {
 	const struct plat_pci_bar_ops *ops;
@@ -301,16 +301,16 @@ static void mmio_write(struct plat_virtpci *vp, unsigned bar, uint64_t off,
 /* ----- the cmd queue ----- */
 
 /* Serve one chain; returns bytes written into its writable buffers. */
-static uint32_t serve_cmd(struct plat_virtpci *vp,
-			  const struct plat_vhost_chain *c)
+static uint32_t serve_cmd(struct br_virtpci *vp,
+			  const struct br_vhost_chain *c)
 {
-	struct plat_virtpci_msg m;
+	struct br_virtpci_msg m;
 	uint64_t dlen, size;
 	uint8_t small[8];
 	uint8_t *buf;
 	uint32_t written = 0;
 
-	if (plat_vhost_chain_read(c, 0, &m, sizeof(m)) < sizeof(m)) {
+	if (br_vhost_chain_read(c, 0, &m, sizeof(m)) < sizeof(m)) {
 		guest_error(vp, "virt-pci message of %llu bytes (header is 16)",
 			    (unsigned long long)c->out_len);
 		return 0;
@@ -320,26 +320,26 @@ static uint32_t serve_cmd(struct plat_virtpci *vp,
 	dlen = c->out_len - sizeof(m);
 
 	switch (m.op) {
-	case PLAT_VIRTPCI_OP_CFG_READ:
+	case BR_VIRTPCI_OP_CFG_READ:
 		if (size != 1 && size != 2 && size != 4 && size != 8) {
 			guest_error(vp, "config read of %llu bytes",
 				    (unsigned long long)size);
 			memset(small, 0xff, sizeof(small));
-			return (uint32_t)plat_vhost_chain_write(c, 0, small,
+			return (uint32_t)br_vhost_chain_write(c, 0, small,
 				c->in_len < 8 ? c->in_len : 8);
 		}
 		cfg_read(vp, m.addr, (unsigned)size, small);
-		written = (uint32_t)plat_vhost_chain_write(c, 0, small, size);
+		written = (uint32_t)br_vhost_chain_write(c, 0, small, size);
 		if (written < size)
 			guest_error(vp, "config read reply buffer of %llu bytes for %llu",
 				    (unsigned long long)c->in_len,
 				    (unsigned long long)size);
 		return written;
-	case PLAT_VIRTPCI_OP_CFG_WRITE:
+	case BR_VIRTPCI_OP_CFG_WRITE:
 		if (dlen == 1 && size != 1) {
-			/* UML's memset_io: see plat_virtpci.h */
-			plat_vhost_chain_read(c, sizeof(m), small, 1);
-			if (size > PLAT_VIRTPCI_MAX_MMIO)
+			/* UML's memset_io: see br_virtpci.h */
+			br_vhost_chain_read(c, sizeof(m), small, 1);
+			if (size > BR_VIRTPCI_MAX_MMIO)
 				guest_error(vp, "MMIO memset of %llu bytes",
 					    (unsigned long long)size);
 			else
@@ -353,11 +353,11 @@ static uint32_t serve_cmd(struct plat_virtpci *vp,
 				    (unsigned long long)dlen);
 			return 0;
 		}
-		plat_vhost_chain_read(c, sizeof(m), small, size);
+		br_vhost_chain_read(c, sizeof(m), small, size);
 		cfg_write(vp, m.addr, (unsigned)size, small);
 		return 0;
-	case PLAT_VIRTPCI_OP_MMIO_READ:
-		if (size == 0 || size > PLAT_VIRTPCI_MAX_MMIO) {
+	case BR_VIRTPCI_OP_MMIO_READ:
+		if (size == 0 || size > BR_VIRTPCI_MAX_MMIO) {
 			guest_error(vp, "MMIO read of %llu bytes",
 				    (unsigned long long)size);
 			return 0;
@@ -377,12 +377,12 @@ static uint32_t serve_cmd(struct plat_virtpci *vp,
 			return 0;
 		}
 		mmio_read(vp, m.bar, m.addr, size, buf);
-		written = (uint32_t)plat_vhost_chain_write(c, 0, buf, size);
+		written = (uint32_t)br_vhost_chain_write(c, 0, buf, size);
 		if (buf != small)
 			free(buf);
 		return written;
-	case PLAT_VIRTPCI_OP_MMIO_WRITE:
-		if (size == 0 || size > PLAT_VIRTPCI_MAX_MMIO || dlen < size) {
+	case BR_VIRTPCI_OP_MMIO_WRITE:
+		if (size == 0 || size > BR_VIRTPCI_MAX_MMIO || dlen < size) {
 			guest_error(vp, "MMIO write of %llu bytes with %llu data bytes",
 				    (unsigned long long)size,
 				    (unsigned long long)dlen);
@@ -394,19 +394,19 @@ static uint32_t serve_cmd(struct plat_virtpci *vp,
 				    (unsigned long long)size);
 			return 0;
 		}
-		plat_vhost_chain_read(c, sizeof(m), buf, size);
+		br_vhost_chain_read(c, sizeof(m), buf, size);
 		mmio_write(vp, m.bar, m.addr, size, buf, false);
 		if (buf != small)
 			free(buf);
 		return 0;
-	case PLAT_VIRTPCI_OP_MMIO_MEMSET:
-		if (size > PLAT_VIRTPCI_MAX_MMIO || dlen < 1) {
+	case BR_VIRTPCI_OP_MMIO_MEMSET:
+		if (size > BR_VIRTPCI_MAX_MMIO || dlen < 1) {
 			guest_error(vp, "MMIO memset of %llu bytes with %llu data bytes",
 				    (unsigned long long)size,
 				    (unsigned long long)dlen);
 			return 0;
 		}
-		plat_vhost_chain_read(c, sizeof(m), small, 1);
+		br_vhost_chain_read(c, sizeof(m), small, 1);
 		if (size)
 			mmio_write(vp, m.bar, m.addr, size, small, true);
 		return 0;
@@ -416,9 +416,9 @@ static uint32_t serve_cmd(struct plat_virtpci *vp,
 	}
 }
 
-static void serve_cmdq(struct plat_virtpci *vp)
+static void serve_cmdq(struct br_virtpci *vp)
 {
-	struct plat_vhost_chain c;
+	struct br_vhost_chain c;
 	bool done = false;
 	static int trace = -1;
 	unsigned served = 0;
@@ -427,7 +427,7 @@ static void serve_cmdq(struct plat_virtpci *vp)
 		trace = getenv("RXSCALE_VIRTPCI_TRACE") != NULL;
 
 	for (;;) {
-		int rc = plat_vhost_pop(&vp->vh, PLAT_VIRTPCI_CMDQ, &c);
+		int rc = br_vhost_pop(&vp->vh, BR_VIRTPCI_CMDQ, &c);
 		uint32_t written;
 
 		if (rc <= 0)
@@ -435,7 +435,7 @@ static void serve_cmdq(struct plat_virtpci *vp)
 		vp->in_cmd = true;
 		written = serve_cmd(vp, &c);
 		vp->in_cmd = false;
-		if (plat_vhost_push(&vp->vh, PLAT_VIRTPCI_CMDQ, &c, written))
+		if (br_vhost_push(&vp->vh, BR_VIRTPCI_CMDQ, &c, written))
 			break;
 		done = true;
 		served++;
@@ -448,74 +448,74 @@ static void serve_cmdq(struct plat_virtpci *vp)
 			irq_flush(vp);
 	}
 	if (done)
-		plat_vhost_call(&vp->vh, PLAT_VIRTPCI_CMDQ);
+		br_vhost_call(&vp->vh, BR_VIRTPCI_CMDQ);
 	if (trace)
 		fprintf(stderr, "TRACE cmdq served %u last_avail %u\n", served,
-			vp->vh.vq[PLAT_VIRTPCI_CMDQ].last_avail);
+			vp->vh.vq[BR_VIRTPCI_CMDQ].last_avail);
 }
 
-static void on_notify(void *opaque, struct plat_vhost *vh, unsigned q)
+static void on_notify(void *opaque, struct br_vhost *vh, unsigned q)
 {
-	struct plat_virtpci *vp = opaque;
+	struct br_virtpci *vp = opaque;
 
 	(void)vh;
-	if (q == PLAT_VIRTPCI_CMDQ)
+	if (q == BR_VIRTPCI_CMDQ)
 		serve_cmdq(vp);
-	else if (q == PLAT_VIRTPCI_IRQQ)
+	else if (q == BR_VIRTPCI_IRQQ)
 		irq_flush(vp);
 }
 
 /* ----- setup and loop ----- */
 
-void plat_virtpci_init(struct plat_virtpci *vp, struct plat_pci_dev *pci,
-		       const struct plat_virtpci_cfg_ops *cfg, uint64_t features,
+void br_virtpci_init(struct br_virtpci *vp, struct plat_pci_dev *pci,
+		       const struct br_virtpci_cfg_ops *cfg, uint64_t features,
 		       bool inband)
 {
-	uint64_t proto = (1ull << PLAT_VHOST_PF_REPLY_ACK) |
-			 (1ull << PLAT_VHOST_PF_SLAVE_REQ);
+	uint64_t proto = (1ull << BR_VHOST_PF_REPLY_ACK) |
+			 (1ull << BR_VHOST_PF_SLAVE_REQ);
 
 	memset(vp, 0, sizeof(*vp));
 	vp->pci = pci;
 	vp->cfg = cfg ? *cfg : default_cfg;
 	if (inband)
-		proto |= 1ull << PLAT_VHOST_PF_INBAND_NOTIFICATIONS;
-	plat_vhost_init(&vp->vh, 2,
-			features | (1ull << PLAT_VHOST_F_VERSION_1), proto,
+		proto |= 1ull << BR_VHOST_PF_INBAND_NOTIFICATIONS;
+	br_vhost_init(&vp->vh, 2,
+			features | (1ull << BR_VHOST_F_VERSION_1), proto,
 			on_notify, vp);
 }
 
-void plat_virtpci_fini(struct plat_virtpci *vp)
+void br_virtpci_fini(struct br_virtpci *vp)
 {
-	plat_vhost_fini(&vp->vh);
+	br_vhost_fini(&vp->vh);
 }
 
-int plat_virtpci_listen(struct plat_virtpci *vp, const char *path)
+int br_virtpci_listen(struct br_virtpci *vp, const char *path)
 {
-	return plat_vhost_listen(&vp->vh, path);
+	return br_vhost_listen(&vp->vh, path);
 }
 
-int plat_virtpci_attach(struct plat_virtpci *vp, int fd)
+int br_virtpci_attach(struct br_virtpci *vp, int fd)
 {
 	vp->pend_n = vp->pend_head = 0;
-	return plat_vhost_attach(&vp->vh, fd);
+	return br_vhost_attach(&vp->vh, fd);
 }
 
-int plat_virtpci_poll(struct plat_virtpci *vp)
+int br_virtpci_poll(struct br_virtpci *vp)
 {
-	return plat_vhost_poll(&vp->vh);
+	return br_vhost_poll(&vp->vh);
 }
 
-int plat_virtpci_run(struct plat_virtpci *vp, int timeout_ms)
+int br_virtpci_run(struct br_virtpci *vp, int timeout_ms)
 {
-	return plat_vhost_run(&vp->vh, timeout_ms);
+	return br_vhost_run(&vp->vh, timeout_ms);
 }
 
 /* ----- DMA ----- */
 
-int plat_virtpci_dma_read(struct plat_virtpci *vp, uint64_t addr, void *buf,
+int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 			  uint64_t len)
 {
-	int rc = plat_vhost_gpa_read(&vp->vh, addr, buf, len);
+	int rc = br_vhost_gpa_read(&vp->vh, addr, buf, len);
 
 	if (rc) {
 		vp->dma_errors++;
@@ -525,10 +525,10 @@ int plat_virtpci_dma_read(struct plat_virtpci *vp, uint64_t addr, void *buf,
 	return rc;
 }
 
-int plat_virtpci_dma_write(struct plat_virtpci *vp, uint64_t addr,
+int br_virtpci_dma_write(struct br_virtpci *vp, uint64_t addr,
 			   const void *buf, uint64_t len)
 {
-	int rc = plat_vhost_gpa_write(&vp->vh, addr, buf, len);
+	int rc = br_vhost_gpa_write(&vp->vh, addr, buf, len);
 
 	if (rc) {
 		vp->dma_errors++;
@@ -540,16 +540,16 @@ int plat_virtpci_dma_write(struct plat_virtpci *vp, uint64_t addr,
 
 static int dma_ops_read(void *opaque, uint64_t addr, void *dst, uint64_t len)
 {
-	return plat_virtpci_dma_read(opaque, addr, dst, len);
+	return br_virtpci_dma_read(opaque, addr, dst, len);
 }
 
 static int dma_ops_write(void *opaque, uint64_t addr, const void *src,
 			 uint64_t len)
 {
-	return plat_virtpci_dma_write(opaque, addr, src, len);
+	return br_virtpci_dma_write(opaque, addr, src, len);
 }
 
-const struct plat_pci_dma_ops plat_virtpci_dma_ops = {
+const struct plat_pci_dma_ops br_virtpci_dma_ops = {
 	.read = dma_ops_read,
 	.write = dma_ops_write,
 };

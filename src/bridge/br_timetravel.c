@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plat_timetravel.c - UML time-travel controller on the simulator's clock
- * (see plat_timetravel.h).
+ * br_timetravel.c - UML time-travel controller on the simulator's clock
+ * (see br_timetravel.h).
  */
-#include "plat/plat_timetravel.h"
+#include "bridge/br_timetravel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,10 +27,10 @@ static const char *op_name(uint32_t op)
 	return op < sizeof(op_names) / sizeof(op_names[0]) ? op_names[op] : "?";
 }
 
-static int fail(struct plat_tt *tt, int err, const char *fmt, ...)
+static int fail(struct br_tt *tt, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct plat_tt *tt, int err, const char *fmt, ...)
+static int fail(struct br_tt *tt, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -50,18 +50,18 @@ static int64_t mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-uint64_t plat_tt_now(const struct plat_tt *tt)
+uint64_t br_tt_now(const struct br_tt *tt)
 {
 	return sim_now(tt->sim);
 }
 
-const char *plat_tt_error(const struct plat_tt *tt)
+const char *br_tt_error(const struct br_tt *tt)
 {
 	return tt->err;
 }
 
-void plat_tt_init(struct plat_tt *tt, struct sim *sim,
-		  const struct plat_tt_ops *ops, void *opaque)
+void br_tt_init(struct br_tt *tt, struct sim *sim,
+		  const struct br_tt_ops *ops, void *opaque)
 {
 	memset(tt, 0, sizeof(*tt));
 	tt->listen_fd = -1;
@@ -75,7 +75,7 @@ void plat_tt_init(struct plat_tt *tt, struct sim *sim,
 	tt->opaque = opaque;
 }
 
-static void drop(struct plat_tt *tt, unsigned ci)
+static void drop(struct br_tt *tt, unsigned ci)
 {
 	if (tt->cl[ci].fd >= 0)
 		close(tt->cl[ci].fd);
@@ -89,7 +89,7 @@ static void drop(struct plat_tt *tt, unsigned ci)
 	tt->dropped++;
 }
 
-void plat_tt_fini(struct plat_tt *tt)
+void br_tt_fini(struct br_tt *tt)
 {
 	while (tt->ncl)
 		drop(tt, tt->ncl - 1);
@@ -101,7 +101,7 @@ void plat_tt_fini(struct plat_tt *tt)
 	tt->path[0] = 0;
 }
 
-int plat_tt_listen(struct plat_tt *tt, const char *path)
+int br_tt_listen(struct br_tt *tt, const char *path)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	struct stat st;
@@ -126,33 +126,33 @@ int plat_tt_listen(struct plat_tt *tt, const char *path)
 	return 0;
 }
 
-int plat_tt_attach(struct plat_tt *tt, int fd)
+int br_tt_attach(struct br_tt *tt, int fd)
 {
-	struct plat_tt_client *c;
+	struct br_tt_client *c;
 
-	if (tt->ncl == PLAT_TT_MAX_CLIENTS) {
+	if (tt->ncl == BR_TT_MAX_CLIENTS) {
 		close(fd);
 		return fail(tt, -ENOSPC, "more than %d time-travel clients",
-			    PLAT_TT_MAX_CLIENTS);
+			    BR_TT_MAX_CLIENTS);
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	c = &tt->cl[tt->ncl];
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
-	c->id = PLAT_TT_NO_ID;
-	c->state = PLAT_TT_NEW;
+	c->id = BR_TT_NO_ID;
+	c->state = BR_TT_NEW;
 	return (int)tt->ncl++;
 }
 
-int plat_tt_find(const struct plat_tt *tt, uint64_t id)
+int br_tt_find(const struct br_tt *tt, uint64_t id)
 {
 	for (unsigned i = 0; i < tt->ncl; i++)
-		if (tt->cl[i].state != PLAT_TT_NEW && tt->cl[i].id == id)
+		if (tt->cl[i].state != BR_TT_NEW && tt->cl[i].id == id)
 			return (int)i;
 	return -1;
 }
 
-static void accept_new(struct plat_tt *tt)
+static void accept_new(struct br_tt *tt)
 {
 	for (;;) {
 		int fd;
@@ -162,16 +162,16 @@ static void accept_new(struct plat_tt *tt)
 		fd = accept4(tt->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
-		plat_tt_attach(tt, fd);
+		br_tt_attach(tt, fd);
 	}
 }
 
 /* ----- sending ----- */
 
-static int send_msg(struct plat_tt *tt, unsigned ci, uint32_t op,
+static int send_msg(struct br_tt *tt, unsigned ci, uint32_t op,
 		    uint32_t seq, uint64_t time)
 {
-	struct plat_tt_msg m = { op, seq, time };
+	struct br_tt_msg m = { op, seq, time };
 	ssize_t n = send(tt->cl[ci].fd, &m, sizeof(m),
 			 MSG_NOSIGNAL | MSG_DONTWAIT);
 
@@ -189,9 +189,9 @@ static int send_msg(struct plat_tt *tt, unsigned ci, uint32_t op,
 
 /* The START ACK: the client ID in the low 16 bits, and two fds of a
  * zero-filled memfd (see the header: the client declines shared memory). */
-static int send_start_ack(struct plat_tt *tt, unsigned ci, uint32_t seq)
+static int send_start_ack(struct br_tt *tt, unsigned ci, uint32_t seq)
 {
-	struct plat_tt_msg m = { PLAT_TT_ACK, seq, ci & 0xffff };
+	struct br_tt_msg m = { BR_TT_ACK, seq, ci & 0xffff };
 	struct iovec iov = { &m, sizeof(m) };
 	union {
 		char buf[CMSG_SPACE(2 * sizeof(int))];
@@ -234,10 +234,10 @@ static int send_start_ack(struct plat_tt *tt, unsigned ci, uint32_t seq)
 
 /* ----- receiving ----- */
 
-static int proto_error(struct plat_tt *tt, unsigned ci, const char *fmt, ...)
+static int proto_error(struct br_tt *tt, unsigned ci, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int proto_error(struct plat_tt *tt, unsigned ci, const char *fmt, ...)
+static int proto_error(struct br_tt *tt, unsigned ci, const char *fmt, ...)
 {
 	char why[200];
 	uint64_t id = tt->cl[ci].id;
@@ -251,35 +251,35 @@ static int proto_error(struct plat_tt *tt, unsigned ci, const char *fmt, ...)
 		    (long long)id, why);
 }
 
-static int handle_msg(struct plat_tt *tt, unsigned ci,
-		      const struct plat_tt_msg *m)
+static int handle_msg(struct br_tt *tt, unsigned ci,
+		      const struct br_tt_msg *m)
 {
-	struct plat_tt_client *c = &tt->cl[ci];
-	uint64_t now = plat_tt_now(tt);
+	struct br_tt_client *c = &tt->cl[ci];
+	uint64_t now = br_tt_now(tt);
 	uint64_t t;
 
 	c->n_msgs++;
 	tt->msgs++;
-	if (c->state == PLAT_TT_NEW && m->op != PLAT_TT_START)
+	if (c->state == BR_TT_NEW && m->op != BR_TT_START)
 		return proto_error(tt, ci, "%s (op %u) before START",
 				   op_name(m->op), m->op);
 	switch (m->op) {
-	case PLAT_TT_START:
-		if (c->state != PLAT_TT_NEW)
+	case BR_TT_START:
+		if (c->state != BR_TT_NEW)
 			return proto_error(tt, ci, "a second START");
 		c->id = m->time;
 		c->seq = 0;
-		c->state = PLAT_TT_STARTING;
+		c->state = BR_TT_STARTING;
 		c->ack_due = m->seq;    /* the START's seq, ACKed when it runs */
 		return 1;
 	default:
 		break;
 	}
-	if (c->state == PLAT_TT_STARTING)
+	if (c->state == BR_TT_STARTING)
 		return proto_error(tt, ci, "%s while its START is not answered",
 				   op_name(m->op));
 	switch (m->op) {
-	case PLAT_TT_REQUEST:
+	case BR_TT_REQUEST:
 		c->n_req++;
 		t = m->time;
 		if (t < now) {
@@ -288,26 +288,26 @@ static int handle_msg(struct plat_tt *tt, unsigned ci,
 		}
 		c->req = t;
 		c->req_valid = true;
-		return send_msg(tt, ci, PLAT_TT_ACK, m->seq, 0) ?: 1;
-	case PLAT_TT_WAIT:
-		if (c->state != PLAT_TT_RUNNING)
+		return send_msg(tt, ci, BR_TT_ACK, m->seq, 0) ?: 1;
+	case BR_TT_WAIT:
+		if (c->state != BR_TT_RUNNING)
 			return proto_error(tt, ci, "WAIT while not running");
 		c->n_wait++;
-		c->state = PLAT_TT_WAITING;
+		c->state = BR_TT_WAITING;
 		if (tt->running == (int)ci)
 			tt->running = -1;
-		return send_msg(tt, ci, PLAT_TT_ACK, m->seq, 0) ?: 1;
-	case PLAT_TT_GET:
+		return send_msg(tt, ci, BR_TT_ACK, m->seq, 0) ?: 1;
+	case BR_TT_GET:
 		c->n_get++;
 		c->time = now;
-		return send_msg(tt, ci, PLAT_TT_ACK, m->seq, now) ?: 1;
-	case PLAT_TT_UPDATE:
+		return send_msg(tt, ci, BR_TT_ACK, m->seq, now) ?: 1;
+	case BR_TT_UPDATE:
 		c->n_update++;
 		if (m->time < c->time)
 			return proto_error(tt, ci, "UPDATE to %llu ns, before its time %llu ns",
 					   (unsigned long long)m->time,
 					   (unsigned long long)c->time);
-		if (c->state != PLAT_TT_RUNNING && m->time > now)
+		if (c->state != BR_TT_RUNNING && m->time > now)
 			return proto_error(tt, ci, "UPDATE to %llu ns while waiting at %llu ns",
 					   (unsigned long long)m->time,
 					   (unsigned long long)now);
@@ -317,13 +317,13 @@ static int handle_msg(struct plat_tt *tt, unsigned ci,
 			sim_run_until(tt->sim, m->time);
 		}
 		c->time = m->time;
-		return send_msg(tt, ci, PLAT_TT_ACK, m->seq, 0) ?: 1;
-	case PLAT_TT_GET_TOD:
-		return send_msg(tt, ci, PLAT_TT_ACK, m->seq,
+		return send_msg(tt, ci, BR_TT_ACK, m->seq, 0) ?: 1;
+	case BR_TT_GET_TOD:
+		return send_msg(tt, ci, BR_TT_ACK, m->seq,
 				tt->tod_base + now) ?: 1;
-	case PLAT_TT_BROADCAST:
-		return send_msg(tt, ci, PLAT_TT_ACK, m->seq, 0) ?: 1;
-	case PLAT_TT_ACK:
+	case BR_TT_BROADCAST:
+		return send_msg(tt, ci, BR_TT_ACK, m->seq, 0) ?: 1;
+	case BR_TT_ACK:
 		if (!c->ack_due || m->seq != c->ack_due)
 			return proto_error(tt, ci, "ACK with seq %u (expected %u)",
 					   m->seq, c->ack_due);
@@ -337,13 +337,13 @@ static int handle_msg(struct plat_tt *tt, unsigned ci,
 
 /* Read and handle what client @ci has sent.  >= 0 messages handled, or a
  * negative errno (the client was dropped; -ECONNRESET when it closed). */
-static int read_client(struct plat_tt *tt, unsigned ci)
+static int read_client(struct br_tt *tt, unsigned ci)
 {
 	int handled = 0;
 
 	for (;;) {
-		struct plat_tt_client *c = &tt->cl[ci];
-		struct plat_tt_msg m;
+		struct br_tt_client *c = &tt->cl[ci];
+		struct br_tt_msg m;
 		ssize_t n = recv(c->fd, c->buf + c->blen, sizeof(c->buf) - c->blen,
 				 MSG_DONTWAIT);
 		int rc;
@@ -388,12 +388,12 @@ static int read_client(struct plat_tt *tt, unsigned ci)
  * when >= 0), the listening socket and @extra; handle client messages and
  * connections.  Returns >0 if anything happened, 0 on timeout, <0 error.
  * *@extra_ready says whether @extra became readable. */
-static int wait_input(struct plat_tt *tt, int only, int timeout_ms,
+static int wait_input(struct br_tt *tt, int only, int timeout_ms,
 		      const struct pollfd *extra, unsigned nextra,
 		      bool *extra_ready)
 {
-	struct pollfd p[PLAT_TT_MAX_CLIENTS + 1 + 16];
-	int who[PLAT_TT_MAX_CLIENTS];
+	struct pollfd p[BR_TT_MAX_CLIENTS + 1 + 16];
+	int who[BR_TT_MAX_CLIENTS];
 	unsigned n = 0, nc = 0, base;
 	int rc, got = 0;
 
@@ -441,7 +441,7 @@ static int wait_input(struct plat_tt *tt, int only, int timeout_ms,
 	return got;
 }
 
-int plat_tt_wait_fd(struct plat_tt *tt, unsigned ci, int fd)
+int br_tt_wait_fd(struct br_tt *tt, unsigned ci, int fd)
 {
 	int64_t deadline = mono_ms() + tt->timeout_ms;
 	uint64_t id;
@@ -463,14 +463,14 @@ int plat_tt_wait_fd(struct plat_tt *tt, unsigned ci, int fd)
 		rc = wait_input(tt, (int)ci, 0, NULL, 0, NULL);
 		if (rc < 0)
 			return rc;
-		if (plat_tt_find(tt, id) != (int)ci)
+		if (br_tt_find(tt, id) != (int)ci)
 			return fail(tt, -ECONNRESET,
 				    "client %lld went away while taking an interrupt",
 				    (long long)id);
 		rc = wait_input(tt, (int)ci, (int)left, &x, 1, &ready);
 		if (rc < 0)
 			return rc;
-		if (plat_tt_find(tt, id) != (int)ci)
+		if (br_tt_find(tt, id) != (int)ci)
 			return fail(tt, -ECONNRESET,
 				    "client %lld went away while taking an interrupt",
 				    (long long)id);
@@ -486,9 +486,9 @@ int plat_tt_wait_fd(struct plat_tt *tt, unsigned ci, int fd)
 
 /* ----- scheduling ----- */
 
-static int start_client(struct plat_tt *tt, unsigned ci)
+static int start_client(struct br_tt *tt, unsigned ci)
 {
-	struct plat_tt_client *c = &tt->cl[ci];
+	struct br_tt_client *c = &tt->cl[ci];
 	uint32_t seq = c->ack_due;
 	int rc;
 
@@ -496,41 +496,41 @@ static int start_client(struct plat_tt *tt, unsigned ci)
 	rc = send_start_ack(tt, ci, seq);
 	if (rc)
 		return rc;
-	c->state = PLAT_TT_RUNNING;
-	c->time = plat_tt_now(tt);
+	c->state = BR_TT_RUNNING;
+	c->time = br_tt_now(tt);
 	tt->running = (int)ci;
 	tt->started++;
 	return 1;
 }
 
-static int run_client(struct plat_tt *tt, unsigned ci, uint64_t t)
+static int run_client(struct br_tt *tt, unsigned ci, uint64_t t)
 {
-	struct plat_tt_client *c = &tt->cl[ci];
+	struct br_tt_client *c = &tt->cl[ci];
 	int rc;
 
-	if (t > plat_tt_now(tt))
+	if (t > br_tt_now(tt))
 		sim_run_until(tt->sim, t);
 	c->req_valid = false;
 	c->seq++;
 	if (!c->seq)
 		c->seq = 1;
-	rc = send_msg(tt, ci, PLAT_TT_RUN, c->seq, t);
+	rc = send_msg(tt, ci, BR_TT_RUN, c->seq, t);
 	if (rc)
 		return rc;
 	c->ack_due = c->seq;
 	c->n_run++;
-	c->state = PLAT_TT_RUNNING;
+	c->state = BR_TT_RUNNING;
 	c->time = t;
 	tt->running = (int)ci;
 	tt->runs++;
 	return 1;
 }
 
-int plat_tt_step(struct plat_tt *tt, int timeout_ms)
+int br_tt_step(struct br_tt *tt, int timeout_ms)
 {
 	struct pollfd xp[16];
 	unsigned nx = 0;
-	uint64_t now = plat_tt_now(tt), best_t = 0;
+	uint64_t now = br_tt_now(tt), best_t = 0;
 	int best = -2;          /* -2 none, -1 the simulator, >= 0 a client */
 	unsigned starting = 0;
 	sim_time_t ts;
@@ -565,7 +565,7 @@ int plat_tt_step(struct plat_tt *tt, int timeout_ms)
 	}
 
 	for (unsigned i = 0; i < tt->ncl; i++)
-		starting += tt->cl[i].state == PLAT_TT_STARTING;
+		starting += tt->cl[i].state == BR_TT_STARTING;
 	/* nothing moves before the expected clients are there */
 	if (tt->started + starting < tt->expect)
 		return wait_input(tt, -1, timeout_ms, NULL, 0, NULL);
@@ -574,13 +574,13 @@ int plat_tt_step(struct plat_tt *tt, int timeout_ms)
 		best_t = ts < now ? now : ts;
 	}
 	for (unsigned i = 0; i < tt->ncl; i++) {
-		const struct plat_tt_client *c = &tt->cl[i];
+		const struct br_tt_client *c = &tt->cl[i];
 		uint64_t t;
 
-		if (c->state == PLAT_TT_STARTING) {
+		if (c->state == BR_TT_STARTING) {
 			t = now;
-		} else if (c->state == PLAT_TT_WAITING && c->req_valid &&
-			   c->req < PLAT_TT_NEVER) {
+		} else if (c->state == BR_TT_WAITING && c->req_valid &&
+			   c->req < BR_TT_NEVER) {
 			t = c->req < now ? now : c->req;
 		} else {
 			continue;
@@ -597,7 +597,7 @@ int plat_tt_step(struct plat_tt *tt, int timeout_ms)
 		return 1;
 	}
 	if (best >= 0)
-		return tt->cl[best].state == PLAT_TT_STARTING ?
+		return tt->cl[best].state == BR_TT_STARTING ?
 			start_client(tt, (unsigned)best) :
 			run_client(tt, (unsigned)best, best_t);
 
@@ -606,7 +606,7 @@ int plat_tt_step(struct plat_tt *tt, int timeout_ms)
 		bool anyone = false;
 
 		for (unsigned i = 0; i < tt->ncl; i++)
-			if (tt->cl[i].state == PLAT_TT_WAITING)
+			if (tt->cl[i].state == BR_TT_WAITING)
 				anyone = true;
 		if (anyone && !starting)
 			return fail(tt, -EDEADLK,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plat_vhost.h - a vhost-user back-end (the device side) over a unix socket,
+ * br_vhost.h - a vhost-user back-end (the device side) over a unix socket,
  * with split virtqueues in the front-end's shared memory.
  *
  * Written from the vhost-user specification (QEMU docs/interop/vhost-user.rst)
@@ -9,7 +9,7 @@
  *
  *  - messages: a 12-byte header (request, flags = version 1 | reply bit |
  *    need-reply bit, payload size) and a payload of at most
- *    PLAT_VHOST_MAX_PAYLOAD bytes; file descriptors ride along with
+ *    BR_VHOST_MAX_PAYLOAD bytes; file descriptors ride along with
  *    SCM_RIGHTS;
  *  - front-end requests GET/SET_FEATURES, SET_OWNER, RESET_OWNER,
  *    GET/SET_PROTOCOL_FEATURES, GET_QUEUE_NUM, SET_MEM_TABLE (each region's
@@ -31,88 +31,88 @@
  * table, a descriptor loop, an out-of-range index or a stalled partial
  * message (every read past the first byte of a message waits at most
  * io_timeout_ms) puts the back-end into an error state: the reason is kept
- * in plat_vhost_error(), the connection is closed at the next poll, and
+ * in br_vhost_error(), the connection is closed at the next poll, and
  * the poll returns the negative errno.  Nothing here blocks except
- * plat_vhost_run() (bounded by its timeout) and the bounded waits above.
+ * br_vhost_run() (bounded by its timeout) and the bounded waits above.
  *
- * Not thread-safe: one thread drives a struct plat_vhost.
+ * Not thread-safe: one thread drives a struct br_vhost.
  */
-#ifndef RXSCALE_PLAT_VHOST_H
-#define RXSCALE_PLAT_VHOST_H
+#ifndef RXSCALE_BR_VHOST_H
+#define RXSCALE_BR_VHOST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define PLAT_VHOST_MAX_QUEUES 8
-#define PLAT_VHOST_MAX_REGIONS 8        /* VHOST_MEMORY_BASELINE_NREGIONS */
-#define PLAT_VHOST_MAX_PAYLOAD 512      /* bytes after the header */
-#define PLAT_VHOST_MAX_SEGS 64          /* buffers per direction per chain */
-#define PLAT_VHOST_MAX_QSIZE 32768
+#define BR_VHOST_MAX_QUEUES 8
+#define BR_VHOST_MAX_REGIONS 8        /* VHOST_MEMORY_BASELINE_NREGIONS */
+#define BR_VHOST_MAX_PAYLOAD 512      /* bytes after the header */
+#define BR_VHOST_MAX_SEGS 64          /* buffers per direction per chain */
+#define BR_VHOST_MAX_QSIZE 32768
 
 /* virtio feature bits (device features, GET_FEATURES) */
-#define PLAT_VHOST_F_INDIRECT_DESC 28
-#define PLAT_VHOST_F_EVENT_IDX 29
-#define PLAT_VHOST_F_PROTOCOL_FEATURES 30
-#define PLAT_VHOST_F_VERSION_1 32
+#define BR_VHOST_F_INDIRECT_DESC 28
+#define BR_VHOST_F_EVENT_IDX 29
+#define BR_VHOST_F_PROTOCOL_FEATURES 30
+#define BR_VHOST_F_VERSION_1 32
 
 /* vhost-user protocol feature bits (GET_PROTOCOL_FEATURES) */
-#define PLAT_VHOST_PF_MQ 0
-#define PLAT_VHOST_PF_REPLY_ACK 3
-#define PLAT_VHOST_PF_SLAVE_REQ 5
-#define PLAT_VHOST_PF_CONFIG 9
-#define PLAT_VHOST_PF_INBAND_NOTIFICATIONS 14
+#define BR_VHOST_PF_MQ 0
+#define BR_VHOST_PF_REPLY_ACK 3
+#define BR_VHOST_PF_SLAVE_REQ 5
+#define BR_VHOST_PF_CONFIG 9
+#define BR_VHOST_PF_INBAND_NOTIFICATIONS 14
 
 /* request codes (front-end to back-end) */
-enum plat_vhost_req {
-	PLAT_VHOST_GET_FEATURES = 1,
-	PLAT_VHOST_SET_FEATURES = 2,
-	PLAT_VHOST_SET_OWNER = 3,
-	PLAT_VHOST_RESET_OWNER = 4,
-	PLAT_VHOST_SET_MEM_TABLE = 5,
-	PLAT_VHOST_SET_VRING_NUM = 8,
-	PLAT_VHOST_SET_VRING_ADDR = 9,
-	PLAT_VHOST_SET_VRING_BASE = 10,
-	PLAT_VHOST_GET_VRING_BASE = 11,
-	PLAT_VHOST_SET_VRING_KICK = 12,
-	PLAT_VHOST_SET_VRING_CALL = 13,
-	PLAT_VHOST_SET_VRING_ERR = 14,
-	PLAT_VHOST_GET_PROTOCOL_FEATURES = 15,
-	PLAT_VHOST_SET_PROTOCOL_FEATURES = 16,
-	PLAT_VHOST_GET_QUEUE_NUM = 17,
-	PLAT_VHOST_SET_VRING_ENABLE = 18,
-	PLAT_VHOST_SET_SLAVE_REQ_FD = 21,
-	PLAT_VHOST_GET_CONFIG = 24,
-	PLAT_VHOST_SET_CONFIG = 25,
-	PLAT_VHOST_VRING_KICK = 35,
+enum br_vhost_req {
+	BR_VHOST_GET_FEATURES = 1,
+	BR_VHOST_SET_FEATURES = 2,
+	BR_VHOST_SET_OWNER = 3,
+	BR_VHOST_RESET_OWNER = 4,
+	BR_VHOST_SET_MEM_TABLE = 5,
+	BR_VHOST_SET_VRING_NUM = 8,
+	BR_VHOST_SET_VRING_ADDR = 9,
+	BR_VHOST_SET_VRING_BASE = 10,
+	BR_VHOST_GET_VRING_BASE = 11,
+	BR_VHOST_SET_VRING_KICK = 12,
+	BR_VHOST_SET_VRING_CALL = 13,
+	BR_VHOST_SET_VRING_ERR = 14,
+	BR_VHOST_GET_PROTOCOL_FEATURES = 15,
+	BR_VHOST_SET_PROTOCOL_FEATURES = 16,
+	BR_VHOST_GET_QUEUE_NUM = 17,
+	BR_VHOST_SET_VRING_ENABLE = 18,
+	BR_VHOST_SET_SLAVE_REQ_FD = 21,
+	BR_VHOST_GET_CONFIG = 24,
+	BR_VHOST_SET_CONFIG = 25,
+	BR_VHOST_VRING_KICK = 35,
 };
 
 /* back-end to front-end requests (on the SET_SLAVE_REQ_FD channel) */
-#define PLAT_VHOST_SLAVE_VRING_CALL 4
+#define BR_VHOST_SLAVE_VRING_CALL 4
 
 /* header flags */
-#define PLAT_VHOST_VERSION 1u
-#define PLAT_VHOST_VERSION_MASK 3u
-#define PLAT_VHOST_FLAG_REPLY (1u << 2)
-#define PLAT_VHOST_FLAG_NEED_REPLY (1u << 3)
+#define BR_VHOST_VERSION 1u
+#define BR_VHOST_VERSION_MASK 3u
+#define BR_VHOST_FLAG_REPLY (1u << 2)
+#define BR_VHOST_FLAG_NEED_REPLY (1u << 3)
 
 /* SET_VRING_KICK/CALL/ERR payload: index in bits 0-7, bit 8 = no fd */
-#define PLAT_VHOST_VRING_INDEX_MASK 0xffu
-#define PLAT_VHOST_VRING_NOFD (1u << 8)
+#define BR_VHOST_VRING_INDEX_MASK 0xffu
+#define BR_VHOST_VRING_NOFD (1u << 8)
 
 /* split-ring descriptor flags */
-#define PLAT_VRING_DESC_F_NEXT 1
-#define PLAT_VRING_DESC_F_WRITE 2
-#define PLAT_VRING_DESC_F_INDIRECT 4
-#define PLAT_VRING_AVAIL_F_NO_INTERRUPT 1
+#define BR_VRING_DESC_F_NEXT 1
+#define BR_VRING_DESC_F_WRITE 2
+#define BR_VRING_DESC_F_INDIRECT 4
+#define BR_VRING_AVAIL_F_NO_INTERRUPT 1
 
-struct plat_vhost_hdr {
+struct br_vhost_hdr {
 	uint32_t request;
 	uint32_t flags;
 	uint32_t size;
 };
 
-struct plat_vhost_region {
+struct br_vhost_region {
 	uint64_t gpa;                   /* guest physical address */
 	uint64_t size;
 	uint64_t uaddr;                 /* front-end's user address */
@@ -122,7 +122,7 @@ struct plat_vhost_region {
 	uint8_t *base;                  /* host address of gpa */
 };
 
-struct plat_vhost_vq {
+struct br_vhost_vq {
 	uint32_t num;                   /* ring size, 0 = not set */
 	uint16_t last_avail;            /* next avail entry to take */
 	uint16_t used_idx;              /* next used entry to fill */
@@ -137,27 +137,27 @@ struct plat_vhost_vq {
 /* One descriptor chain taken from a queue: the device-readable buffers
  * (out) then the device-writable ones (in), as host pointers into the
  * mapped guest memory. */
-struct plat_vhost_seg {
+struct br_vhost_seg {
 	uint8_t *p;
 	uint32_t len;
 };
 
-struct plat_vhost_chain {
+struct br_vhost_chain {
 	uint16_t head;
 	unsigned nout, nin;
 	uint64_t out_len, in_len;
-	struct plat_vhost_seg out[PLAT_VHOST_MAX_SEGS];
-	struct plat_vhost_seg in[PLAT_VHOST_MAX_SEGS];
+	struct br_vhost_seg out[BR_VHOST_MAX_SEGS];
+	struct br_vhost_seg in[BR_VHOST_MAX_SEGS];
 };
 
-struct plat_vhost;
+struct br_vhost;
 
 /* Called when queue @q may have new buffers (a kick, an in-band kick or
- * the queue was enabled).  The handler pops chains with plat_vhost_pop(). */
-typedef void (*plat_vhost_notify_fn)(void *opaque, struct plat_vhost *vh,
+ * the queue was enabled).  The handler pops chains with br_vhost_pop(). */
+typedef void (*br_vhost_notify_fn)(void *opaque, struct br_vhost *vh,
 				     unsigned q);
 
-struct plat_vhost {
+struct br_vhost {
 	int listen_fd;                  /* -1 when attached to a given fd */
 	int fd;                         /* the connection, -1 when none */
 	int req_fd;                     /* back-end request channel, or -1 */
@@ -166,10 +166,10 @@ struct plat_vhost {
 	uint64_t features_offered, features;
 	uint64_t proto_offered, proto;
 	bool owner;
-	struct plat_vhost_region reg[PLAT_VHOST_MAX_REGIONS];
+	struct br_vhost_region reg[BR_VHOST_MAX_REGIONS];
 	unsigned nreg;
-	struct plat_vhost_vq vq[PLAT_VHOST_MAX_QUEUES];
-	plat_vhost_notify_fn notify;
+	struct br_vhost_vq vq[BR_VHOST_MAX_QUEUES];
+	br_vhost_notify_fn notify;
 	void *opaque;
 	int io_timeout_ms;              /* bound on waits inside one message */
 	bool quiet;                     /* no stderr log of errors */
@@ -179,8 +179,8 @@ struct plat_vhost {
 	uint64_t msgs, replies, connections;
 	/* Time-travel (UML time-travel=ext): when set, an in-band call is
 	 * handed to this hook instead of being written; the owner sends it
-	 * later, at the right virtual time, with plat_vhost_send_call(). */
-	void (*call_hook)(void *opaque, struct plat_vhost *vh, unsigned q);
+	 * later, at the right virtual time, with br_vhost_send_call(). */
+	void (*call_hook)(void *opaque, struct br_vhost *vh, unsigned q);
 	void *call_opaque;
 	uint8_t rbuf[24];               /* a reply on req_fd being assembled */
 	unsigned rlen;
@@ -192,20 +192,20 @@ struct plat_vhost {
  * PROTOCOL_FEATURES bit is added) and vhost-user protocol features
  * @proto.  @notify(@opaque, ...) serves the queues.
  */
-void plat_vhost_init(struct plat_vhost *vh, unsigned nvq, uint64_t features,
-		     uint64_t proto, plat_vhost_notify_fn notify, void *opaque);
+void br_vhost_init(struct br_vhost *vh, unsigned nvq, uint64_t features,
+		     uint64_t proto, br_vhost_notify_fn notify, void *opaque);
 
 /* Close everything and unlink the socket we created. */
-void plat_vhost_fini(struct plat_vhost *vh);
+void br_vhost_fini(struct br_vhost *vh);
 
 /* Listen on unix socket @path (replacing a stale socket file); the front-end
  * connects (UML: virtio_uml.device=PATH:ID).  Returns 0 or -errno. */
-int plat_vhost_listen(struct plat_vhost *vh, const char *path);
+int br_vhost_listen(struct br_vhost *vh, const char *path);
 
 /* Serve an already connected socket @fd (ownership passes).  0 or -errno. */
-int plat_vhost_attach(struct plat_vhost *vh, int fd);
+int br_vhost_attach(struct br_vhost *vh, int fd);
 
-bool plat_vhost_connected(const struct plat_vhost *vh);
+bool br_vhost_connected(const struct br_vhost *vh);
 
 /*
  * Handle everything pending (a connection to accept, messages, kicks)
@@ -213,68 +213,68 @@ bool plat_vhost_connected(const struct plat_vhost *vh);
  * negative errno of an error, after which the connection is closed
  * (-ECONNRESET when the front-end went away).
  */
-int plat_vhost_poll(struct plat_vhost *vh);
+int br_vhost_poll(struct br_vhost *vh);
 
-/* The descriptors plat_vhost_run() would wait on (at most @max, and never
- * more than PLAT_VHOST_POLLFDS), for a caller that waits on several
- * back-ends at once before calling plat_vhost_poll() on each. */
-#define PLAT_VHOST_POLLFDS (2 + PLAT_VHOST_MAX_QUEUES)
+/* The descriptors br_vhost_run() would wait on (at most @max, and never
+ * more than BR_VHOST_POLLFDS), for a caller that waits on several
+ * back-ends at once before calling br_vhost_poll() on each. */
+#define BR_VHOST_POLLFDS (2 + BR_VHOST_MAX_QUEUES)
 struct pollfd;
-unsigned plat_vhost_pollfds(const struct plat_vhost *vh, struct pollfd *p,
+unsigned br_vhost_pollfds(const struct br_vhost *vh, struct pollfd *p,
 			    unsigned max);
 
-/* Like plat_vhost_poll(), but first wait up to @timeout_ms for an event.
+/* Like br_vhost_poll(), but first wait up to @timeout_ms for an event.
  * Returns 0 on timeout. */
-int plat_vhost_run(struct plat_vhost *vh, int timeout_ms);
+int br_vhost_run(struct br_vhost *vh, int timeout_ms);
 
 /* The error of the current (or last) connection, "" if none. */
-const char *plat_vhost_error(const struct plat_vhost *vh);
+const char *br_vhost_error(const struct br_vhost *vh);
 
 /* Record a guest error that makes the connection unusable (used by the
  * device layer too); returns @err (negative errno). */
-int plat_vhost_fail(struct plat_vhost *vh, int err, const char *fmt, ...)
+int br_vhost_fail(struct br_vhost *vh, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* ----- queues ----- */
 
 /* Queue @q has a size, addresses and is enabled. */
-bool plat_vhost_queue_ready(const struct plat_vhost *vh, unsigned q);
+bool br_vhost_queue_ready(const struct br_vhost *vh, unsigned q);
 
 /* Take the next available chain of queue @q.  Returns 1 (chain filled),
  * 0 (none available, or queue not ready) or a negative errno (bad ring:
  * the back-end is now in the error state). */
-int plat_vhost_pop(struct plat_vhost *vh, unsigned q,
-		   struct plat_vhost_chain *c);
+int br_vhost_pop(struct br_vhost *vh, unsigned q,
+		   struct br_vhost_chain *c);
 
 /* Give @c back to the front-end with @written bytes written into its
  * device-writable buffers.  0 or -errno. */
-int plat_vhost_push(struct plat_vhost *vh, unsigned q,
-		    const struct plat_vhost_chain *c, uint32_t written);
+int br_vhost_push(struct br_vhost *vh, unsigned q,
+		    const struct br_vhost_chain *c, uint32_t written);
 
 /* Tell the front-end queue @q has used buffers (call fd or in-band
  * message), unless it asked for no interrupts.  0 or -errno. */
-int plat_vhost_call(struct plat_vhost *vh, unsigned q);
+int br_vhost_call(struct br_vhost *vh, unsigned q);
 
 /* Send queue @q's in-band call (SLAVE_VRING_CALL on the back-end request
  * channel) now, with the need-reply bit when @need_reply: the front-end
  * answers on the same channel (UML's is a socketpair) once it has taken
- * the interrupt; read that answer with plat_vhost_call_reply().  0, or
+ * the interrupt; read that answer with br_vhost_call_reply().  0, or
  * -ENOTCONN (no in-band channel) or another negative errno. */
-int plat_vhost_send_call(struct plat_vhost *vh, unsigned q, bool need_reply);
+int br_vhost_send_call(struct br_vhost *vh, unsigned q, bool need_reply);
 
 /* Read the front-end's reply to a call sent with the need-reply bit,
  * without blocking: 1 (a whole reply, status 0), 0 (not all of it there
  * yet), or a negative errno (a bad or failed reply, or the channel
  * closed; the back-end is then in the error state). */
-int plat_vhost_call_reply(struct plat_vhost *vh);
+int br_vhost_call_reply(struct br_vhost *vh);
 
 /* Copy from the chain's readable buffers starting at byte @off; returns
  * bytes copied (less than @len when the buffers are shorter). */
-size_t plat_vhost_chain_read(const struct plat_vhost_chain *c, size_t off,
+size_t br_vhost_chain_read(const struct br_vhost_chain *c, size_t off,
 			     void *buf, size_t len);
 
 /* Copy into the chain's writable buffers starting at byte @off. */
-size_t plat_vhost_chain_write(const struct plat_vhost_chain *c, size_t off,
+size_t br_vhost_chain_write(const struct br_vhost_chain *c, size_t off,
 			      const void *buf, size_t len);
 
 /* ----- guest memory ----- */
@@ -282,19 +282,19 @@ size_t plat_vhost_chain_write(const struct plat_vhost_chain *c, size_t off,
 /* Host address of guest physical @gpa with at least one byte mapped;
  * *@avail gets how many bytes are contiguous from there.  NULL if @gpa is
  * in no region. */
-uint8_t *plat_vhost_gpa_span(const struct plat_vhost *vh, uint64_t gpa,
+uint8_t *br_vhost_gpa_span(const struct br_vhost *vh, uint64_t gpa,
 			     uint64_t *avail);
 
 /* Host address of [@gpa, @gpa + @len) if it lies inside one region. */
-uint8_t *plat_vhost_gpa(const struct plat_vhost *vh, uint64_t gpa,
+uint8_t *br_vhost_gpa(const struct br_vhost *vh, uint64_t gpa,
 			uint64_t len);
 
 /* Copy between guest physical memory and @buf (the range may span
  * adjacent regions).  0, or -EFAULT when any byte is outside the table
  * (nothing is copied then). */
-int plat_vhost_gpa_read(const struct plat_vhost *vh, uint64_t gpa, void *buf,
+int br_vhost_gpa_read(const struct br_vhost *vh, uint64_t gpa, void *buf,
 			uint64_t len);
-int plat_vhost_gpa_write(const struct plat_vhost *vh, uint64_t gpa,
+int br_vhost_gpa_write(const struct br_vhost *vh, uint64_t gpa,
 			 const void *buf, uint64_t len);
 
-#endif /* RXSCALE_PLAT_VHOST_H */
+#endif /* RXSCALE_BR_VHOST_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plat_virtpci.h - a PCI function (struct plat_pci_dev) served to User-Mode
+ * br_virtpci.h - a PCI function (struct plat_pci_dev) served to User-Mode
  * Linux's virt-pci driver (CONFIG_UML_PCI_OVER_VIRTIO) over vhost-user
- * (plat_vhost).
+ * (br_vhost).
  *
  * The wire format is Linux's include/uapi/linux/virtio_pcidev.h: a 16-byte
  * message {u8 op; u8 bar; u16 reserved; u32 size; u64 addr;} followed by
@@ -26,41 +26,41 @@
  *    the device fills one per interrupt: MSI (addr and 32-bit data of the
  *    message, UML's data is the Linux irq number), INT (addr = pin 1-4) and
  *    PME.  When no buffer is posted the message waits (up to
- *    PLAT_VIRTPCI_IRQ_PENDING of them) for the guest's next kick.
+ *    BR_VIRTPCI_IRQ_PENDING of them) for the guest's next kick.
  *
  * A malformed virt-pci message (unknown op, short buffer, access outside a
  * BAR or config space) is a guest error: counted, logged in last_error,
  * answered with all ones, never fatal.  A malformed virtqueue or vhost-user
- * message is a transport error: plat_vhost closes the connection.
+ * message is a transport error: br_vhost closes the connection.
  *
  * DMA: with UML_DMA_EMULATION the bus address is the UML physical address,
  * i.e. a guest physical address in the vhost-user memory table;
- * plat_virtpci_dma_read/write() copy through it.
+ * br_virtpci_dma_read/write() copy through it.
  */
-#ifndef RXSCALE_PLAT_VIRTPCI_H
-#define RXSCALE_PLAT_VIRTPCI_H
+#ifndef RXSCALE_BR_VIRTPCI_H
+#define RXSCALE_BR_VIRTPCI_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "plat/plat_pci.h"
-#include "plat/plat_vhost.h"
+#include "bridge/br_vhost.h"
 
 /* virtio_pcidev ops */
-enum plat_virtpci_op {
-	PLAT_VIRTPCI_OP_RESERVED = 0,
-	PLAT_VIRTPCI_OP_CFG_READ = 1,
-	PLAT_VIRTPCI_OP_CFG_WRITE = 2,
-	PLAT_VIRTPCI_OP_MMIO_READ = 3,
-	PLAT_VIRTPCI_OP_MMIO_WRITE = 4,
-	PLAT_VIRTPCI_OP_MMIO_MEMSET = 5,
-	PLAT_VIRTPCI_OP_INT = 6,
-	PLAT_VIRTPCI_OP_MSI = 7,
-	PLAT_VIRTPCI_OP_PME = 8,
+enum br_virtpci_op {
+	BR_VIRTPCI_OP_RESERVED = 0,
+	BR_VIRTPCI_OP_CFG_READ = 1,
+	BR_VIRTPCI_OP_CFG_WRITE = 2,
+	BR_VIRTPCI_OP_MMIO_READ = 3,
+	BR_VIRTPCI_OP_MMIO_WRITE = 4,
+	BR_VIRTPCI_OP_MMIO_MEMSET = 5,
+	BR_VIRTPCI_OP_INT = 6,
+	BR_VIRTPCI_OP_MSI = 7,
+	BR_VIRTPCI_OP_PME = 8,
 };
 
 /* struct virtio_pcidev_msg without its data (native endian = LE here) */
-struct plat_virtpci_msg {
+struct br_virtpci_msg {
 	uint8_t op;
 	uint8_t bar;
 	uint16_t reserved;
@@ -68,36 +68,36 @@ struct plat_virtpci_msg {
 	uint64_t addr;
 };
 
-#define PLAT_VIRTPCI_CMDQ 0
-#define PLAT_VIRTPCI_IRQQ 1
-#define PLAT_VIRTPCI_CFG_SIZE 4096
-#define PLAT_VIRTPCI_MAX_MMIO (1u << 20)        /* bytes in one message */
-#define PLAT_VIRTPCI_IRQ_PENDING 64
+#define BR_VIRTPCI_CMDQ 0
+#define BR_VIRTPCI_IRQQ 1
+#define BR_VIRTPCI_CFG_SIZE 4096
+#define BR_VIRTPCI_MAX_MMIO (1u << 20)        /* bytes in one message */
+#define BR_VIRTPCI_IRQ_PENDING 64
 
 /*
  * Config space access: plat_pci_cfg_read/plat_pci_cfg_write by default;
  * tests may pass a fake.  Both return 0 or a negative errno; @size is 1,
  * 2 or 4.
  */
-struct plat_virtpci_cfg_ops {
+struct br_virtpci_cfg_ops {
 	int (*read)(struct plat_pci_dev *d, unsigned off, unsigned size,
 		    uint32_t *val);
 	int (*write)(struct plat_pci_dev *d, unsigned off, unsigned size,
 		     uint32_t val);
 };
 
-struct plat_virtpci_irqmsg {
-	struct plat_virtpci_msg m;
+struct br_virtpci_irqmsg {
+	struct br_virtpci_msg m;
 	uint8_t data[4];
 	unsigned len;                   /* bytes of m + data */
 };
 
-struct plat_virtpci {
-	struct plat_vhost vh;
+struct br_virtpci {
+	struct br_vhost vh;
 	struct plat_pci_dev *pci;
-	struct plat_virtpci_cfg_ops cfg;
+	struct br_virtpci_cfg_ops cfg;
 	/* interrupts waiting for an irq-queue buffer, oldest first */
-	struct plat_virtpci_irqmsg pend[PLAT_VIRTPCI_IRQ_PENDING];
+	struct br_virtpci_irqmsg pend[BR_VIRTPCI_IRQ_PENDING];
 	unsigned pend_head, pend_n;
 	bool in_cmd;                    /* serving the cmd queue */
 	bool irq_called;                /* irq queue has used entries to call */
@@ -114,50 +114,50 @@ struct plat_virtpci {
 
 /*
  * Serve @pci.  @cfg: config space ops, NULL for the default (see above).
- * @features: extra virtio features to offer (e.g. 1 << PLAT_VHOST_F_
+ * @features: extra virtio features to offer (e.g. 1 << BR_VHOST_F_
  * INDIRECT_DESC); VERSION_1 is always offered.  @inband: also offer
  * in-band notifications (needed for UML time-travel=ext).  Protocol
  * features REPLY_ACK and SLAVE_REQ are always offered.
  */
-void plat_virtpci_init(struct plat_virtpci *vp, struct plat_pci_dev *pci,
-		       const struct plat_virtpci_cfg_ops *cfg, uint64_t features,
+void br_virtpci_init(struct br_virtpci *vp, struct plat_pci_dev *pci,
+		       const struct br_virtpci_cfg_ops *cfg, uint64_t features,
 		       bool inband);
-void plat_virtpci_fini(struct plat_virtpci *vp);
+void br_virtpci_fini(struct br_virtpci *vp);
 
 /* Listen on a unix socket (UML: virtio_uml.device=PATH:ID) or serve a
  * connected one.  0 or -errno. */
-int plat_virtpci_listen(struct plat_virtpci *vp, const char *path);
-int plat_virtpci_attach(struct plat_virtpci *vp, int fd);
+int br_virtpci_listen(struct br_virtpci *vp, const char *path);
+int br_virtpci_attach(struct br_virtpci *vp, int fd);
 
 /* Everything pending, without blocking (for the simulator's loop); or
- * waiting at most @timeout_ms first.  See plat_vhost_poll(). */
-int plat_virtpci_poll(struct plat_virtpci *vp);
-int plat_virtpci_run(struct plat_virtpci *vp, int timeout_ms);
+ * waiting at most @timeout_ms first.  See br_vhost_poll(). */
+int br_virtpci_poll(struct br_virtpci *vp);
+int br_virtpci_run(struct br_virtpci *vp, int timeout_ms);
 
 /* ----- interrupts to the guest ----- */
 
 /* The function's MSI message callback: send OP_MSI with @addr/@data.
- * @opaque is the struct plat_virtpci. */
-void plat_virtpci_msi(void *opaque, uint64_t addr, uint32_t data);
+ * @opaque is the struct br_virtpci. */
+void br_virtpci_msi(void *opaque, uint64_t addr, uint32_t data);
 
 /* 0 (sent or waiting for a buffer) or -ENOSPC (pending list full). */
-int plat_virtpci_send_msi(struct plat_virtpci *vp, uint64_t addr,
+int br_virtpci_send_msi(struct br_virtpci *vp, uint64_t addr,
 			  uint32_t data);
-int plat_virtpci_send_intx(struct plat_virtpci *vp, unsigned pin);
-int plat_virtpci_send_pme(struct plat_virtpci *vp);
+int br_virtpci_send_intx(struct br_virtpci *vp, unsigned pin);
+int br_virtpci_send_pme(struct br_virtpci *vp);
 
 /* ----- DMA into guest memory ----- */
 
 /* Copy between guest physical (= bus) address @addr and @buf.  0, or
  * -EFAULT when the range is not all in the memory table (a guest error:
  * counted in dma_errors, nothing copied). */
-int plat_virtpci_dma_read(struct plat_virtpci *vp, uint64_t addr, void *buf,
+int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 			  uint64_t len);
-int plat_virtpci_dma_write(struct plat_virtpci *vp, uint64_t addr,
+int br_virtpci_dma_write(struct br_virtpci *vp, uint64_t addr,
 			   const void *buf, uint64_t len);
 
 /* The same as a function's DMA route: plat_pci_set_dma(pci,
- * &plat_virtpci_dma_ops, vp) sends the device model's DMA to the guest. */
-extern const struct plat_pci_dma_ops plat_virtpci_dma_ops;
+ * &br_virtpci_dma_ops, vp) sends the device model's DMA to the guest. */
+extern const struct plat_pci_dma_ops br_virtpci_dma_ops;
 
-#endif /* RXSCALE_PLAT_VIRTPCI_H */
+#endif /* RXSCALE_BR_VIRTPCI_H */
