@@ -4,6 +4,8 @@
  */
 #include "bridge/br_virtpci.h"
 
+#include "bridge/br_pci.h"
+
 #include <endian.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -35,21 +37,6 @@ static void guest_error(struct br_virtpci *vp, const char *fmt, ...)
 	if (!vp->quiet)
 		fprintf(stderr, "br_virtpci: guest error: %s\n",
 			vp->last_error);
-}
-
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 }
 
 /* ----- interrupts ----- */
@@ -140,7 +127,7 @@ int br_virtpci_send_msi(struct br_virtpci *vp, uint64_t addr,
 {
 	uint8_t d[4];
 
-	put_le(d, data, 4);
+	br_put_le(d, data, 4);
 	return irq_send(vp, BR_VIRTPCI_OP_MSI, addr, d, 4);
 }
 
@@ -182,7 +169,7 @@ static void cfg_read(struct br_virtpci *vp, uint64_t off, unsigned size,
 			guest_error(vp, "config read of %u bytes at 0x%llx: error %d",
 				    n, (unsigned long long)off + done, rc);
 		else
-			put_le(out + done, v, n);
+			br_put_le(out + done, v, n);
 	}
 }
 
@@ -198,7 +185,7 @@ static void cfg_write(struct br_virtpci *vp, uint64_t off, unsigned size,
 	for (unsigned done = 0; done < size; done += 4) {
 		unsigned n = size - done < 4 ? size - done : 4;
 		int rc = vp->cfg.write(vp->pci, (unsigned)off + done, n,
-				       (uint32_t)get_le(in + done, n));
+				       (uint32_t)br_get_le(in + done, n));
 
 		if (rc)
 			guest_error(vp, "config write of %u bytes at 0x%llx: error %d",
@@ -213,87 +200,48 @@ static const struct plat_pci_bar_ops *bar_ops(struct br_virtpci *vp,
 					      unsigned bar, uint64_t off,
 					      uint64_t size, const char *what)
 {
-	struct plat_pci_dev *d = vp->pci;
+	char why[128];
 
-	if (bar >= PLAT_PCI_BARS || !d->bar[bar].size || d->bar[bar].io ||
-	    !d->bar[bar].ops) {
-		guest_error(vp, "%s of %llu bytes on BAR %u, which is not a memory BAR",
-			    what, (unsigned long long)size, bar);
+	if (br_pci_bar_check(vp->pci, bar, off, size, why, sizeof(why))) {
+		guest_error(vp, "%s of %s", what, why);
 		return NULL;
 	}
-	if (off >= d->bar[bar].size || size > d->bar[bar].size - off) {
-		guest_error(vp, "%s of %llu bytes at BAR %u + 0x%llx beyond its 0x%llx bytes",
-			    what, (unsigned long long)size, bar,
-			    (unsigned long long)off,
-			    (unsigned long long)d->bar[bar].size);
-		return NULL;
-	}
-	return d->bar[bar].ops;
-}
-
-/* Size of the next access at @pos of an @size-byte access at @off. */
-static unsigned piece(uint64_t off, uint64_t size, uint64_t pos)
-{
-	uint64_t a = off + pos, rem = size - pos;
-
-	if (pos == 0 && (size == 1 || size == 2 || size == 4 || size == 8) &&
-	    off % size == 0)
-		return (unsigned)size;
-	if (rem >= 4 && a % 4 == 0)
-		return 4;
-	if (rem >= 2 && a % 2 == 0)
-		return 2;
-	return 1;
+	return vp->pci->bar[bar].ops;
 }
 
 static void mmio_read(struct br_virtpci *vp, unsigned bar, uint64_t off,
 		      uint64_t size, uint8_t *out)
 {
-	const struct plat_pci_bar_ops *ops;
-	void *opq;
-
 	memset(out, 0xff, size);
-	ops = bar_ops(vp, bar, off, size, "MMIO read");
-	if (!ops || !ops->read)
+	if (!bar_ops(vp, bar, off, size, "MMIO read"))
 		return;
-	opq = vp->pci->bar[bar].opaque;
 	vp->mmio_reads++;
-	for (uint64_t pos = 0; pos < size;) {
-		unsigned n = piece(off, size, pos);
-
-		put_le(out + pos, ops->read(opq, off + pos, n), n);
-		pos += n;
-	}
+	br_pci_bar_read(vp->pci, bar, off, size, out);
 }
 
 static void mmio_write(struct br_virtpci *vp, unsigned bar, uint64_t off,
 		       uint64_t size, const uint8_t *in, bool memset_byte)
 {
 	const struct plat_pci_bar_ops *ops;
+	uint8_t pat[8];
 	void *opq;
 
 	ops = bar_ops(vp, bar, off, size, memset_byte ? "MMIO memset" :
 		      "MMIO write");
 	if (!ops || !ops->write)
 		return;
-	opq = vp->pci->bar[bar].opaque;
-	if (memset_byte)
-		vp->mmio_memsets++;
-	else
+	if (!memset_byte) {
 		vp->mmio_writes++;
+		br_pci_bar_write(vp->pci, bar, off, size, in);
+		return;
+	}
+	opq = vp->pci->bar[bar].opaque;
+	vp->mmio_memsets++;
+	memset(pat, in[0], sizeof(pat));
 	for (uint64_t pos = 0; pos < size;) {
-		unsigned n = piece(off, size, pos);
-		uint64_t v;
+		unsigned n = br_pci_piece(off, size, pos);
 
-		if (memset_byte) {
-			uint8_t pat[8];
-
-			memset(pat, in[0], sizeof(pat));
-			v = get_le(pat, n);
-		} else {
-			v = get_le(in + pos, n);
-		}
-		ops->write(opq, off + pos, v, n);
+		ops->write(opq, off + pos, br_get_le(pat, n), n);
 		pos += n;
 	}
 }
