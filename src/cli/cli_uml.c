@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cli_guest.h"
 #include "hw/rtl_chips.h"
 #include "load/load_responder.h"
 #include "model/rtlm.h"
@@ -310,45 +311,8 @@ static void usage(FILE *out)
 	      "TPATH = PATH.time); --seconds is then simulated time.\n", out);
 }
 
-static int parse_ip(const char *s, uint8_t ip[4])
-{
-	unsigned a, b, c, d;
-	char end;
-
-	if (sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) != 4 ||
-	    a > 255 || b > 255 || c > 255 || d > 255)
-		return -1;
-	ip[0] = (uint8_t)a;
-	ip[1] = (uint8_t)b;
-	ip[2] = (uint8_t)c;
-	ip[3] = (uint8_t)d;
-	return 0;
-}
-
-static const struct rtl_chip_info *chip_named(const char *name)
-{
-	for (unsigned i = 0; i < rtl_chips_count; i++)
-		if (!strcasecmp(rtl_chips[i].name, name))
-			return &rtl_chips[i];
-	return NULL;
-}
-
-/* A what-if row (rtl_chips.h): never served to a real kernel. */
-static bool whatif_named(const char *name)
-{
-	for (unsigned i = 0; i < rtl_whatif_chips_count; i++)
-		if (!strcasecmp(rtl_whatif_chips[i].name, name))
-			return true;
-	return false;
-}
-
 static void report_nic(const struct uml_nic *nic, unsigned i)
 {
-	const struct rtlm_stats *st = rtlm_stats(nic->m);
-	uint64_t rx_ok = 0;
-
-	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
-		rx_ok += st->rx_ok[q];
 	printf("nic%u virt-pci: %llu config reads, %llu config writes, %llu MMIO reads, "
 	       "%llu MMIO writes, %llu MSIs, %llu guest errors, %llu DMA errors\n", i,
 	       (unsigned long long)nic->vp.cfg_reads, (unsigned long long)nic->vp.cfg_writes,
@@ -359,32 +323,7 @@ static void report_nic(const struct uml_nic *nic, unsigned i)
 		printf("nic%u virt-pci: %llu interrupts waited for an irq buffer, %llu dropped "
 		       "(pending list full)\n", i, (unsigned long long)nic->vp.irq_deferred,
 		       (unsigned long long)nic->vp.irq_dropped);
-	printf("nic%u: %llu frames sent, %llu offered to it, %llu received into the rings, "
-	       "%llu RX drops\n", i, (unsigned long long)nic->tx_frames,
-	       (unsigned long long)nic->rx_offered, (unsigned long long)rx_ok,
-	       (unsigned long long)rtlm_rx_dropped(nic->m));
-	if (st->ownbit_held)
-		printf("nic%u OwnBit erratum: %llu write-backs held, %llu landed at an MMIO read, "
-		       "%llu after the delay\n", i, (unsigned long long)st->ownbit_held,
-		       (unsigned long long)st->ownbit_flush_mmio,
-		       (unsigned long long)st->ownbit_flush_timer);
-	{
-		unsigned nu;
-		const struct rtlm_unknown_reg *u = rtlm_unknown_regs(nic->m, &nu);
-
-		if (nu)
-			printf("nic%u registers the model does not know (offset reads/writes, "
-			       "last value written):", i);
-		for (unsigned k = 0; k < nu; k++) {
-			printf(" 0x%02x %u/%u", u[k].off, u[k].reads, u[k].writes);
-			if (u[k].writes)
-				printf("=0x%x", u[k].last_write);
-		}
-		if (nu)
-			printf("\n");
-	}
-	if (rtlm_last_error(nic->m)[0])
-		printf("nic%u model: last guest error: %s\n", i, rtlm_last_error(nic->m));
+	cli_guest_report_model(nic->m, i, nic->tx_frames, nic->rx_offered);
 	if (nic->vp.last_error[0])
 		printf("nic%u virt-pci: last guest error: %s\n", i, nic->vp.last_error);
 }
@@ -463,7 +402,7 @@ int cli_uml(int argc, char **argv)
 	static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
 	const char *sock = NULL, *sock2 = NULL, *tsock = NULL;
 	char tpath[108];
-	const struct rtl_chip_info *chip = chip_named("RTL8127A");
+	const struct rtl_chip_info *chip = cli_chip_named("RTL8127A");
 	struct sim_host_params hp;
 	struct uml_world *w;
 	unsigned long seconds = 120;
@@ -478,7 +417,7 @@ int cli_uml(int argc, char **argv)
 		return 1;
 	}
 	memcpy(w->peer.mac, peer_mac, 6);
-	parse_ip("10.0.0.2", w->peer.ip);
+	cli_parse_ip4("10.0.0.2", w->peer.ip);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -489,8 +428,8 @@ int cli_uml(int argc, char **argv)
 			sock2 = optarg;
 			break;
 		case 'c':
-			chip = chip_named(optarg);
-			if (!chip && whatif_named(optarg)) {
+			chip = cli_chip_named(optarg);
+			if (!chip && cli_whatif_named(optarg)) {
 				cli_err("--chip: %s is a what-if chip, not real hardware: "
 					"a real kernel's driver has no row for it", optarg);
 				free(w);
@@ -504,7 +443,7 @@ int cli_uml(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			if (parse_ip(optarg, w->peer.ip)) {
+			if (cli_parse_ip4(optarg, w->peer.ip)) {
 				cli_err("--peer-ip: '%s' is not an IPv4 address", optarg);
 				free(w);
 				return CLI_EXIT_USAGE;

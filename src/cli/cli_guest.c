@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_guest.c - helpers of the commands that serve a model to a real
+ * kernel (see cli_guest.h).
+ */
+#include "cli/cli_guest.h"
+
+#include <stdio.h>
+#include <strings.h>
+
+#include "model/rtlm.h"
+
+int cli_parse_ip4(const char *s, uint8_t ip[4])
+{
+	unsigned a, b, c, d;
+	char end;
+
+	if (sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) != 4 ||
+	    a > 255 || b > 255 || c > 255 || d > 255)
+		return -1;
+	ip[0] = (uint8_t)a;
+	ip[1] = (uint8_t)b;
+	ip[2] = (uint8_t)c;
+	ip[3] = (uint8_t)d;
+	return 0;
+}
+
+const struct rtl_chip_info *cli_chip_named(const char *name)
+{
+	for (unsigned i = 0; i < rtl_chips_count; i++)
+		if (!strcasecmp(rtl_chips[i].name, name))
+			return &rtl_chips[i];
+	return NULL;
+}
+
+bool cli_whatif_named(const char *name)
+{
+	for (unsigned i = 0; i < rtl_whatif_chips_count; i++)
+		if (!strcasecmp(rtl_whatif_chips[i].name, name))
+			return true;
+	return false;
+}
+
+void cli_guest_report_model(struct rtlm_dev *m, unsigned i, uint64_t tx_frames,
+			    uint64_t offered)
+{
+	const struct rtlm_stats *st = rtlm_stats(m);
+	uint64_t rx_ok = 0;
+
+	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
+		rx_ok += st->rx_ok[q];
+	printf("nic%u: %llu frames sent, %llu offered to it, %llu received into the rings, "
+	       "%llu RX drops\n", i, (unsigned long long)tx_frames,
+	       (unsigned long long)offered, (unsigned long long)rx_ok,
+	       (unsigned long long)rtlm_rx_dropped(m));
+	if (st->ownbit_held)
+		printf("nic%u OwnBit erratum: %llu write-backs held, %llu landed at an MMIO read, "
+		       "%llu after the delay\n", i, (unsigned long long)st->ownbit_held,
+		       (unsigned long long)st->ownbit_flush_mmio,
+		       (unsigned long long)st->ownbit_flush_timer);
+	{
+		unsigned nu;
+		const struct rtlm_unknown_reg *u = rtlm_unknown_regs(m, &nu);
+
+		if (nu)
+			printf("nic%u registers the model does not know (offset reads/writes, "
+			       "last value written):", i);
+		for (unsigned k = 0; k < nu; k++) {
+			printf(" 0x%02x %u/%u", u[k].off, u[k].reads, u[k].writes);
+			if (u[k].writes)
+				printf("=0x%x", u[k].last_write);
+		}
+		if (nu)
+			printf("\n");
+	}
+	if (rtlm_last_error(m)[0])
+		printf("nic%u model: last guest error: %s\n", i, rtlm_last_error(m));
+}
