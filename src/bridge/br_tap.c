@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 int br_tap_open(struct br_tap *t, const char *ifname, struct br_rt *rt,
@@ -75,11 +76,19 @@ static void *reader(void *arg)
 		}
 		if (n < 14) {
 			t->rx_runts++;
-		} else {
-			t->rx_frames++;
-			t->rx_bytes += (uint64_t)n;
-			t->rx(t->opaque, buf, (size_t)n);
+			br_rt_leave(t->rt);
+			continue;
 		}
+		while (t->rx(t->opaque, buf, (size_t)n) == -EAGAIN) {
+			struct timespec ts = { 0, 50000 };
+
+			t->rx_waits++;
+			br_rt_leave(t->rt);
+			nanosleep(&ts, NULL);
+			br_rt_enter(t->rt);
+		}
+		t->rx_frames++;
+		t->rx_bytes += (uint64_t)n;
 		br_rt_leave(t->rt);
 	}
 	return NULL;

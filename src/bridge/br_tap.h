@@ -26,8 +26,11 @@
 
 #define BR_TAP_FRAME_MAX 9216           /* jumbo frames fit */
 
-/* A frame read from the TAP, under the device lock. */
-typedef void (*br_tap_rx_fn)(void *opaque, const uint8_t *frame, size_t len);
+/* A frame read from the TAP, under the device lock: 0 taken, or -EAGAIN
+ * when the wire cannot take it yet (its transmitter queue is full): the
+ * reader keeps the frame and offers it again a little later, so the host's
+ * own queue on the TAP fills and pushes back, as a slow link does. */
+typedef int (*br_tap_rx_fn)(void *opaque, const uint8_t *frame, size_t len);
 
 struct br_tap {
 	int fd;
@@ -43,6 +46,7 @@ struct br_tap {
 	uint64_t tx_frames, tx_bytes;   /* model -> host */
 	uint64_t tx_dropped;            /* the TAP queue was full */
 	uint64_t rx_runts;              /* shorter than an Ethernet header */
+	uint64_t rx_waits;              /* -EAGAIN: the wire was full */
 	char last_error[128];
 };
 

@@ -36,6 +36,7 @@
 #include "cli/cli.h"
 #include "cli/cli_guest.h"
 #include "load/load_responder.h"
+#include "load/load_wire.h"
 #include "model/rtlm.h"
 #include "plat/plat_mem.h"
 #include "sim/sim_cost.h"
@@ -48,6 +49,8 @@ struct vfio_nic {
 	struct vfio_nic *cable;         /* the other NIC on the wire, or NULL */
 	struct br_tap *tap;             /* or the host's TAP */
 	struct load_responder *peer;    /* or the responder */
+	struct load_wire wire;          /* to the TAP or the responder */
+	bool wired;
 	uint64_t tx_frames, rx_offered;
 	bool up;                        /* br_vfio_init succeeded */
 };
@@ -80,30 +83,57 @@ static void nic_rx(struct vfio_nic *nic, const uint8_t *frame, size_t len)
 	rtlm_eth_rx(nic->m, frame, len);        /* a refusal is a model drop */
 }
 
-static void tap_rx(void *opaque, const uint8_t *frame, size_t len)
+/* A frame from the host's TAP: onto the wire towards the NIC, at line
+ * rate behind the frames before it (device lock held). */
+static int tap_rx(void *opaque, const uint8_t *frame, size_t len)
 {
-	nic_rx(opaque, frame, len);
+	struct vfio_nic *nic = opaque;
+
+	if (load_wire_peer_backlog(&nic->wire) >= LOAD_WIRE_PEER_QLEN)
+		return -EAGAIN;
+	if (!load_wire_peer_send(&nic->wire, frame, len))
+		return -EAGAIN;
+	nic->rx_offered++;
+	return 0;
 }
 
-/* A frame the NIC sent (device lock held). */
-static void wire_tx(void *arg, const uint8_t *frame, size_t len)
+/* A frame the NIC sent to its cable partner (the model paces its
+ * transmitter at line rate; device lock held). */
+static void cable_tx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct vfio_nic *nic = arg;
+
+	nic->tx_frames++;
+	nic_rx(nic->cable, frame, len);
+}
+
+/* A frame that crossed the wire from the NIC to the TAP or the responder. */
+static void peer_rx(void *arg, const uint8_t *frame, size_t len)
 {
 	struct vfio_nic *nic = arg;
 	uint8_t reply[1600];
 	size_t n;
 
 	nic->tx_frames++;
-	if (nic->cable) {
-		nic_rx(nic->cable, frame, len);
-		return;
-	}
 	if (nic->tap) {
 		br_tap_tx(nic->tap, frame, len);
 		return;
 	}
 	n = load_responder_rx(nic->peer, frame, len, reply, sizeof(reply));
-	if (n)
-		nic_rx(nic, reply, n);
+	if (n && load_wire_peer_send(&nic->wire, reply, n))
+		nic->rx_offered++;
+}
+
+/* The NIC's wire to a peer host (TAP or responder) at the chip's rate. */
+static int nic_wire(struct vfio_world *w, struct vfio_nic *nic)
+{
+	struct load_wire_nic port = load_wire_nic_rtlm(nic->m);
+
+	if (load_wire_init(&nic->wire, &w->sim, &port, rtlm_chip(nic->m)->caps->speed_mbps,
+			   0, peer_rx, nic))
+		return -EINVAL;
+	nic->wired = true;
+	return 0;
 }
 
 static void usage(FILE *out)
@@ -146,7 +176,6 @@ static int nic_start(struct vfio_world *w, unsigned i, const struct rtl_chip_inf
 		return -ENOMEM;
 	}
 	w->n = i + 1;
-	rtlm_set_wire_tx(nic->m, wire_tx, nic);
 	rc = br_vfio_init(&nic->v, rtlm_pci(nic->m), &w->rt, sock);
 	if (rc) {
 		cli_err("%s: cannot serve vfio-user: %s", sock, nic->v.last_error);
@@ -181,11 +210,12 @@ static void report(struct vfio_world *w)
 	}
 	if (w->tap_open)
 		printf("tap %s: %llu frames (%llu bytes) from the host, %llu frames (%llu bytes) "
-		       "to it, %llu dropped (TAP queue full), %llu runts%s%s\n", w->tap.name,
+		       "to it, %llu dropped (TAP queue full), %llu runts, %llu waits for the wire%s%s\n",
+		       w->tap.name,
 		       (unsigned long long)w->tap.rx_frames, (unsigned long long)w->tap.rx_bytes,
 		       (unsigned long long)w->tap.tx_frames, (unsigned long long)w->tap.tx_bytes,
 		       (unsigned long long)w->tap.tx_dropped, (unsigned long long)w->tap.rx_runts,
-		       w->tap.last_error[0] ? "; " : "", w->tap.last_error);
+		       (unsigned long long)w->tap.rx_waits, w->tap.last_error[0] ? "; " : "", w->tap.last_error);
 	else if (w->n == 1)
 		printf("peer: %llu ARP replies, %llu echo replies, %llu ignored, %llu malformed\n",
 		       (unsigned long long)w->peer.arp_replies,
@@ -332,6 +362,12 @@ int cli_vfio(int argc, char **argv)
 	if (sock2) {
 		w->nic[0].cable = &w->nic[1];
 		w->nic[1].cable = &w->nic[0];
+		rtlm_set_wire_tx(w->nic[0].m, cable_tx, &w->nic[0]);
+		rtlm_set_wire_tx(w->nic[1].m, cable_tx, &w->nic[1]);
+	} else if (nic_wire(w, &w->nic[0])) {
+		cli_err("cannot set up the wire");
+		rc = 1;
+		goto out;
 	} else if (tap) {
 		int r = br_tap_open(&w->tap, tap, &w->rt, tap_rx, &w->nic[0]);
 
@@ -401,8 +437,11 @@ out:
 				rc = 1;
 		br_rt_fini(&w->rt);
 	}
-	for (unsigned i = 0; i < w->n; i++)
+	for (unsigned i = 0; i < w->n; i++) {
+		if (w->nic[i].wired)
+			load_wire_fini(&w->nic[i].wire);
 		rtlm_destroy(w->nic[i].m);
+	}
 	if (w->host)
 		sim_host_destroy(w->host);
 	plat_mem_fini(&w->mem);
