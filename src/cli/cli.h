@@ -18,6 +18,7 @@ int cli_hash(int argc, char **argv);
 int cli_mkpcap(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_uml(int argc, char **argv);
+int cli_vfio(int argc, char **argv);
 int cli_sweep_merge(int argc, char **argv);
 
 /** cli_err() - print "rxscale: " + message + newline on stderr. */

@@ -17,6 +17,7 @@ static void usage(FILE *out)
 	      "  run     simulate the NIC, driver and host; replay a capture\n"
 	      "  sweep-merge  assemble the points of a sweep run apart (run --emit)\n"
 	      "  uml     serve a NIC model to a User-Mode Linux kernel (virt-pci)\n"
+	      "  vfio-user  serve a NIC model to QEMU (vfio-user), in real time\n"
 	      "\n"
 	      "'rxscale <command> --help' describes each command.\n", out);
 }
@@ -48,6 +49,16 @@ int main(int argc, char **argv)
 		return finish(cli_sweep_merge(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "uml"))
 		return finish(cli_uml(argc - 1, argv + 1));
+	if (!strcmp(argv[1], "vfio-user")) {
+#ifdef RXSCALE_HAVE_VFIO_USER
+		return finish(cli_vfio(argc - 1, argv + 1));
+#else
+		cli_err("vfio-user: this rxscale was built without libvfio-user "
+			"(scripts/libvfio-user.sh, then meson setup --reconfigure; "
+			"make qemu-test does both)");
+		return CLI_EXIT_USAGE;
+#endif
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
