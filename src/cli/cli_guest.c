@@ -53,6 +53,31 @@ void cli_guest_report_model(struct rtlm_dev *m, unsigned i, uint64_t tx_frames,
 	       "%llu RX drops\n", i, (unsigned long long)tx_frames,
 	       (unsigned long long)offered, (unsigned long long)rx_ok,
 	       (unsigned long long)rtlm_rx_dropped(m));
+	if (rtlm_rx_dropped(m)) {
+		uint64_t missed = 0, dma = 0, small = 0;
+
+		for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
+			missed += st->rx_missed[q];
+			dma += st->rx_dma_err[q];
+			small += st->rx_buf_small[q];
+		}
+		printf("nic%u RX drops by reason: %llu no free descriptor, %llu DMA errors, "
+		       "%llu buffer too small, %llu link down, %llu RX disabled, %llu address "
+		       "filter, %llu too long, %llu FIFO overflow, %llu at a chip reset\n", i,
+		       (unsigned long long)missed, (unsigned long long)dma,
+		       (unsigned long long)small, (unsigned long long)st->rx_link_down,
+		       (unsigned long long)st->rx_disabled, (unsigned long long)st->rx_filtered,
+		       (unsigned long long)st->rx_too_long, (unsigned long long)st->rx_fifo_over,
+		       (unsigned long long)st->rx_reset);
+	}
+	{
+		unsigned nq = rtlm_chip(m)->caps->rx_queues;
+
+		printf("nic%u frames into ring:", i);
+		for (unsigned q = 0; q < nq && q < RTL_MAX_RX_QUEUES; q++)
+			printf(" rx%u %llu", q, (unsigned long long)st->rx_ok[q]);
+		printf("\n");
+	}
 	if (st->ownbit_held)
 		printf("nic%u OwnBit erratum: %llu write-backs held, %llu landed at an MMIO read, "
 		       "%llu after the delay\n", i, (unsigned long long)st->ownbit_held,
