@@ -48,7 +48,7 @@ mirror=${VFU_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=${VFU_SUITE:-trixie}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # Bump when the way the library is extracted, configured or built changes.
-recipe=1
+recipe=2
 
 srcdir=$out/src
 lvu=$out/libvfio-user
@@ -167,8 +167,9 @@ meson install -C "$bdir" --no-rebuild --tags devel,runtime >>"$blog" 2>&1 \
   || { tail -n 30 "$blog" >&2; die "installing libvfio-user into $prefix failed (log: $blog)"; }
 [ -f "$prefix/include/vfio-user/libvfio-user.h" ] || die "installed, but $prefix/include/vfio-user/libvfio-user.h is missing"
 ls "$prefix"/lib/libvfio-user.a >/dev/null 2>&1 || die "installed, but $prefix/lib/libvfio-user.a is missing"
-# Upstream installs no pkg-config file; write one. A static archive needs
-# its dependencies on the consumer's link line: json-c (Requires.private).
+# Upstream installs no pkg-config file; write one. The prefix holds only the
+# static archive, so its dependency json-c is a plain Requires (a consumer
+# links it, shared, without pkg-config --static).
 upver=$(sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$lvu/meson.build" | head -n1)
 mkdir -p "$prefix/lib/pkgconfig"
 cat >"$prefix/lib/pkgconfig/libvfio-user.pc" <<PC
@@ -179,7 +180,7 @@ includedir=\${prefix}/include
 Name: libvfio-user
 Description: vfio-user server library (static, from Debian qemu $ver)
 Version: ${upver:-0.0.1}
-Requires.private: json-c
+Requires: json-c
 Libs: -L\${libdir} -lvfio-user
 Cflags: -I\${includedir}
 PC
