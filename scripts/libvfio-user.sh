@@ -48,7 +48,7 @@ mirror=${VFU_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=${VFU_SUITE:-trixie}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # Bump when the way the library is extracted, configured or built changes.
-recipe=2
+recipe=3
 
 srcdir=$out/src
 lvu=$out/libvfio-user
@@ -114,6 +114,7 @@ if [ -z "$dsc" ] || [ "${VFU_REFRESH:-0}" = 1 ]; then
         -o "APT::Sandbox::User=root"
         -o "Debug::NoLocking=1")
   log "fetching the qemu source package from: $mirror $suite (temporary apt sources in $apt_tmp)"
+  tf=$(date +%s)
   timeout 600 apt-get "${aopt[@]}" -qq update || die "apt-get update of deb-src $mirror $suite failed"
   (cd "$apt_tmp/dl" && timeout 1800 apt-get "${aopt[@]}" -qq source --download-only qemu) \
     || die "apt-get source --download-only qemu ($suite) failed"
@@ -126,6 +127,7 @@ if [ -z "$dsc" ] || [ "${VFU_REFRESH:-0}" = 1 ]; then
   dsc=$srcdir/$(basename "$new")
   rm -rf "$apt_tmp"
   trap - EXIT
+  log "downloaded in $(( $(date +%s) - tf )) s"
 fi
 ver=$(sed -n 's/^Version: *//p' "$dsc" | head -n1)
 [ -n "$ver" ] || die "no Version: in $dsc"
@@ -172,8 +174,9 @@ ls "$prefix"/lib/libvfio-user.a >/dev/null 2>&1 || die "installed, but $prefix/l
 # links it, shared, without pkg-config --static).
 upver=$(sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$lvu/meson.build" | head -n1)
 mkdir -p "$prefix/lib/pkgconfig"
+# Relocatable: the prefix is found from the .pc file's own place.
 cat >"$prefix/lib/pkgconfig/libvfio-user.pc" <<PC
-prefix=$prefix
+prefix=\${pcfiledir}/../..
 libdir=\${prefix}/lib
 includedir=\${prefix}/include
 
