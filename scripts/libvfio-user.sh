@@ -12,8 +12,8 @@
 #
 # Source: Debian trixie's "qemu" source package, 10.0.x. Written and tested
 # with 1:10.0.13+ds-0+deb13u1 (qemu_10.0.13+ds.orig.tar.xz, 40 MB), whose
-# subprojects/libvfio-user is upstream libvfio-user 0.0.1 (meson project
-# version; upstream has no releases) as QEMU 10.0 pins it. Debian does not
+# subprojects/libvfio-user is the libvfio-user snapshot QEMU 10.0 ships
+# (meson project version 0.0.1). Debian does not
 # package libvfio-user on its own. The stamp records the exact source
 # package version built; a newer trixie point release is picked up with
 # VFU_REFRESH=1. (trixie-backports and sid answered 404 for the qemu source
