@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench release clean deps kmod uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
+.PHONY: all run test bench release clean deps kmod libvfio-user uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -56,6 +56,14 @@ bench: all release
 kmod:
 	scripts/deps.sh kmod
 	$(MAKE) -C kmod
+
+# libvfio-user (the vfio-user server library, for serving the model to QEMU's
+# vfio-user-pci) from the copy in Debian trixie's qemu source package, built
+# static into $(BUILD)/libvfio-user/prefix (cached: a re-run only prints the
+# paths); the meson option vfio_user=auto picks it up on the next setup or
+# make test. See docs/libvfio-user-api.md. Nothing else downloads it.
+libvfio-user:
+	scripts/libvfio-user.sh $(BUILD)/libvfio-user
 
 # A User-Mode Linux kernel with virt-pci and r8169, built from Debian's
 # linux-source-7.3 (UML_KERNEL=6.12 for bookworm's 6.12) into $(BUILD)/uml/

@@ -12,8 +12,8 @@
 #
 # Source: Debian trixie's "qemu" source package, 10.0.x. Written and tested
 # with 1:10.0.13+ds-0+deb13u1 (qemu_10.0.13+ds.orig.tar.xz, 40 MB), whose
-# subprojects/libvfio-user is upstream libvfio-user 0.0.1 (meson project
-# version; upstream has no releases) as QEMU 10.0 pins it. Debian does not
+# subprojects/libvfio-user is the libvfio-user snapshot QEMU 10.0 ships
+# (meson project version 0.0.1). Debian does not
 # package libvfio-user on its own. The stamp records the exact source
 # package version built; a newer trixie point release is picked up with
 # VFU_REFRESH=1. (trixie-backports and sid answered 404 for the qemu source
@@ -48,7 +48,7 @@ mirror=${VFU_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=${VFU_SUITE:-trixie}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # Bump when the way the library is extracted, configured or built changes.
-recipe=1
+recipe=3
 
 srcdir=$out/src
 lvu=$out/libvfio-user
@@ -114,6 +114,7 @@ if [ -z "$dsc" ] || [ "${VFU_REFRESH:-0}" = 1 ]; then
         -o "APT::Sandbox::User=root"
         -o "Debug::NoLocking=1")
   log "fetching the qemu source package from: $mirror $suite (temporary apt sources in $apt_tmp)"
+  tf=$(date +%s)
   timeout 600 apt-get "${aopt[@]}" -qq update || die "apt-get update of deb-src $mirror $suite failed"
   (cd "$apt_tmp/dl" && timeout 1800 apt-get "${aopt[@]}" -qq source --download-only qemu) \
     || die "apt-get source --download-only qemu ($suite) failed"
@@ -126,6 +127,7 @@ if [ -z "$dsc" ] || [ "${VFU_REFRESH:-0}" = 1 ]; then
   dsc=$srcdir/$(basename "$new")
   rm -rf "$apt_tmp"
   trap - EXIT
+  log "downloaded in $(( $(date +%s) - tf )) s"
 fi
 ver=$(sed -n 's/^Version: *//p' "$dsc" | head -n1)
 [ -n "$ver" ] || die "no Version: in $dsc"
@@ -167,19 +169,21 @@ meson install -C "$bdir" --no-rebuild --tags devel,runtime >>"$blog" 2>&1 \
   || { tail -n 30 "$blog" >&2; die "installing libvfio-user into $prefix failed (log: $blog)"; }
 [ -f "$prefix/include/vfio-user/libvfio-user.h" ] || die "installed, but $prefix/include/vfio-user/libvfio-user.h is missing"
 ls "$prefix"/lib/libvfio-user.a >/dev/null 2>&1 || die "installed, but $prefix/lib/libvfio-user.a is missing"
-# Upstream installs no pkg-config file; write one. A static archive needs
-# its dependencies on the consumer's link line: json-c (Requires.private).
+# Upstream installs no pkg-config file; write one. The prefix holds only the
+# static archive, so its dependency json-c is a plain Requires (a consumer
+# links it, shared, without pkg-config --static).
 upver=$(sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$lvu/meson.build" | head -n1)
 mkdir -p "$prefix/lib/pkgconfig"
+# Relocatable: the prefix is found from the .pc file's own place.
 cat >"$prefix/lib/pkgconfig/libvfio-user.pc" <<PC
-prefix=$prefix
+prefix=\${pcfiledir}/../..
 libdir=\${prefix}/lib
 includedir=\${prefix}/include
 
 Name: libvfio-user
 Description: vfio-user server library (static, from Debian qemu $ver)
 Version: ${upver:-0.0.1}
-Requires.private: json-c
+Requires: json-c
 Libs: -L\${libdir} -lvfio-user
 Cflags: -I\${includedir}
 PC
