@@ -35,7 +35,8 @@ MODULE_PARM_DESC(coalesce_ns, "RX aggregation timer in ns; 0 = the chip's defaul
 int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type)
 {
 	/* control transfer buffers are DMA-able heap memory, never the
-	 * stack */
+	 * stack
+	 */
 	u8 *tmp, *out = data;
 	int rc = 0;
 
@@ -77,7 +78,8 @@ static int get_dword(struct r8152 *tp, u16 type, u16 addr, u32 *val)
 }
 
 /* Write @val to the dword at 4-aligned @addr, bytes selected by @byen
- * (the same nibble for the first and last dword of a 4-byte write). */
+ * (the same nibble for the first and last dword of a 4-byte write).
+ */
 static int set_dword(struct r8152 *tp, u16 type, u16 addr, u8 byen, u32 val)
 {
 	__le32 *tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
@@ -153,7 +155,8 @@ int r8152_write_coalesce(struct r8152 *tp)
 }
 
 /* Bytes kept free at the end of an RX buffer: one more full-size frame
- * with its descriptor and alignment (research s1.3 rx_reserved_size). */
+ * with its descriptor and alignment (research s1.3 rx_reserved_size).
+ */
 static u32 rx_early_size(const struct r8152 *tp)
 {
 	return (tp->rx_buf_sz - RTLU_RX_RESERVED(tp->netdev->mtu)) /
@@ -239,7 +242,8 @@ static void intr_callback(struct urb *urb)
 	case -EPROTO:
 	case -ENODEV:
 		/* killed, unplugged or broken: stop submitting (research
-		 * s1.5) */
+		 * s1.5)
+		 */
 		return;
 	default:
 		goto resubmit;
@@ -264,8 +268,7 @@ static void r8152_free_urbs(struct r8152 *tp)
 {
 	r8152_rx_free(tp);
 	r8152_tx_free(tp);
-	if (tp->intr_urb)
-		usb_free_urb(tp->intr_urb);
+	usb_free_urb(tp->intr_urb);
 	kfree(tp->intr_buff);
 	tp->intr_urb = NULL;
 	tp->intr_buff = NULL;
@@ -296,7 +299,8 @@ err:
 }
 
 /* Stop everything in flight: URBs killed (their completions do nothing),
- * unparsed transfers and held frames counted, queued TX dropped. */
+ * unparsed transfers and held frames counted, queued TX dropped.
+ */
 static void r8152_stop_urbs(struct r8152 *tp)
 {
 	tp->running = false;
