@@ -20,7 +20,8 @@
  *     dev = r8152_netdev(&intf);                     "eth0"
  *     dev_open(dev, NULL);  ...  kern_usb_disconnect(&r8152_driver, &intf);
  *
- * Knobs are module parameters: set r8152_params before probe.
+ * There are no module parameters: the RX aggregation timer starts at the
+ * chip row's default and ethtool -C rx-usecs changes it.
  */
 #ifndef RXSCALE_DRV_R8152_H
 #define RXSCALE_DRV_R8152_H
@@ -55,22 +56,6 @@
  */
 #define R8152_RX_PENDING_MIN	2
 
-/* Module parameters. */
-struct r8152_params {
-	/*
-	 * false (default): leave USB 0xcf04 as the device resets it ("mitigation
-	 * on", what the merged RTL8157/9 code does at init).  true: clear its
-	 * bits 0, 1, 2 and 7 at open, as the dropped RFC patch "r8152: Add irq
-	 * mitigation for RTL8157/9" did (research s2, seeds/002).
-	 */
-	bool mitigation_off;
-	/* RX aggregation timer at probe, ns; 0 = the chip row's default
-	 * (15000).  Above the row's maximum is refused by probe (-EINVAL).
-	 */
-	u32 coalesce_ns;
-};
-
-extern struct r8152_params r8152_params;
 extern struct usb_driver r8152_driver;
 
 /* One bulk-in URB and its buffer (an "rx_agg"). */
@@ -134,6 +119,14 @@ struct r8152 {
 	bool adaptive_rx;		/* DIM moves the timer (r8152_dim.c) */
 	struct dim rx_dim;
 	u64 rx_dim_changes;		/* profiles applied by the work */
+	/*
+	 * false (probe's choice): leave USB 0xcf04 as the device resets it
+	 * ("mitigation on", what the merged RTL8157/9 code does at init).
+	 * true: clear its bits 0, 1, 2 and 7 at open, as the dropped RFC patch
+	 * "r8152: Add irq mitigation for RTL8157/9" did (research s2,
+	 * seeds/002).  No module parameter sets it: the simulator's
+	 * usb.mitigation = off does, between probe and open.
+	 */
 	bool mitigation_off;
 	bool running;			/* URBs allocated and submitted */
 	struct rx_agg rx_agg[RTL8152_MAX_RX];

@@ -10,8 +10,8 @@
  *  - USB_USB_CTRL: RX_AGG_DISABLE, BIT 10 and BIT 11 are cleared on both
  *    chips, as Realtek's driver does (research s1.2: mainline clears BIT
  *    11 only on the RTL8159, meaning undocumented), so no version test;
- *  - 0xcf04 is left as the device resets it unless r8152_params asks for
- *    "mitigation off" (research s2);
+ *  - 0xcf04 is left as the device resets it unless mitigation_off asks
+ *    for "mitigation off" (research s2; r8152.h);
  *  - no firmware, PHY, EEE, power-management or suspend code: the model
  *    has none of it.
  */
@@ -20,13 +20,6 @@
 
 #include "drv/r8152.h"
 #include "kern/module.h"
-
-struct r8152_params r8152_params;
-
-module_param_named(mitigation_off, r8152_params.mitigation_off, bool, 0444);
-MODULE_PARM_DESC(mitigation_off, "clear USB 0xcf04 bits 0-2 and 7 at open");
-module_param_named(coalesce_ns, r8152_params.coalesce_ns, uint, 0444);
-MODULE_PARM_DESC(coalesce_ns, "RX aggregation timer in ns; 0 = the chip's default");
 
 /* ---- OCP register access (research s1; rtl_usb_regs.h) ---- */
 
@@ -398,8 +391,6 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 			id->idVendor, id->idProduct);
 		return -ENODEV;
 	}
-	if (r8152_params.coalesce_ns > chip->caps->coalesce_max_ns)
-		return -EINVAL;
 	dev = alloc_etherdev_mqs(sizeof(*tp), 1, 1);
 	if (!dev)
 		return -ENOMEM;
@@ -431,9 +422,7 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	tp->rx_buf_sz = chip->rx_buf_size;
 	tp->rx_pending = chip->caps->rx_urbs <= RTL8152_MAX_RX ? chip->caps->rx_urbs :
 							   RTL8152_MAX_RX;
-	tp->coalesce = r8152_params.coalesce_ns ? r8152_params.coalesce_ns :
-						  chip->caps->coalesce_ns;
-	tp->mitigation_off = r8152_params.mitigation_off;
+	tp->coalesce = chip->caps->coalesce_ns;
 
 	idr0 = ocp_read_dword(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_IDR);
 	idr4 = ocp_read_dword(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_IDR + 4);

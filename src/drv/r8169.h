@@ -190,18 +190,6 @@ struct rtl_irq_ops {
 	void (*kick)(struct rtl_q_vector *qv);
 };
 
-/* Driver knobs (module parameters in Linux terms). */
-struct r8169_params {
-	/* -1 = per chip quirk (RTL_QUIRK_OWNBIT_ERRATUM), 0 off, 1 on */
-	int ownbit_workaround;
-	/* RX queues wanted; 0 = min(chip queues, online CPUs) */
-	unsigned int rx_queues;
-	/* force the single-vector legacy interrupt model */
-	bool no_msix;
-};
-
-extern struct r8169_params r8169_params;
-
 struct rtl8169_private {
 	struct pci_dev *pdev;
 	struct net_device *dev;
@@ -240,7 +228,7 @@ struct rtl8169_private {
 	u32 rx_usecs, tx_usecs;
 	u32 rx_frames;			/* RX frame threshold, units of 4 */
 	bool adaptive_rx;		/* DIM moves each RX queue's timer */
-	bool recheck_ownbit;
+	bool recheck_ownbit;		/* the row's RTL_QUIRK_OWNBIT_ERRATUM */
 	u8 mac[ETH_ALEN];
 	u64 link_changes;
 	/* the service timer: lost interrupts (and link, when it has no

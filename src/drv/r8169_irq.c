@@ -189,8 +189,7 @@ static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int 
 
 static unsigned int rx_queues_wanted(struct rtl8169_private *tp)
 {
-	unsigned int n = r8169_params.rx_queues ? r8169_params.rx_queues :
-						 num_online_cpus();
+	unsigned int n = (unsigned int)netif_get_num_default_rss_queues();
 
 	if (n > tp->chip->caps->rx_queues)
 		n = tp->chip->caps->rx_queues;
@@ -228,7 +227,7 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 	unsigned int want = rx_queues_wanted(tp);
 	int n;
 
-	if (!m->legacy && !r8169_params.no_msix && tp->chip->caps->msix_max) {
+	if (!m->legacy && tp->chip->caps->msix_max) {
 		n = pci_alloc_irq_vectors(tp->pdev, 1, tp->chip->caps->msix_max,
 					  PCI_IRQ_MSIX);
 		if (n > 0) {

@@ -21,16 +21,6 @@
 #include "kern/iopoll.h"
 #include "kern/module.h"
 
-struct r8169_params r8169_params = { .ownbit_workaround = -1 };
-
-module_param_named(ownbit_workaround, r8169_params.ownbit_workaround, int, 0444);
-MODULE_PARM_DESC(ownbit_workaround,
-		 "RX OwnBit re-check after an MMIO read: -1 per chip (default), 0 off, 1 on");
-module_param_named(rx_queues, r8169_params.rx_queues, uint, 0444);
-MODULE_PARM_DESC(rx_queues, "RX queues; 0 = min(chip queues, online CPUs)");
-module_param_named(no_msix, r8169_params.no_msix, bool, 0444);
-MODULE_PARM_DESC(no_msix, "use one vector and the legacy interrupt registers");
-
 /* ---- hardware start ---- */
 
 static void rtl_hw_reset(struct rtl8169_private *tp)
@@ -359,9 +349,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->num_tx_queues = 1;
 	tp->rx_ring_size = chip->caps->ring_default;
 	tp->tx_ring_size = chip->caps->ring_default;
-	tp->recheck_ownbit = r8169_params.ownbit_workaround < 0 ?
-			     !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM) :
-			     r8169_params.ownbit_workaround > 0;
+	tp->recheck_ownbit = !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM);
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl8169_ethtool_ops;
 	timer_setup(&tp->watchdog, rtl_watchdog, 0);
