@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench release clean deps kmod libvfio-user uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
+.PHONY: all run test bench release clean deps kmod checkpatch libvfio-user uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -64,6 +64,13 @@ kmod:
 # make test. See docs/libvfio-user-api.md. Nothing else downloads it.
 libvfio-user:
 	scripts/libvfio-user.sh $(BUILD)/libvfio-user
+
+# The kernel's checkpatch.pl --strict over src/drv, from Debian's
+# linux-source-7.3 (fetched into $(BUILD)/checkpatch/, or the .deb make
+# uml-kernel cached); each finding that stays is justified in
+# scripts/checkpatch-allow.txt.
+checkpatch:
+	scripts/checkpatch.sh $(BUILD)/checkpatch
 
 # A User-Mode Linux kernel with virt-pci and r8169, built from Debian's
 # linux-source-7.3 (UML_KERNEL=6.12 for bookworm's 6.12) into $(BUILD)/uml/

@@ -201,7 +201,6 @@ static void ufx_free(struct ufx *f)
 	sim_fini(&f->sim);
 	free(f->recs);
 	free(f);
-	r8152_params = (struct r8152_params){ 0 };
 }
 
 /* ethtool command (written for "eth0"); exit status, f->outbuf/errbuf */
@@ -829,8 +828,11 @@ static u64 mitigation_run(bool off, u32 *reg)
 	struct gen g;
 	u64 transfers;
 
-	r8152_params.mitigation_off = off;
-	f = ufx_new("RTL8159");
+	/* no module parameter: set between probe and open, as the CLI's
+	 * usb.mitigation = off does */
+	f = ufx_new_chip(4, usb_chip("RTL8159"), NULL);
+	f->tp->mitigation_off = off;
+	assert_int_equal(dev_open(f->dev, NULL), 0);
 	*reg = usb_reg(f, RTLU_USB_INT_MITIGATION, 1);
 	assert_int_equal(rtlu_stats(f->m)->mitigation, !off);
 	/* 1 Gbit/s of 1514-byte frames: one every 12.3 us */

@@ -34,8 +34,9 @@ static int pci_up(struct world *w)
 		return -1;
 	}
 	kern_pci_dev_init(&w->pdev, rtlm_pci(w->m), "0000:01:00.0");
-	r8169_params.rx_queues = w->scn.rx_queues;
-	r8169_params.ownbit_workaround = w->scn.ownbit_workaround;
+	/* the kernel's default RSS queue count, which the driver starts
+	 * with (0: the host's CPUs) */
+	w->k.default_rss_queues = w->scn.rx_queues;
 	rc = kern_pci_probe(&rtl8169_pci_driver, &w->pdev);
 	if (rc) {
 		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
@@ -43,6 +44,11 @@ static int pci_up(struct world *w)
 	}
 	w->dev = pci_get_drvdata(&w->pdev);
 	w->tp = netdev_priv(w->dev);
+	/* nic.ownbit_workaround 0 or 1: a what-if against the chip row the
+	 * driver follows (it has no module parameter), set in its private
+	 * state between probe and open */
+	if (w->scn.ownbit_workaround >= 0)
+		w->tp->recheck_ownbit = w->scn.ownbit_workaround > 0;
 	return 0;
 }
 
@@ -218,8 +224,6 @@ static int usb_up(struct world *w)
 		return -1;
 	}
 	kern_usb_dev_init(&w->udev, &w->intf, rtlu_usb(w->u), "2-1");
-	r8152_params.mitigation_off = w->scn.usb_mitigation_off;
-	r8152_params.coalesce_ns = 0;           /* the chip's default */
 	rc = kern_usb_probe(&r8152_driver, &w->intf);
 	if (rc) {
 		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
@@ -228,6 +232,9 @@ static int usb_up(struct world *w)
 	w->usb_bound = true;
 	w->dev = r8152_netdev(&w->intf);
 	w->utp = netdev_priv(w->dev);
+	/* usb.mitigation = off: the dropped RFC's 0xcf04 choice (r8152.h),
+	 * no module parameter: set in the driver's state before open */
+	w->utp->mitigation_off = w->scn.usb_mitigation_off;
 	if (w->scn.usb_rx_usecs >= 0) {
 		/* as a user sets it: ethtool -C eth0 rx-usecs N (microseconds) */
 		char cmd[64];

@@ -20,7 +20,8 @@
  *     dev = r8152_netdev(&intf);                     "eth0"
  *     dev_open(dev, NULL);  ...  kern_usb_disconnect(&r8152_driver, &intf);
  *
- * Knobs are module parameters: set r8152_params before probe.
+ * There are no module parameters: the RX aggregation timer starts at the
+ * chip row's default and ethtool -C rx-usecs changes it.
  */
 #ifndef RXSCALE_DRV_R8152_H
 #define RXSCALE_DRV_R8152_H
@@ -34,13 +35,15 @@
 #include "kern/usb.h"
 
 /* KBUILD_MODNAME: "rxscale_r8152" as a kernel module (kmod/), "r8152" in
- * the simulator (src/drv/meson.build). */
+ * the simulator (src/drv/meson.build).
+ */
 #define R8152_DRV_NAME		KBUILD_MODNAME
 /* ethtool -i's version: mainline r8152 sets its own DRIVER_VERSION string
  * in get_drvinfo (drivers/net/usb/r8152.c through 6.19; a January 2026
  * net-next patch, "net: usb: remove unnecessary get_drvinfo code and driver
  * versions", drops it), while r8169 leaves it empty and the ethtool core
- * fills in the kernel release.  So the two drivers differ here on purpose. */
+ * fills in the kernel release.  So the two drivers differ here on purpose.
+ */
 #define R8152_DRV_VERSION	"rxscale-1"
 
 /* URBs and buffers (research s1.1) */
@@ -49,24 +52,10 @@
 #define R8152_AGG_BUF_SZ	16384	/* bytes per bulk-out buffer */
 /* Endpoints, the interrupt URB's size and interval: rtl_usb_regs.h. */
 /* ethtool -G rx: URBs in flight, 2..RTL8152_MAX_RX (our own range: the
- * mainline pool of spare buffers, research s1.1, is not modelled). */
+ * mainline pool of spare buffers, research s1.1, is not modelled).
+ */
 #define R8152_RX_PENDING_MIN	2
 
-/* Module parameters. */
-struct r8152_params {
-	/*
-	 * false (default): leave USB 0xcf04 as the device resets it ("mitigation
-	 * on", what the merged RTL8157/9 code does at init).  true: clear its
-	 * bits 0, 1, 2 and 7 at open, as the dropped RFC patch "r8152: Add irq
-	 * mitigation for RTL8157/9" did (research s2, seeds/002).
-	 */
-	bool mitigation_off;
-	/* RX aggregation timer at probe, ns; 0 = the chip row's default
-	 * (15000).  Above the row's maximum is refused by probe (-EINVAL). */
-	u32 coalesce_ns;
-};
-
-extern struct r8152_params r8152_params;
 extern struct usb_driver r8152_driver;
 
 /* One bulk-in URB and its buffer (an "rx_agg"). */
@@ -79,7 +68,8 @@ struct rx_agg {
 };
 
 /* One bulk-out aggregation buffer (a "tx_agg").  The skbs are copied in
- * and freed when it is filled; the counts stay for the completion. */
+ * and freed when it is filled; the counts stay for the completion.
+ */
 struct tx_agg {
 	struct r8152 *tp;
 	struct urb *urb;
@@ -129,24 +119,36 @@ struct r8152 {
 	bool adaptive_rx;		/* DIM moves the timer (r8152_dim.c) */
 	struct dim rx_dim;
 	u64 rx_dim_changes;		/* profiles applied by the work */
+	/*
+	 * false (probe's choice): leave USB 0xcf04 as the device resets it
+	 * ("mitigation on", what the merged RTL8157/9 code does at init).
+	 * true: clear its bits 0, 1, 2 and 7 at open, as the dropped RFC patch
+	 * "r8152: Add irq mitigation for RTL8157/9" did (research s2,
+	 * seeds/002).  No module parameter sets it: the simulator's
+	 * usb.mitigation = off does, between probe and open.
+	 */
 	bool mitigation_off;
 	bool running;			/* URBs allocated and submitted */
 	struct rx_agg rx_agg[RTL8152_MAX_RX];
 	/* rx_lock guards rx_done: URB completions add to it (any CPU, BH or
-	 * hardirq), the poll takes from it */
+	 * hardirq), the poll takes from it
+	 */
 	spinlock_t rx_lock;
 	struct rx_agg *rx_done, *rx_done_tail;	/* given back, to parse */
 	struct sk_buff_head rx_queue;	/* parsed, beyond the budget (poll
-					 * only: no lock) */
+					 * only: no lock)
+					 */
 	struct tx_agg tx_agg[RTL8152_MAX_TX];
 	/* tx_lock guards tx_free and tx_free_cnt: completions give buffers
-	 * back, the poll takes them */
+	 * back, the poll takes them
+	 */
 	spinlock_t tx_lock;
 	struct tx_agg *tx_free;		/* buffers not in flight */
 	unsigned int tx_free_cnt;
 	unsigned int tx_qlen;		/* full-size frames per buffer */
 	/* accepted by ndo_start_xmit, not yet in a buffer; its own lock
-	 * (xmit and the TX tasklet run on different CPUs) */
+	 * (xmit and the TX tasklet run on different CPUs)
+	 */
 	struct sk_buff_head tx_queue;
 	/* the TX bottom half: fills and submits buffers (tx_tl) */
 	struct tasklet_struct tx_tl;
@@ -155,7 +157,8 @@ struct r8152 {
 	bool link_up;
 	struct r8152_stats stats;
 	u64 rx_transfer_hist[6];	/* frames per transfer: 1, 2-4, 5-8,
-					 * 9-16, 17-32, >32 */
+					 * 9-16, 17-32, >32
+					 */
 };
 
 /* The net_device a probe created on @intf (NULL if none). */
@@ -174,7 +177,8 @@ struct net_device *r8152_netdev(struct usb_interface *intf);
 u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index);
 /* @size bytes (a multiple of 4) at 4-aligned @index of MCU @type into
  * @data, in requests of up to RTLU_CTRL_MAX bytes.  0 or -errno; after a
- * failed request the bytes not read are all ones. */
+ * failed request the bytes not read are all ones.
+ */
 int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type);
 u16 ocp_read_word(struct r8152 *tp, u16 type, u16 index);
 u8 ocp_read_byte(struct r8152 *tp, u16 type, u16 index);
@@ -183,7 +187,8 @@ int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data);
 int ocp_write_byte(struct r8152 *tp, u16 type, u16 index, u8 data);
 
 /* Write USB_RX_EXTRA_AGGR_TMR from r8152_rx_timer_ns() (ns / 8).  0 or
- * -errno. */
+ * -errno.
+ */
 int r8152_write_coalesce(struct r8152 *tp);
 
 /* ndo_open/ndo_stop, also called by ethtool ops that rebuild the URBs */
@@ -196,7 +201,8 @@ void r8152_rx_free(struct r8152 *tp);
 int r8152_rx_start(struct r8152 *tp);		/* submit; 0 or -errno */
 void r8152_rx_stop(struct r8152 *tp);		/* kill, purge queues */
 /* Change the bulk-in URBs in flight on a running interface (ethtool -G):
- * 0, or -errno with the old count kept. */
+ * 0, or -errno with the old count kept.
+ */
 int r8152_rx_set_pending(struct r8152 *tp, unsigned int n);
 /* Parse what completed and deliver up to @budget frames; returns them. */
 int r8152_rx_bottom(struct r8152 *tp, int budget);
@@ -208,7 +214,8 @@ void r8152_tx_free(struct r8152 *tp);
 void r8152_tx_stop(struct r8152 *tp);		/* kill, free pending skbs */
 netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev);
 /* The TX tasklet: fill free aggregation buffers from tx_queue and submit
- * them. */
+ * them.
+ */
 void r8152_tx_bottom(struct tasklet_struct *t);
 
 /* ---- r8152_ethtool.c ---- */
@@ -218,7 +225,8 @@ extern const struct ethtool_ops r8152_ethtool_ops;
 void r8152_dim_init(struct r8152 *tp);
 void r8152_dim_sample(struct r8152 *tp);	/* the poll completed */
 /* No work runs after it; true if a profile change was pending (and is
- * now dropped). */
+ * now dropped).
+ */
 bool r8152_dim_stop(struct r8152 *tp);
 u32 r8152_rx_timer_ns(const struct r8152 *tp);
 

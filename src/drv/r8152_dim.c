@@ -51,7 +51,8 @@ bool r8152_dim_stop(struct r8152 *tp)
 }
 
 /* The RX aggregation timer in ns: DIM's profile with adaptive-rx on, else
- * the static rx-usecs. */
+ * the static rx-usecs.
+ */
 u32 r8152_rx_timer_ns(const struct r8152 *tp)
 {
 	if (!tp->adaptive_rx)

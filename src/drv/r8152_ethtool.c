@@ -39,7 +39,8 @@ static int r8152_get_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 	(void)extack;
 	memset(c, 0, sizeof(*c));
 	/* the static value, what applies with adaptive-rx off; DIM's
-	 * current one is in -S (rx_dim_usecs) */
+	 * current one is in -S (rx_dim_usecs)
+	 */
 	c->rx_coalesce_usecs = tp->coalesce / 1000;
 	c->use_adaptive_rx_coalesce = tp->adaptive_rx;
 	return 0;
@@ -69,7 +70,8 @@ static int r8152_set_coalesce(struct net_device *dev, struct ethtool_coalesce *c
 		return -EINVAL;
 	}
 	/* TX is not coalesced (research s1.4: mainline accepts and ignores
-	 * tx-usecs); refuse a value rather than pretend */
+	 * tx-usecs); refuse a value rather than pretend
+	 */
 	if (c->tx_coalesce_usecs) {
 		NL_SET_ERR_MSG(extack, "tx-usecs is not supported: TX is not coalesced");
 		return -EINVAL;
@@ -155,7 +157,8 @@ static const char r8152_tally_names[][ETH_GSTRING_LEN] = {
 static_assert(ARRAY_SIZE(r8152_tally_names) == RTL_TALLY_NSTATS, "one name per tally value");
 
 /* Then the driver's own counters: the one RX and TX queue's (named as
- * r8169's per-queue ones), the transfers, the link. */
+ * r8169's per-queue ones), the transfers, the link.
+ */
 #define R8152_STAT(name, field) { name, offsetof(struct r8152_stats, field) }
 
 static const struct {
@@ -193,7 +196,8 @@ static const char *const r8152_hist_names[] = {
 };
 
 /* With adaptive-rx on: DIM's profile (0..4), its time in us, and how
- * many profiles the work applied. */
+ * many profiles the work applied.
+ */
 static const char *const r8152_dim_names[] = {
 	"rx_dim_profile", "rx_dim_usecs", "rx_dim_changes",
 };

@@ -10,8 +10,8 @@
  *  - USB_USB_CTRL: RX_AGG_DISABLE, BIT 10 and BIT 11 are cleared on both
  *    chips, as Realtek's driver does (research s1.2: mainline clears BIT
  *    11 only on the RTL8159, meaning undocumented), so no version test;
- *  - 0xcf04 is left as the device resets it unless r8152_params asks for
- *    "mitigation off" (research s2);
+ *  - 0xcf04 is left as the device resets it unless mitigation_off asks
+ *    for "mitigation off" (research s2; r8152.h);
  *  - no firmware, PHY, EEE, power-management or suspend code: the model
  *    has none of it.
  */
@@ -21,13 +21,6 @@
 #include "drv/r8152.h"
 #include "kern/module.h"
 
-struct r8152_params r8152_params;
-
-module_param_named(mitigation_off, r8152_params.mitigation_off, bool, 0444);
-MODULE_PARM_DESC(mitigation_off, "clear USB 0xcf04 bits 0-2 and 7 at open");
-module_param_named(coalesce_ns, r8152_params.coalesce_ns, uint, 0444);
-MODULE_PARM_DESC(coalesce_ns, "RX aggregation timer in ns; 0 = the chip's default");
-
 /* ---- OCP register access (research s1; rtl_usb_regs.h) ---- */
 
 #define R8152_CTRL_TIMEOUT_MS	500
@@ -35,7 +28,8 @@ MODULE_PARM_DESC(coalesce_ns, "RX aggregation timer in ns; 0 = the chip's defaul
 int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type)
 {
 	/* control transfer buffers are DMA-able heap memory, never the
-	 * stack */
+	 * stack
+	 */
 	u8 *tmp, *out = data;
 	int rc = 0;
 
@@ -77,7 +71,8 @@ static int get_dword(struct r8152 *tp, u16 type, u16 addr, u32 *val)
 }
 
 /* Write @val to the dword at 4-aligned @addr, bytes selected by @byen
- * (the same nibble for the first and last dword of a 4-byte write). */
+ * (the same nibble for the first and last dword of a 4-byte write).
+ */
 static int set_dword(struct r8152 *tp, u16 type, u16 addr, u8 byen, u32 val)
 {
 	__le32 *tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
@@ -153,7 +148,8 @@ int r8152_write_coalesce(struct r8152 *tp)
 }
 
 /* Bytes kept free at the end of an RX buffer: one more full-size frame
- * with its descriptor and alignment (research s1.3 rx_reserved_size). */
+ * with its descriptor and alignment (research s1.3 rx_reserved_size).
+ */
 static u32 rx_early_size(const struct r8152 *tp)
 {
 	return (tp->rx_buf_sz - RTLU_RX_RESERVED(tp->netdev->mtu)) /
@@ -239,7 +235,8 @@ static void intr_callback(struct urb *urb)
 	case -EPROTO:
 	case -ENODEV:
 		/* killed, unplugged or broken: stop submitting (research
-		 * s1.5) */
+		 * s1.5)
+		 */
 		return;
 	default:
 		goto resubmit;
@@ -264,8 +261,7 @@ static void r8152_free_urbs(struct r8152 *tp)
 {
 	r8152_rx_free(tp);
 	r8152_tx_free(tp);
-	if (tp->intr_urb)
-		usb_free_urb(tp->intr_urb);
+	usb_free_urb(tp->intr_urb);
 	kfree(tp->intr_buff);
 	tp->intr_urb = NULL;
 	tp->intr_buff = NULL;
@@ -296,7 +292,8 @@ err:
 }
 
 /* Stop everything in flight: URBs killed (their completions do nothing),
- * unparsed transfers and held frames counted, queued TX dropped. */
+ * unparsed transfers and held frames counted, queued TX dropped.
+ */
 static void r8152_stop_urbs(struct r8152 *tp)
 {
 	tp->running = false;
@@ -394,8 +391,6 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 			id->idVendor, id->idProduct);
 		return -ENODEV;
 	}
-	if (r8152_params.coalesce_ns > chip->caps->coalesce_max_ns)
-		return -EINVAL;
 	dev = alloc_etherdev_mqs(sizeof(*tp), 1, 1);
 	if (!dev)
 		return -ENOMEM;
@@ -427,9 +422,7 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	tp->rx_buf_sz = chip->rx_buf_size;
 	tp->rx_pending = chip->caps->rx_urbs <= RTL8152_MAX_RX ? chip->caps->rx_urbs :
 							   RTL8152_MAX_RX;
-	tp->coalesce = r8152_params.coalesce_ns ? r8152_params.coalesce_ns :
-						  chip->caps->coalesce_ns;
-	tp->mitigation_off = r8152_params.mitigation_off;
+	tp->coalesce = chip->caps->coalesce_ns;
 
 	idr0 = ocp_read_dword(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_IDR);
 	idr4 = ocp_read_dword(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_IDR + 4);

@@ -42,8 +42,7 @@ void r8152_rx_free(struct r8152 *tp)
 	for (unsigned int i = 0; i < RTL8152_MAX_RX; i++) {
 		struct rx_agg *agg = &tp->rx_agg[i];
 
-		if (agg->urb)
-			usb_free_urb(agg->urb);
+		usb_free_urb(agg->urb);
 		kfree(agg->buffer);
 		agg->urb = NULL;
 		agg->buffer = NULL;
@@ -70,7 +69,8 @@ int r8152_rx_start(struct r8152 *tp)
 	unsigned long flags;
 
 	spin_lock_irqsave(&tp->rx_lock, flags);
-	tp->rx_done = tp->rx_done_tail = NULL;
+	tp->rx_done = NULL;
+	tp->rx_done_tail = NULL;
 	spin_unlock_irqrestore(&tp->rx_lock, flags);
 	for (unsigned int i = 0; i < tp->rx_pending; i++) {
 		int rc = rx_submit(tp, &tp->rx_agg[i], GFP_KERNEL);
@@ -82,7 +82,8 @@ int r8152_rx_start(struct r8152 *tp)
 }
 
 /* Bulk-in URBs beyond rx_pending (after ethtool -G made it smaller) are
- * not resubmitted when they complete. */
+ * not resubmitted when they complete.
+ */
 static bool rx_agg_wanted(const struct r8152 *tp, const struct rx_agg *agg)
 {
 	return (unsigned int)(agg - tp->rx_agg) < tp->rx_pending;
@@ -174,7 +175,8 @@ static void read_bulk_callback(struct urb *urb)
 }
 
 /* Checksum verdict of a v2 descriptor: true if the device verified the
- * TCP or UDP checksum and neither it nor the IPv4 header failed. */
+ * TCP or UDP checksum and neither it nor the IPv4 header failed.
+ */
 static bool rx_csum_ok(const struct rtl_usb_rx_desc_v2 *d)
 {
 	u32 o3 = le32_to_cpu(d->opts3);
@@ -227,14 +229,16 @@ static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work
 		const struct rtl_usb_rx_desc_v2 *d =
 			(const void *)(agg->buffer + off);
 		u32 opts1 = le32_to_cpu(d->opts1);
-		u32 pkt_len = (opts1 & RTL_USB_RX2_LEN_MASK) >> RTL_USB_RX2_LEN_SHIFT;	/* with the FCS */
+		/* with the FCS */
+		u32 pkt_len = (opts1 & RTL_USB_RX2_LEN_MASK) >> RTL_USB_RX2_LEN_SHIFT;
 		struct sk_buff *skb;
 		u32 len;
 
 		if (pkt_len < ETH_ZLEN) {
 			/* the end of the data the device wrote (research s1.2:
 			 * the parse stops); it counts as a frame only if the
-			 * device said it was one */
+			 * device said it was one
+			 */
 			if (pkt_len)
 				rx_drop(tp, &tp->stats.rx_runt);
 			frames += pkt_len ? 1 : 0;
@@ -366,7 +370,8 @@ int r8152_rx_bottom(struct r8152 *tp, int budget)
 		work++;
 	}
 	/* then whole transfers, while budget is left; the rest stays on
-	 * rx_done for the next poll */
+	 * rx_done for the next poll
+	 */
 	while (work < budget && (agg = rx_done_pop(tp))) {
 		if (agg->urb->actual_length)
 			rx_parse(tp, agg, budget, &work);
@@ -378,8 +383,9 @@ int r8152_rx_bottom(struct r8152 *tp, int budget)
 
 /*
  * The NAPI poll: RX within @budget (TX is the tasklet's, r8152_tx.c).
- * Budget 0 (netpoll) does no RX work and never completes.  There is no device interrupt to unmask: once complete, the
- * poll reschedules itself only if a transfer or held frames are waiting.
+ * Budget 0 (netpoll) does no RX work and never completes.  There is no
+ * device interrupt to unmask: once complete, the poll reschedules itself
+ * only if a transfer or held frames are waiting.
  */
 int r8152_poll(struct napi_struct *napi, int budget)
 {
@@ -387,7 +393,8 @@ int r8152_poll(struct napi_struct *napi, int budget)
 	int work = budget ? r8152_rx_bottom(tp, budget) : 0;
 
 	/* a completion that came after the last look finds NAPI still
-	 * scheduled and does not schedule it: look again */
+	 * scheduled and does not schedule it: look again
+	 */
 	if (work < budget && napi_complete_done(napi, work)) {
 		if (READ_ONCE(tp->adaptive_rx))
 			r8152_dim_sample(tp);

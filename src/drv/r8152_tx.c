@@ -23,7 +23,8 @@
 static void write_bulk_callback(struct urb *urb);
 
 /* Bytes one frame of @len takes in a buffer: descriptor, data, padding to
- * the next 16-byte boundary. */
+ * the next 16-byte boundary.
+ */
 static u32 tx_footprint(u32 len)
 {
 	u32 n = (u32)sizeof(struct rtlu_tx_desc_v2) + len;
@@ -61,7 +62,8 @@ static struct tx_agg *tx_free_pop(struct r8152 *tp)
 
 /* Room for another skb: a buffer is free and the queued skbs do not
  * already fill the free buffers (tx_qlen full-size frames each).  A
- * lockless estimate; both sides re-check after stopping or freeing. */
+ * lockless estimate; both sides re-check after stopping or freeing.
+ */
 static bool tx_has_room(const struct r8152 *tp)
 {
 	return READ_ONCE(tp->tx_free) &&
@@ -74,7 +76,8 @@ static void tx_maybe_wake(struct r8152 *tp)
 
 	/* the freed buffer is published (tx_free_push's unlock); order it
 	 * before the look at the stopped bit, pairing with the barrier in
-	 * r8152_start_xmit's stop-then-recheck */
+	 * r8152_start_xmit's stop-then-recheck
+	 */
 	smp_mb();
 	if (tp->running && netif_tx_queue_stopped(txq) && tx_has_room(tp))
 		netif_tx_wake_queue(txq);
@@ -105,7 +108,8 @@ int r8152_tx_alloc(struct r8152 *tp)
 static void tx_agg_drop_skbs(struct r8152 *tp, struct tx_agg *agg)
 {
 	tp->stats.tx_drops += agg->skb_num;
-	agg->skb_num = agg->skb_len = 0;
+	agg->skb_num = 0;
+	agg->skb_len = 0;
 }
 
 void r8152_tx_free(struct r8152 *tp)
@@ -113,8 +117,7 @@ void r8152_tx_free(struct r8152 *tp)
 	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++) {
 		struct tx_agg *agg = &tp->tx_agg[i];
 
-		if (agg->urb)
-			usb_free_urb(agg->urb);
+		usb_free_urb(agg->urb);
 		tx_agg_drop_skbs(tp, agg);
 		kfree(agg->head);
 		agg->urb = NULL;
@@ -125,7 +128,8 @@ void r8152_tx_free(struct r8152 *tp)
 }
 
 /* Kill the bulk-out URBs in flight (their completions give the buffers
- * back) and drop what was queued but not yet packed. */
+ * back) and drop what was queued but not yet packed.
+ */
 void r8152_tx_stop(struct r8152 *tp)
 {
 	struct sk_buff *skb;
@@ -157,7 +161,8 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* every buffer in flight, or the free ones are spoken for: the
 	 * stack holds the next skbs until a completion.  Stop, then look
 	 * again: a completion on another CPU may have freed a buffer after
-	 * the first look and seen the queue running. */
+	 * the first look and seen the queue running.
+	 */
 	if (!netif_txq_maybe_stop(txq, tx_has_room(tp), 1, 1))
 		tp->stats.tx_stops++;
 	return NETDEV_TX_OK;
@@ -165,7 +170,8 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 /* Pack skbs from tx_queue into @agg while they fit; returns the bytes.
  * The queue is taken whole under its lock (ndo_start_xmit may add to it
- * meanwhile on another CPU) and what did not fit goes back to its front. */
+ * meanwhile on another CPU) and what did not fit goes back to its front.
+ */
 static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 {
 	struct sk_buff_head todo;
@@ -243,7 +249,8 @@ static void write_bulk_callback(struct urb *urb)
 		tp->stats.tx_transfers++;
 		tp->stats.tx_packets += agg->skb_num;
 		tp->stats.tx_bytes += agg->skb_len;
-		agg->skb_num = agg->skb_len = 0;
+		agg->skb_num = 0;
+		agg->skb_len = 0;
 	} else {
 		if (urb->status != -ENOENT && urb->status != -ECONNRESET &&
 		    urb->status != -ESHUTDOWN)

@@ -30,20 +30,24 @@
 
 /* KBUILD_MODNAME: "rxscale_r8169" as a kernel module (kmod/), "r8169" in
  * the simulator (src/drv/meson.build), so the module's driver name cannot
- * collide with mainline r8169's. */
+ * collide with mainline r8169's.
+ */
 #define R8169_DRV_NAME		KBUILD_MODNAME
 #define R8169_MAX_RX_QUEUES	RTL_MAX_RX_QUEUES
 /* One TX queue: v2 of the RFC series dropped multi-TX ("remove multi tx
- * queue patch", seeds/000). */
+ * queue patch", seeds/000).
+ */
 #define R8169_MAX_TX_QUEUES	1
 /* RX buffer: a 1500-byte MTU frame with two VLAN tags and the FCS fits
- * (vendor RX_BUF_SIZE 0x5F6 = 1526, rounded to 2 KiB). */
+ * (vendor RX_BUF_SIZE 0x5F6 = 1526, rounded to 2 KiB).
+ */
 #define R8169_RX_BUF_SIZE	2048
 #define R8169_RING_MIN		64
 #define R8169_TX_STOP_THRS	2	/* stop the queue below this many free */
 #define R8169_TX_START_THRS	R8169_TX_STOP_THRS	/* wake at this many */
 /* rx-frames limit of mainline r8169 (RTL_COALESCE_FRAME_MAX: a 4-bit
- * field in units of 4 frames, research s5.3) */
+ * field in units of 4 frames, research s5.3)
+ */
 #define R8169_COALESCE_FRAME_MAX	60u
 #define R8169_RSS_KEY_SIZE	40
 #define R8169_RSS_INDIR_SIZE	128
@@ -51,7 +55,8 @@
 #define R8169_RSS_INDIR_MAX	256
 /* Kernel-default hash types of the RTL8127 RFC: TCP and IP, v4 and v6 with
  * extension headers; UDP hashes the IP pair until -N asks (vendor
- * r8127_rss.c, research s2.2). */
+ * r8127_rss.c, research s2.2).
+ */
 #define R8169_RSS_HT_DEFAULT	(RTL_RSS_CTRL_TCP_IPV4 | RTL_RSS_CTRL_IPV4 | \
 				 RTL_RSS_CTRL_TCP_IPV6 | RTL_RSS_CTRL_IPV6 | \
 				 RTL_RSS_CTRL_IPV6_EXT | RTL_RSS_CTRL_TCP_IPV6_EXT)
@@ -67,7 +72,8 @@ struct rtl_rx_stats {
 	u64 length;		/* of which: multi-descriptor or bad length */
 	u64 flushed;		/* of which: completed by the device, not
 				 * polled yet when the ring was freed
-				 * (close, ethtool -L/-G) */
+				 * (close, ethtool -L/-G)
+				 */
 	u64 csum_ok;		/* CHECKSUM_UNNECESSARY given */
 	u64 ownbit_rechecks;	/* OWN seen, MMIO flush, OWN clear */
 };
@@ -75,7 +81,8 @@ struct rtl_rx_stats {
 struct rtl_tx_stats {
 	u64 packets, bytes;
 	u64 drops;		/* dma mapping failures, and frames not sent
-				 * when the ring was freed (close, -L/-G) */
+				 * when the ring was freed (close, -L/-G)
+				 */
 	u64 stops;		/* queue stopped for lack of descriptors */
 };
 
@@ -149,7 +156,8 @@ struct rtl_q_vector {
 /* RX descriptor format: size and field access for one descriptor type. */
 struct rtl_rx_desc_ops {
 	/* the datasheet row: size, offsets, FS/LS, error bits, and the
-	 * register bits that select the type */
+	 * register bits that select the type
+	 */
 	const struct rtl_rx_desc_fmt *fmt;
 	u32 (*opts1)(const void *desc);
 	/* checksum verdict: true if the device verified TCP/UDP */
@@ -164,7 +172,8 @@ struct rtl_rx_desc_ops {
 
 /* A set of rings, laid out but not yet the device's (open, -L, -G), or
  * the set just swapped out, to be freed.  In the private struct, not on
- * the stack: with a what-if row's 256 queues it is 35 KB. */
+ * the stack: with a what-if row's 256 queues it is 35 KB.
+ */
 struct rtl_rings {
 	struct rtl_rx_ring rx[R8169_MAX_RX_QUEUES];
 	struct rtl_tx_ring tx[R8169_MAX_TX_QUEUES];
@@ -181,18 +190,6 @@ struct rtl_irq_ops {
 	void (*kick)(struct rtl_q_vector *qv);
 };
 
-/* Driver knobs (module parameters in Linux terms). */
-struct r8169_params {
-	/* -1 = per chip quirk (RTL_QUIRK_OWNBIT_ERRATUM), 0 off, 1 on */
-	int ownbit_workaround;
-	/* RX queues wanted; 0 = min(chip queues, online CPUs) */
-	unsigned int rx_queues;
-	/* force the single-vector legacy interrupt model */
-	bool no_msix;
-};
-
-extern struct r8169_params r8169_params;
-
 struct rtl8169_private {
 	struct pci_dev *pdev;
 	struct net_device *dev;
@@ -203,7 +200,8 @@ struct rtl8169_private {
 	const struct rtl_rx_desc_ops *rx_ops;
 	bool v2_irq;			/* per-message-id model in use */
 	bool link_irq;			/* link changes have a vector (else the
-					 * service timer polls the link) */
+					 * service timer polls the link)
+					 */
 	unsigned int nvec;		/* vectors allocated */
 	unsigned int max_rx_queues;	/* what the vectors allow */
 	unsigned int num_rx_queues;
@@ -212,7 +210,8 @@ struct rtl8169_private {
 	struct rtl_rx_ring rx_ring[R8169_MAX_RX_QUEUES];
 	struct rtl_tx_ring tx_ring[R8169_MAX_TX_QUEUES];
 	/* open/close/reconfigure's other set (rtl_rings): they run under
-	 * RTNL, one at a time */
+	 * RTNL, one at a time
+	 */
 	struct rtl_rings spare;
 	struct rtl_q_vector qv[R8169_NQV];
 	unsigned int nqv;		/* active slots */
@@ -222,17 +221,19 @@ struct rtl8169_private {
 	u8 rss_key[R8169_RSS_KEY_SIZE];
 	u8 rss_indir[R8169_RSS_INDIR_MAX];
 	unsigned int rss_indir_size;	/* R8169_RSS_INDIR_SIZE, or a what-if
-					 * row's larger table */
+					 * row's larger table
+					 */
 	u32 rss_ht;			/* RTL_RSS_CTRL_* hash-type bits */
 	/* moderation: INT_MITI_V2 units per queue, as set by ethtool -C */
 	u32 rx_usecs, tx_usecs;
 	u32 rx_frames;			/* RX frame threshold, units of 4 */
 	bool adaptive_rx;		/* DIM moves each RX queue's timer */
-	bool recheck_ownbit;
+	bool recheck_ownbit;		/* the row's RTL_QUIRK_OWNBIT_ERRATUM */
 	u8 mac[ETH_ALEN];
 	u64 link_changes;
 	/* the service timer: lost interrupts (and link, when it has no
-	 * vector) */
+	 * vector)
+	 */
 	struct timer_list watchdog;
 	u64 watchdog_kicks;		/* stalled vectors made to fire again */
 	/* the block the chip dumps its tally counters into (ethtool -S) */
@@ -255,7 +256,8 @@ int rtl_close(struct net_device *dev);
 /* Switch a running interface to @cfg: the new rings (and vectors) are
  * allocated first, then the device is quiesced, the rings swapped and the
  * old ones freed.  On failure returns -errno with the old configuration
- * intact and running. */
+ * intact and running.
+ */
 int rtl_reconfigure(struct rtl8169_private *tp, const struct rtl_cfg *cfg);
 void rtl_cfg_current(const struct rtl8169_private *tp, struct rtl_cfg *cfg);
 
@@ -264,7 +266,8 @@ int rtl_alloc_vectors(struct rtl8169_private *tp);
 void rtl_free_vectors(struct rtl8169_private *tp);
 /* Activate the vector slots @nrx RX queues need that are not active yet
  * (NAPI added, IRQ requested; NAPI stays disabled).  On failure those it
- * activated are released again and -errno returned. */
+ * activated are released again and -errno returned.
+ */
 int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx);
 /* Release the RX slots from @nrx on (all slots: @nrx 0 and @all). */
 void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all);
@@ -278,14 +281,16 @@ void rtl_watchdog(struct timer_list *t);
 /* ---- r8169_rx.c ---- */
 const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt);
 /* The RX descriptor format for @nrx queues: the chip's RSS format, or
- * type 1 with RSS off. */
+ * type 1 with RSS off.
+ */
 const struct rtl_rx_desc_ops *rtl_rx_ops_for_queues(const struct rtl8169_private *tp,
 						    unsigned int nrx);
 int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
 		      const struct rtl_rx_desc_ops *ops, unsigned int size);
 void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring);
 /* Count what the device completed and nobody polled (device stopped,
- * NAPI disabled), before the ring is freed. */
+ * NAPI disabled), before the ring is freed.
+ */
 void rtl_rx_ring_flush(struct rtl_rx_ring *ring);
 int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget);
 /* Whether the device completed a descriptor no poll took yet. */
@@ -296,7 +301,8 @@ int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
 		      unsigned int size);
 void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring);
 /* Reclaim what the device sent and drop (count) the rest; the device is
- * stopped. */
+ * stopped.
+ */
 void rtl_tx_ring_flush(struct rtl_tx_ring *ring);
 netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev);
 void rtl_tx_clean(struct rtl_tx_ring *ring, int budget);
@@ -309,7 +315,8 @@ void rtl_rss_write(struct rtl8169_private *tp);
 extern const struct ethtool_ops rtl8169_ethtool_ops;
 void rtl_coalesce_write(struct rtl8169_private *tp);
 /* Tally command @cmd (RTL_COUNTER_DUMP into tp->tally, RTL_COUNTER_RESET)
- * and the wait for the chip to finish it: 0 or -ETIMEDOUT. */
+ * and the wait for the chip to finish it: 0 or -ETIMEDOUT.
+ */
 int rtl_tally_cmd(struct rtl8169_private *tp, u32 cmd);
 
 /* ---- r8169_dim.c ---- */

@@ -37,7 +37,8 @@ static u8 rtl_dim_units(struct rtl_q_vector *qv)
 }
 
 /* Process context (a kworker): program the new profile, start measuring
- * again. */
+ * again.
+ */
 static void rtl_dim_work(struct work_struct *work)
 {
 	struct dim *dim = container_of(work, struct dim, work);
@@ -45,7 +46,8 @@ static void rtl_dim_work(struct work_struct *work)
 	unsigned int q = (unsigned int)(qv->rx - qv->tp->rx_ring);
 
 	/* a queue past the moderation block (a what-if row's 32+) has
-	 * no timer to move */
+	 * no timer to move
+	 */
 	if (q < qv->tp->chip->miti->queues)
 		rtl_w8(qv->tp, RTL_INT_MITI_V2_RX(q) + RTL_INT_MITI_RX_BYTE,
 		       rtl_dim_units(qv));
@@ -79,7 +81,8 @@ void rtl_dim_stop(struct rtl_q_vector *qv)
 }
 
 /* The vector of RX queue @q (the V2 model has one per queue, in slot q),
- * or NULL. */
+ * or NULL.
+ */
 struct rtl_q_vector *rtl_rx_qv(struct rtl8169_private *tp, unsigned int q)
 {
 	struct rtl_q_vector *qv = q < R8169_QV_TX ? &tp->qv[q] : NULL;
@@ -88,7 +91,8 @@ struct rtl_q_vector *rtl_rx_qv(struct rtl8169_private *tp, unsigned int q)
 }
 
 /* RX timer units of queue @q: DIM's profile with adaptive-rx on, else
- * the static rx-usecs. */
+ * the static rx-usecs.
+ */
 u32 rtl_rx_timer_units(struct rtl8169_private *tp, unsigned int q)
 {
 	struct rtl_q_vector *qv = tp->adaptive_rx ? rtl_rx_qv(tp, q) : NULL;

@@ -37,7 +37,8 @@ static int rtl_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 	if (n == tp->num_rx_queues)
 		return 0;
 	/* under RTNL, as the ethtool core calls it: new rings and vectors
-	 * first, then the swap (r8169_main.c) */
+	 * first, then the swap (r8169_main.c)
+	 */
 	rtl_cfg_current(tp, &cfg);
 	cfg.num_rx_queues = n;
 	return rtl_reconfigure(tp, &cfg);
@@ -237,7 +238,8 @@ static u32 miti_unit_ns(const struct rtl8169_private *tp)
 }
 
 /* Write every queue's RX and TX timer (in units) and RX frame threshold;
- * 0 = an interrupt per event, what upstream programs. */
+ * 0 = an interrupt per event, what upstream programs.
+ */
 void rtl_coalesce_write(struct rtl8169_private *tp)
 {
 	for (unsigned int q = 0; q < tp->chip->miti->queues; q++) {
@@ -285,7 +287,8 @@ static int rtl_get_coalesce(struct net_device *dev, struct ethtool_coalesce *c,
 	c->tx_coalesce_usecs = units_to_usecs(tp, tp->tx_usecs);
 	/* as mainline r8169's rtl_get_coalesce: in frames, and 1 rather than
 	 * 0 when neither limit is set (ethtool_coalesce: usecs and frames
-	 * must not both be 0) */
+	 * must not both be 0)
+	 */
 	c->rx_max_coalesced_frames = tp->rx_usecs || tp->rx_frames ?
 				     tp->rx_frames * RTL_INT_MITI_FRAMES_UNIT : 1;
 	c->use_adaptive_rx_coalesce = tp->adaptive_rx;
@@ -403,7 +406,8 @@ int rtl_tally_cmd(struct rtl8169_private *tp, u32 cmd)
 
 /* Fresh tally values into @d: a dump if the receiver is on (K
  * rtl8169_update_counters: some chips cannot dump with it off, and 0xff
- * is a chip that is gone), else what the last dump left. */
+ * is a chip that is gone), else what the last dump left.
+ */
 static u64 *rtl_tally_stats(struct rtl8169_private *tp, u64 *d)
 {
 	const struct rtl_tally *t = tp->tally;
@@ -425,7 +429,8 @@ static const char *const rtl_txq_stat_names[] = {
 };
 
 /* With adaptive-rx on, per RX queue: DIM's profile (0..4), its time in
- * us, and how many profiles the work applied. */
+ * us, and how many profiles the work applied.
+ */
 static const char *const rtl_rxq_dim_names[] = {
 	"dim_profile", "dim_usecs", "dim_changes",
 };

@@ -13,7 +13,8 @@
 /* ---- per-message-id ("V2") model, research s4.3 ---- */
 
 /* Each id's bit is id % 32 of its layer's register (layer 1, layer 2,
- * or a what-if word: RTL_ISR_ID() and friends, rtl_regs.h). */
+ * or a what-if word: RTL_ISR_ID() and friends, rtl_regs.h).
+ */
 static void v2_mask(struct rtl8169_private *tp, unsigned int id)
 {
 	rtl_w32(tp, RTL_IMR_CLEAR_ID(id), BIT(id % 32));
@@ -31,7 +32,8 @@ static void v2_ack(struct rtl8169_private *tp, unsigned int id)
 
 /* One vector: mask it, schedule its NAPI, ack its status (the vendor
  * order, research s4.3).  A status raised after the ack stays latched and
- * re-raises the vector when the poll unmasks it. */
+ * re-raises the vector when the poll unmasks it.
+ */
 static irqreturn_t rtl_interrupt_v2(int irq, void *dev_id)
 {
 	struct rtl_q_vector *qv = dev_id;
@@ -93,7 +95,8 @@ static void v2_unmask(struct rtl_q_vector *qv)
  * s4.3: a bit unmasked while latched re-fires).  This is what igc's and
  * ice's software-interrupt triggers (EICS, GLINT_DYN_CTL SWINT_TRIG) do
  * for their queues; the RTL8125 family has no such register in the V2
- * model. */
+ * model.
+ */
 static void v2_kick(struct rtl_q_vector *qv)
 {
 	v2_mask(qv->tp, qv->id);
@@ -119,7 +122,8 @@ static irqreturn_t rtl_interrupt_legacy(int irq, void *dev_id)
 
 	(void)irq;
 	/* all ones: the device is gone; nothing we enabled: not ours (a
-	 * shared INTx line raised by another function) */
+	 * shared INTx line raised by another function)
+	 */
 	if (status == 0xffffffff || !(status & tp->legacy_mask))
 		return IRQ_NONE;
 	qv->irqs++;
@@ -168,7 +172,8 @@ static const struct rtl_irq_ops rtl_irq_ops_legacy = {
 /* ---- vector plan ---- */
 
 /* Vectors the V2 model needs for @nrx RX queues, the TX ring and, with
- * @link, the link: entries up to the largest message id used. */
+ * @link, the link: entries up to the largest message id used.
+ */
 static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int nrx,
 				      bool link)
 {
@@ -184,8 +189,7 @@ static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int 
 
 static unsigned int rx_queues_wanted(struct rtl8169_private *tp)
 {
-	unsigned int n = r8169_params.rx_queues ? r8169_params.rx_queues :
-						 num_online_cpus();
+	unsigned int n = (unsigned int)netif_get_num_default_rss_queues();
 
 	if (n > tp->chip->caps->rx_queues)
 		n = tp->chip->caps->rx_queues;
@@ -223,7 +227,7 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 	unsigned int want = rx_queues_wanted(tp);
 	int n;
 
-	if (!m->legacy && !r8169_params.no_msix && tp->chip->caps->msix_max) {
+	if (!m->legacy && tp->chip->caps->msix_max) {
 		n = pci_alloc_irq_vectors(tp->pdev, 1, tp->chip->caps->msix_max,
 					  PCI_IRQ_MSIX);
 		if (n > 0) {
@@ -242,12 +246,14 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 				tp->irq_ops = &rtl_irq_ops_v2;
 				tp->max_rx_queues = k;
 				if (!link)
-					dev_info(&tp->pdev->dev, "%d MSI-X vectors: %u RX queues, "
-						 "link polled\n", n, k);
+					dev_info(&tp->pdev->dev,
+						 "%d MSI-X vectors: %u RX queues, link polled\n",
+						 n, k);
 				return 0;
 			}
-			dev_info(&tp->pdev->dev, "%d MSI-X vectors are too few for the "
-				 "per-vector map, using one vector\n", n);
+			dev_info(&tp->pdev->dev,
+				 "%d MSI-X vectors are too few for the per-vector map, using one vector\n",
+				 n);
 			pci_free_irq_vectors(tp->pdev);
 		}
 	}
@@ -280,7 +286,8 @@ static int rtl_poll_rx(struct napi_struct *napi, int budget)
 	int work;
 
 	/* ISR v3/v4 "ring" vectors also serve the TX ring of the same
-	 * number (research s4.3) */
+	 * number (research s4.3)
+	 */
 	if (qv->tx)
 		rtl_tx_clean(qv->tx, budget);
 	work = rtl_rx(qv->rx, napi, budget);
@@ -299,7 +306,8 @@ static int rtl_poll_tx(struct napi_struct *napi, int budget)
 
 	rtl_tx_clean(qv->tx, budget);
 	/* TX work is not counted against the budget (napi.rst); with budget
-	 * 0 (netpoll) the instance must not complete */
+	 * 0 (netpoll) the instance must not complete
+	 */
 	if (budget && napi_complete_done(napi, 0))
 		qv->tp->irq_ops->unmask(qv);
 	return 0;
@@ -341,7 +349,8 @@ static bool qv_plan(const struct rtl8169_private *tp, unsigned int i, unsigned i
 		if (q >= tp->num_tx_queues)
 			return false;
 		/* a TX ring whose message id is an RX queue's (ring vectors)
-		 * is served by that vector's poll */
+		 * is served by that vector's poll
+		 */
 		for (unsigned int r = 0; r < nrx; r++)
 			if (m->rx[r] == *id)
 				return false;
@@ -353,7 +362,8 @@ static bool qv_plan(const struct rtl8169_private *tp, unsigned int i, unsigned i
 }
 
 /* The TX ring a ring vector of the map (an RX vector with the TX ring's
- * message id) also serves. */
+ * message id) also serves.
+ */
 static struct rtl_tx_ring *qv_shared_tx(struct rtl8169_private *tp, unsigned int id)
 {
 	for (unsigned int q = 0; q < tp->num_tx_queues; q++)
@@ -415,7 +425,8 @@ static int qv_activate(struct rtl8169_private *tp, unsigned int i,
 	}
 	qv->irq_requested = true;
 	/* RX queue q's vector on the q-th interrupt CPU; TX and link with
-	 * queue 0 */
+	 * queue 0
+	 */
 	irq_set_affinity_hint((unsigned int)qv->irq,
 			      cpumask_of(cpumask_local_spread(cpu_idx, -1)));
 	qv->active = true;

@@ -21,16 +21,6 @@
 #include "kern/iopoll.h"
 #include "kern/module.h"
 
-struct r8169_params r8169_params = { .ownbit_workaround = -1 };
-
-module_param_named(ownbit_workaround, r8169_params.ownbit_workaround, int, 0444);
-MODULE_PARM_DESC(ownbit_workaround,
-		 "RX OwnBit re-check after an MMIO read: -1 per chip (default), 0 off, 1 on");
-module_param_named(rx_queues, r8169_params.rx_queues, uint, 0444);
-MODULE_PARM_DESC(rx_queues, "RX queues; 0 = min(chip queues, online CPUs)");
-module_param_named(no_msix, r8169_params.no_msix, bool, 0444);
-MODULE_PARM_DESC(no_msix, "use one vector and the legacy interrupt registers");
-
 /* ---- hardware start ---- */
 
 static void rtl_hw_reset(struct rtl8169_private *tp)
@@ -45,7 +35,8 @@ static void rtl_hw_reset(struct rtl8169_private *tp)
 }
 
 /* Program rings, RX configuration, RSS, moderation and interrupts, and
- * start the receiver and transmitter. */
+ * start the receiver and transmitter.
+ */
 void rtl_hw_start(struct rtl8169_private *tp)
 {
 	u32 rxcfg;
@@ -66,7 +57,8 @@ void rtl_hw_start(struct rtl8169_private *tp)
 	rtl_w16(tp, RTL_RxMaxSize, R8169_RX_BUF_SIZE);
 	rtl_w16(tp, RTL_CPlusCmd, RTL_CPCMD_RX_CSUM | RTL_CPCMD_RX_VLAN);
 	/* K rtl_init_rxcfg for VER_63+: fetch 8, DMA burst 7, pause slot;
-	 * VLAN strip; accept mine, broadcast, multicast (+ all if promisc) */
+	 * VLAN strip; accept mine, broadcast, multicast (+ all if promisc)
+	 */
 	rxcfg = (8u << RTL_RXCFG_FETCH_SHIFT) | (7u << RTL_RXCFG_DMA_SHIFT) |
 		RTL_RXCFG_PAUSE_SLOT | RTL_RXCFG_VLAN_INNER | RTL_RXCFG_VLAN_OUTER |
 		RTL_RXCFG_APM | RTL_RXCFG_AB | RTL_RXCFG_AM;
@@ -113,7 +105,8 @@ static int rtl_rings_alloc(struct rtl8169_private *tp, const struct rtl_cfg *cfg
 }
 
 /* Make @r the device's rings: each queue keeps its index and statistics;
- * what the queue had before goes into @r, to be freed. */
+ * what the queue had before goes into @r, to be freed.
+ */
 static void rtl_rings_swap(struct rtl8169_private *tp, struct rtl_rings *r)
 {
 	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++) {
@@ -143,7 +136,8 @@ static void rtl_cfg_apply(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 	tp->rss_on = cfg->num_rx_queues >= 2;
 	tp->rx_ops = rtl_rx_ops_for_queues(tp, cfg->num_rx_queues);
 	/* the kernel core refused a count below the user's table; keep a
-	 * user table, re-spread the default one */
+	 * user table, re-spread the default one
+	 */
 	if (!netif_is_rxfh_configured(tp->dev))
 		for (unsigned int i = 0; i < tp->rss_indir_size; i++)
 			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, cfg->num_rx_queues);
@@ -158,7 +152,8 @@ void rtl_cfg_current(const struct rtl8169_private *tp, struct rtl_cfg *cfg)
 
 /* Start the datapath on the rings in place: NAPI first, since
  * rtl_hw_start() unmasks the interrupts and one taken at once on another
- * CPU must find its NAPI ready to schedule. */
+ * CPU must find its NAPI ready to schedule.
+ */
 static void rtl_up(struct rtl8169_private *tp)
 {
 	netif_set_real_num_rx_queues(tp->dev, tp->num_rx_queues);
@@ -174,7 +169,8 @@ static void rtl_up(struct rtl8169_private *tp)
 
 /* Stop the datapath: no TX from the stack, no interrupt, no poll, the
  * DMA engines stopped (frames still in the device's pipeline are dropped
- * and counted by it); then count what completed and was not polled. */
+ * and counted by it); then count what completed and was not polled.
+ */
 static void rtl_quiesce(struct rtl8169_private *tp)
 {
 	timer_delete_sync(&tp->watchdog);
@@ -211,7 +207,8 @@ int rtl_open(struct net_device *dev)
 	rtl_up(tp);
 	/* as mainline r8169 does for the chips that can (K
 	 * rtl8169_init_counter_offsets): the tally starts from zero at the
-	 * first open, and counts on across close/open after that */
+	 * first open, and counts on across close/open after that
+	 */
 	if (!tp->tally_reset_done) {
 		rtl_tally_cmd(tp, RTL_COUNTER_RESET);
 		tp->tally_reset_done = true;
@@ -295,7 +292,8 @@ static const struct net_device_ops rtl_netdev_ops = {
 /* ---- probe / remove ---- */
 
 /* The registers are in the first memory BAR; BAR 0 is I/O ports on the
- * RTL8125 family (src/hw/rtl_regs.h). */
+ * RTL8125 family (src/hw/rtl_regs.h).
+ */
 static void __iomem *rtl_map_bar(struct pci_dev *pdev)
 {
 	int region = ffs(pci_select_bars(pdev, IORESOURCE_MEM)) - 1;
@@ -351,9 +349,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->num_tx_queues = 1;
 	tp->rx_ring_size = chip->caps->ring_default;
 	tp->tx_ring_size = chip->caps->ring_default;
-	tp->recheck_ownbit = r8169_params.ownbit_workaround < 0 ?
-			     !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM) :
-			     r8169_params.ownbit_workaround > 0;
+	tp->recheck_ownbit = !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM);
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl8169_ethtool_ops;
 	timer_setup(&tp->watchdog, rtl_watchdog, 0);
@@ -366,7 +362,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->mac[5] = (u8)(mac4 >> 8);
 	eth_hw_addr_set(dev, tp->mac);
 	/* page-aligned, so the 64-byte alignment the dump address needs
-	 * holds (its low 6 bits are the command bits) */
+	 * holds (its low 6 bits are the command bits)
+	 */
 	tp->tally = dma_alloc_coherent(&pdev->dev, sizeof(*tp->tally), &tp->tally_dma,
 				       GFP_KERNEL);
 	if (!tp->tally) {
@@ -382,13 +379,15 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* the RSS hash reaches the stack (skb_set_hash), so say so: without
 	 * NETIF_F_RXHASH `ethtool -k` shows "receive-hashing: off [fixed]"
 	 * and the kernel's toeplitz.py refuses the device. With one queue
-	 * RSS is off and the descriptors carry no hash. */
+	 * RSS is off and the descriptors carry no hash.
+	 */
 	if (tp->max_rx_queues >= 2) {
 		dev->hw_features |= NETIF_F_RXHASH;
 		dev->features |= NETIF_F_RXHASH;
 	}
 	/* what current r8169 does for the 8125 family: hardware moderation
-	 * off, software coalescing on (research s5.3) */
+	 * off, software coalescing on (research s5.3)
+	 */
 	netdev_sw_irq_coalesce_default_on(dev);
 	rc = register_netdev(dev);
 	if (rc)

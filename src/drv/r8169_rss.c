@@ -10,7 +10,8 @@
 #include "drv/r8169.h"
 
 /* Defaults when the device comes up: the kernel's boot-random key, the
- * round-robin table unless the user set one, the chip's hash types. */
+ * round-robin table unless the user set one, the chip's hash types.
+ */
 void rtl_rss_init(struct rtl8169_private *tp)
 {
 	netdev_rss_key_fill(tp->rss_key, sizeof(tp->rss_key));

@@ -157,7 +157,8 @@ static bool v4_hash(const void *desc, u32 *hash, bool *l4)
 
 /* Type 4 write-back replaced the buffer address with the hash, so the
  * address is written again on every refill (research s8; the vendor and
- * DPDK do the same). */
+ * DPDK do the same).
+ */
 static void v4_refill(void *desc, dma_addr_t dma, u32 size, bool eor)
 {
 	struct rtl_rx_desc_v4 *d = desc;
@@ -206,7 +207,8 @@ static void *rx_desc(struct rtl_rx_ring *ring, unsigned int i)
 
 /* Lay out @ring: @size descriptors of format @ops, each with a mapped
  * buffer, all given to the device.  The ring's index and statistics are
- * the caller's. */
+ * the caller's.
+ */
 int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
 		      const struct rtl_rx_desc_ops *ops, unsigned int size)
 {
@@ -220,7 +222,8 @@ int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
 	ring->cur_rx = 0;
 	/* dma_alloc_coherent memory is page aligned: 256-byte alignment of
 	 * the ring base (K "Rx and Tx descriptors needs 256 bytes
-	 * alignment") holds. */
+	 * alignment") holds.
+	 */
 	ring->desc = dma_alloc_coherent(d, bytes, &ring->desc_dma, GFP_KERNEL);
 	if (!ring->desc)
 		return -ENOMEM;
@@ -322,7 +325,8 @@ static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
 }
 
 /* Deliver up to @budget frames from @ring; returns the number of
- * descriptors consumed (frames delivered or dropped). */
+ * descriptors consumed (frames delivered or dropped).
+ */
 int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 {
 	struct rtl8169_private *tp = ring->tp;
@@ -355,7 +359,8 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 			goto release;
 		}
 		/* A frame spanning descriptors (longer than the buffer) is not
-		 * supported: RxMaxSize keeps the device from making one. */
+		 * supported: RxMaxSize keeps the device from making one.
+		 */
 		if (unlikely((status & fs_ls) != fs_ls ||
 			     len < ETH_HLEN + ETH_FCS_LEN || len > R8169_RX_BUF_SIZE)) {
 			ring->stats.length++;
@@ -371,7 +376,8 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		}
 		dma_sync_single_for_cpu(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
 		/* copy out and recycle the buffer at once, as r8169 does: the
-		 * device owns it again before its descriptor is given back */
+		 * device owns it again before its descriptor is given back
+		 */
 		skb_put_data(skb, ring->buf[entry], len);
 		dma_sync_single_for_device(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
 		if ((tp->dev->features & NETIF_F_RXHASH) && ops->hash(desc, &hash, &l4))

@@ -13,7 +13,8 @@ int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
 
 	ring->tp = tp;
 	ring->num_desc = n;
-	ring->cur_tx = ring->dirty_tx = 0;
+	ring->cur_tx = 0;
+	ring->dirty_tx = 0;
 	ring->desc = dma_alloc_coherent(d, (size_t)n * sizeof(*ring->desc),
 					&ring->desc_dma, GFP_KERNEL);
 	if (!ring->desc)
@@ -68,7 +69,8 @@ void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
 
 /* Free descriptors.  ndo_start_xmit (advancing cur_tx) and the NAPI TX
  * completion (advancing dirty_tx) may run at once on two CPUs, so both
- * indices are read fresh each time (netdev_queues.h's get_desc rule). */
+ * indices are read fresh each time (netdev_queues.h's get_desc rule).
+ */
 static unsigned int tx_free(const struct rtl_tx_ring *ring)
 {
 	return ring->num_desc - (READ_ONCE(ring->cur_tx) - READ_ONCE(ring->dirty_tx));
@@ -119,7 +121,8 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	WRITE_ONCE(ring->desc[entry].opts1, cpu_to_le32(opts1));
 	WRITE_ONCE(ring->cur_tx, ring->cur_tx + 1);
 	/* byte queue limits: what the completion will report done; with
-	 * more frames right behind this one the doorbell can wait for them */
+	 * more frames right behind this one the doorbell can wait for them
+	 */
 	ring_it = __netdev_tx_sent_queue(txq, skb->len, netdev_xmit_more());
 	/* stop, then re-check against a completion on another CPU */
 	if (!netif_subqueue_maybe_stop(dev, q, tx_free(ring), R8169_TX_STOP_THRS,
@@ -133,7 +136,8 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 }
 
 /* Reclaim completed descriptors; TX work ignores the NAPI budget
- * (napi.rst), but @budget 0 means netpoll: free with that in mind. */
+ * (napi.rst), but @budget 0 means netpoll: free with that in mind.
+ */
 void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 {
 	struct rtl8169_private *tp = ring->tp;

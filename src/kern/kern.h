@@ -82,6 +82,12 @@ struct kern {
 	int netdev_budget;              /* 300 */
 	unsigned netdev_budget_usecs;   /* 2 * USEC_PER_SEC / HZ = 8000 */
 	int dev_weight;                 /* 64 (NAPI_POLL_WEIGHT) */
+	/* netif_get_num_default_rss_queues(): the RX queues a multi-queue
+	 * driver starts with (ethtool -L changes them later).  0 = the
+	 * host's CPU count (Linux: the CPUs less SMT siblings, at most 8);
+	 * a scenario's nic.rx_queues sets it.  Kernel policy, not a driver
+	 * knob: the drivers have no module parameters. */
+	unsigned default_rss_queues;
 
 	/* CPUs interrupts may target; vectors are spread round-robin over
 	 * them from the lowest (smp_affinity default). */

@@ -145,6 +145,12 @@ void dev_set_promiscuity(struct net_device *dev, int inc)
 		dev->netdev_ops->ndo_set_rx_mode(dev);
 }
 
+int netif_get_num_default_rss_queues(void)
+{
+	return (int)(kern->default_rss_queues ? kern->default_rss_queues :
+		     num_online_cpus());
+}
+
 int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int rxq)
 {
 	if (!rxq || rxq > dev->num_rx_queues)

@@ -266,6 +266,11 @@ static inline bool netif_running(const struct net_device *dev)
 	return dev->running;
 }
 
+/* The RX queue count a multi-queue driver starts with (Linux: the CPUs
+ * less SMT siblings, at most DEFAULT_MAX_NUM_RSS_QUEUES): here the
+ * simulated kernel's kern->default_rss_queues, or the host's CPU count. */
+int netif_get_num_default_rss_queues(void);
+
 /* Set the queue counts in use; Returns 0 or -EINVAL if above the
  * allocated number or zero. */
 int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int rxq);
