@@ -13,7 +13,7 @@
 /* The shortest it sleeps: events due sooner run together when it wakes
  * (at 10GbE line rate a frame ends every 1.23 us; a wake-up per frame
  * would cost more than the frame).  Lateness up to this is the price. */
-#define BR_RT_GRAIN_NS 10000ull
+#define BR_RT_GRAIN_NS 50000ull
 
 static uint64_t mono_ns(void)
 {

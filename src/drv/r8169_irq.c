@@ -189,7 +189,7 @@ static unsigned int v2_vectors_needed(const struct rtl_irq_map *m, unsigned int 
 
 static unsigned int rx_queues_wanted(struct rtl8169_private *tp)
 {
-	unsigned int n = (unsigned int)netif_get_num_default_rss_queues();
+	unsigned int n = tp->chip->caps->rx_queues;
 
 	if (n > tp->chip->caps->rx_queues)
 		n = tp->chip->caps->rx_queues;

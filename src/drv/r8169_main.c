@@ -374,7 +374,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	rc = rtl_alloc_vectors(tp);
 	if (rc)
 		goto err_free_tally;
-	tp->num_rx_queues = tp->max_rx_queues;
+	tp->num_rx_queues = min_t(unsigned int, tp->max_rx_queues,
+				  netif_get_num_default_rss_queues());
 	rtl_rss_init(tp);
 	/* the RSS hash reaches the stack (skb_set_hash), so say so: without
 	 * NETIF_F_RXHASH `ethtool -k` shows "receive-hashing: off [fixed]"
