@@ -128,7 +128,8 @@ cat >"$tmp/a.sh" <<EOF
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; ip link set lo up
 echo 0000:00:00.0 > /sys/bus/pci/drivers/r8169/unbind
-insmod $kmod rx_queues=4 || echo "RXS-INSMOD-FAILED"
+insmod $kmod || echo "RXS-INSMOD-FAILED"
+ethtool -L eth0 rx 4 || echo "RXS-INSMOD-FAILED"
 ip link set eth0 up; ip addr add 10.0.0.1/24 dev eth0
 for i in \$(seq 50); do grep -q 1 /sys/class/net/eth0/carrier 2>/dev/null && break; sleep 0.1; done
 echo "RXS nproc=\$(nproc) driver=\$(ethtool -i eth0 | sed -n 's/^driver: //p')"
