@@ -37,9 +37,10 @@ release: all
 BENCH_BASE ?= main
 bench: all release
 	scripts/deps.sh bench
-	ninja -C $(BUILD) bench/bench-thash bench/bench-sim
+	ninja -C $(BUILD) bench/bench-thash bench/bench-sim bench/bench-rt
 	$(BUILD)/bench/bench-thash
 	$(BUILD)/bench/bench-sim
+	$(BUILD)/bench/bench-rt
 	@for s in e1-rss e3-mit-on-p4 chaos-rtl8127a; do \
 		$(BUILD)/rxscale run scenarios/$$s.ini --set run.duration=0.5 --json >$(BUILD)/bench-plain.json; \
 		$(BUILD)/release/rxscale run scenarios/$$s.ini --set run.duration=0.5 --json >$(BUILD)/bench-release.json; \

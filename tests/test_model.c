@@ -21,6 +21,7 @@
 #include "hw/rtl_defines.h"
 #include "hw/rtl_desc.h"
 #include "hw/rtl_regs.h"
+#include "model/model_fcs.h"
 #include "model/rtlm.h"
 #include "rss/rss_toeplitz.h"
 #include "sim/sim_cost.h"
@@ -1887,6 +1888,37 @@ static void test_conservation(void **state)
 	fx_free(f);
 }
 
+/* The FCS: the check value of "123456789" (0xCBF43926, the standard
+ * CRC-32's published check), the all-ones frame tail property (the CRC of a
+ * frame followed by its own FCS is the residue 0x2144DF1C), and the
+ * folded path equal to zlib's on every length 0..2048 at every alignment
+ * 0..15 of random bytes. */
+static void test_fcs(void **state)
+{
+	static uint8_t buf[2048 + 16 + 4];
+	uint32_t x = 0x12345678u;
+
+	(void)state;
+	assert_int_equal(model_fcs32((const uint8_t *)"123456789", 9), 0xCBF43926u);
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		buf[i] = (uint8_t)x;
+	}
+	for (size_t len = 0; len <= 2048; len++)
+		for (size_t off = 0; off < 16; off++)
+			assert_int_equal(model_fcs32(buf + off, len),
+					 model_fcs32_ref(buf + off, len));
+	{
+		uint32_t fcs = model_fcs32(buf, 1514);
+
+		for (unsigned i = 0; i < 4; i++)
+			buf[1514 + i] = (uint8_t)(fcs >> (8 * i));
+		assert_int_equal(model_fcs32(buf, 1518), 0x2144DF1Cu);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1913,6 +1945,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tx),
 		cmocka_unit_test(test_tx_offload),
 		cmocka_unit_test(test_conservation),
+		cmocka_unit_test(test_fcs),
 	};
 
 	if (argc > 1)

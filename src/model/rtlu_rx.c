@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include "model/model_fcs.h"
 
 #include "model/model_tally.h"
 #include "model/rtlu_priv.h"
@@ -123,7 +123,7 @@ static int put_frame(struct rtlu_dev *dev, const struct rtlu_rx_frame *f)
 	b[3] = (uint8_t)(opts1 >> 24);
 	memcpy(b + RTLU_DESC, f->data, f->len);
 	if (dev->p.rx_fcs) {
-		uint32_t crc = (uint32_t)crc32(0L, f->data, f->len);
+		uint32_t crc = model_fcs32(f->data, f->len);
 
 		for (unsigned i = 0; i < 4; i++)
 			b[RTLU_DESC + f->len + i] = (uint8_t)(crc >> (8 * i));
