@@ -30,7 +30,7 @@ run_help = subprocess.run([rx, "run", "--help"], capture_output=True, text=True)
 for opt in sorted(set(re.findall(r"--[a-z]+", run_help))):
     check(opt in text, f"rxscale run {opt} is not in the man page")
 top_help = subprocess.run([rx, "--help"], capture_output=True, text=True).stdout
-for cmd in re.findall(r"^  ([a-z]+) ", top_help, re.M):
+for cmd in re.findall(r"^  ([a-z][a-z-]*) ", top_help, re.M):
     check(f"rxscale {cmd}" in text, f"subcommand {cmd} is not in the man page")
 for f in failures:
     print("FAIL:", f)
