@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -159,6 +160,8 @@ static void dma_register(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 	r->iova = (uint64_t)(uintptr_t)info->iova.iov_base;
 	r->len = info->iova.iov_len;
 	r->vaddr = info->vaddr;
+	r->readable = info->prot & PROT_READ;
+	r->writable = info->prot & PROT_WRITE;
 }
 
 static void dma_unregister(vfu_ctx_t *ctx, vfu_dma_info_t *info)
@@ -175,15 +178,17 @@ static void dma_unregister(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 	}
 }
 
-/* Host address of [@addr, @addr + @len) if it lies in one shared region. */
+/* Host address of the start of [@addr, @addr + @len) and how many bytes
+ * of it (*avail) lie in the shared region holding @addr; NULL if none does
+ * or it is not mapped for a write (@write) or a read. */
 static uint8_t *dma_span(struct br_vfio *v, uint64_t addr, uint64_t len,
-			 uint64_t *avail)
+			 bool write, uint64_t *avail)
 {
 	for (unsigned i = 0; i < v->ndma; i++) {
 		const struct br_vfio_dma *r = &v->dma[i];
 
 		if (addr >= r->iova && addr - r->iova < r->len) {
-			if (!r->vaddr)
+			if (!r->vaddr || !(write ? r->writable : r->readable))
 				return NULL;
 			*avail = r->len - (addr - r->iova);
 			if (*avail > len)
@@ -195,15 +200,14 @@ static uint8_t *dma_span(struct br_vfio *v, uint64_t addr, uint64_t len,
 }
 
 /* Every byte of the range is in shared guest memory. */
-static bool dma_ok(struct br_vfio *v, uint64_t addr, uint64_t len,
-		   const char *what)
+static bool dma_ok(struct br_vfio *v, uint64_t addr, uint64_t len, bool write)
 {
 	uint64_t done = 0, n;
 
 	if (addr + len < addr)
 		goto bad;
 	while (done < len) {
-		if (!dma_span(v, addr + done, len - done, &n))
+		if (!dma_span(v, addr + done, len - done, write, &n))
 			goto bad;
 		done += n;
 	}
@@ -211,8 +215,9 @@ static bool dma_ok(struct br_vfio *v, uint64_t addr, uint64_t len,
 bad:
 	v->dma_errors++;
 	guest_error(v, "DMA %s of %llu bytes at 0x%llx outside the guest memory "
-		    "QEMU shared (a memory backend with share=on)", what,
-		    (unsigned long long)len, (unsigned long long)addr);
+		    "QEMU shared (a memory backend with share=on) %s",
+		    write ? "write" : "read", (unsigned long long)len,
+		    (unsigned long long)addr, write ? "for writing" : "for reading");
 	return false;
 }
 
@@ -220,10 +225,10 @@ int br_vfio_dma_read(struct br_vfio *v, uint64_t addr, void *buf, uint64_t len)
 {
 	uint64_t done = 0, n;
 
-	if (!dma_ok(v, addr, len, "read"))
+	if (!dma_ok(v, addr, len, false))
 		return -EFAULT;
 	while (done < len) {
-		const uint8_t *src = dma_span(v, addr + done, len - done, &n);
+		const uint8_t *src = dma_span(v, addr + done, len - done, false, &n);
 
 		memcpy((uint8_t *)buf + done, src, n);
 		done += n;
@@ -236,10 +241,10 @@ int br_vfio_dma_write(struct br_vfio *v, uint64_t addr, const void *buf,
 {
 	uint64_t done = 0, n;
 
-	if (!dma_ok(v, addr, len, "write"))
+	if (!dma_ok(v, addr, len, true))
 		return -EFAULT;
 	while (done < len) {
-		uint8_t *dst = dma_span(v, addr + done, len - done, &n);
+		uint8_t *dst = dma_span(v, addr + done, len - done, true, &n);
 
 		memcpy(dst, (const uint8_t *)buf + done, n);
 		done += n;
