@@ -38,11 +38,26 @@ static struct br_vfio *of(vfu_ctx_t *ctx)
 	return vfu_get_private(ctx);
 }
 
+/*
+ * libvfio-user checks each request itself (header, size, command, region
+ * index and bounds, IRQ and DMA arguments) and answers a bad one with an
+ * error reply before any callback here runs; what it tells is its log.
+ * Its verdict on a request it refused is one LOG_ERR line that starts
+ * with the request's id ("msg0x2: cmd 99 failed: ...", "msg0x4: bad size
+ * 8 in header"); lines before it give the detail, lines without an id are
+ * about the connection.  Each verdict is a guest error, so the counter
+ * holds every request the client got wrong, not only those the callbacks
+ * saw.  (The VERSION exchange, before the client is connected, is judged
+ * in serve().)  Called with the device lock held (vfu_run_ctx).
+ */
 static void on_log(vfu_ctx_t *ctx, int level, const char *msg)
 {
 	struct br_vfio *v = of(ctx);
 
-	(void)level;
+	if (level <= LOG_ERR && v->connected && !strncmp(msg, "msg", 3)) {
+		guest_error(v, "libvfio-user: %s", msg);
+		return;
+	}
 	if (!v->quiet)
 		fprintf(stderr, "br_vfio: libvfio-user: %s\n", msg);
 }
@@ -418,9 +433,13 @@ static void *serve(void *arg)
 		if (rc == 0)
 			break;
 		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			int err = errno;
+
 			br_rt_enter(v->rt);
+			if (err == EINVAL)      /* a bad VERSION: a protocol error */
+				guest_error(v, "the client's VERSION was refused");
 			snprintf(v->last_error, sizeof(v->last_error), "attach: %s",
-				 strerror(errno));
+				 strerror(err));
 			v->gone = true;
 			v->failed = true;
 			br_rt_leave(v->rt);
