@@ -161,18 +161,27 @@ static vfu_region_access_cb_t *const bar_cbs[PLAT_PCI_BARS] = {
 static void dma_register(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 {
 	struct br_vfio *v = of(ctx);
-	struct br_vfio_dma *r;
+	uint64_t iova = (uint64_t)(uintptr_t)info->iova.iov_base;
+	struct br_vfio_dma *r = NULL;
 
-	v->dma_maps++;
-	if (v->ndma == BR_VFIO_DMA_MAX) {
-		guest_error(v, "more than %u DMA regions: 0x%llx+0x%zx ignored",
-			    BR_VFIO_DMA_MAX,
-			    (unsigned long long)(uintptr_t)info->iova.iov_base,
-			    info->iova.iov_len);
-		return;
+	/* libvfio-user accepts a DMA_MAP of exactly a region it has (same
+	 * fd, offset and protection) and calls this again; one DMA_UNMAP
+	 * removes it, so it must have one entry here, or a stale one would
+	 * point at memory libvfio-user has unmapped. */
+	for (unsigned i = 0; i < v->ndma; i++)
+		if (v->dma[i].iova == iova && v->dma[i].len == info->iova.iov_len)
+			r = &v->dma[i];
+	if (!r) {
+		v->dma_maps++;
+		if (v->ndma == BR_VFIO_DMA_MAX) {
+			guest_error(v, "more than %u DMA regions: 0x%llx+0x%zx ignored",
+				    BR_VFIO_DMA_MAX, (unsigned long long)iova,
+				    info->iova.iov_len);
+			return;
+		}
+		r = &v->dma[v->ndma++];
 	}
-	r = &v->dma[v->ndma++];
-	r->iova = (uint64_t)(uintptr_t)info->iova.iov_base;
+	r->iova = iova;
 	r->len = info->iova.iov_len;
 	r->vaddr = info->vaddr;
 	r->readable = info->prot & PROT_READ;
