@@ -23,8 +23,9 @@ what the session did, exactly):
              and TX vectors' eventfds fired exactly once each, ISR_V2, the
              tally dump; then DMA a guest gets wrong (tally outside every
              region, into a read-only region, across a region's end, a
-             TX ring outside guest memory): DMA errors, nothing written;
-             the client vanishes without DMA_UNMAP;
+             TX ring outside guest memory, and after RAM, mapped twice,
+             is unmapped once): DMA errors, nothing written; the client
+             vanishes without DMA_UNMAP of the rest;
   protocol   bad accesses (beyond a BAR's end, straddling it, a huge
              offset or count, a config access outside config space, no
              such region, a write whose count disagrees with its data)
@@ -51,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -486,6 +488,12 @@ def session_dma():
             diff = [i for i in range(RAM) if now[i] != snap[i]]
             print("  changed bytes at 0x%x..0x%x" % (diff[0], diff[-1]))
         check(ro.get(0, RO_SIZE) == ro_snap, what + ": the read-only region changed")
+        # RAM was mapped twice (the same region: accepted); one DMA_UNMAP
+        # takes it away, and the device's DMA into it is an error
+        g.dma_unmap(IOVA, RAM)
+        check(tally_dump(g, IOVA + TALLY), what + ": tally after unmap: dump bit stuck")
+        check(ram.get(0, RAM) == snap, what + ": a DMA after DMA_UNMAP reached guest RAM")
+        eq(g.cfg_rd(0, 2), 0x10EC, what + ": server alive after DMA into unmapped RAM")
     finally:
         t0 = time.monotonic()
         g.close()                       # gone, without DMA_UNMAP
@@ -497,7 +505,7 @@ def session_dma():
     check(t < 3, "%s: exit took %.1f s after the client vanished" % (what, t))
     check("every guest came and went" in srv.out, what + ": no 'every guest came and went'")
     expect_counters(srv, g, what, irqs=3, irq_errors=0, dma_maps=2,
-                    guest_errors=4, dma_errors=4)
+                    guest_errors=5, dma_errors=5)
     m = NIC.search(srv.out)
     eq(m and tuple(int(x) for x in m.groups()), (1, 1, 1, 0),
        what + ": nic0 frames sent/offered/received/dropped")
@@ -680,7 +688,15 @@ def main():
         try:
             s()
         except Exception as e:      # a dead server shows up here
-            check(False, "%s: %s: %s" % (name, type(e).__name__, e))
+            here = [f.lineno for f in traceback.extract_tb(e.__traceback__)
+                    if f.filename == os.path.abspath(__file__)]
+            check(False, "%s: %s: %s (at lines %s)" % (
+                name, type(e).__name__, e, " > ".join(map(str, here[1:]))))
+            for srv in Server.started:
+                if srv.rc is None:
+                    rc, _ = srv.finish(3)
+                    print("  the server's exit status: %d; stderr: %s" %
+                          (rc, srv.err.strip()[-300:]))
         print("%-18s %s (%.1f s)" % (name, "ok" if len(failures) == n else "FAILED",
                                      time.monotonic() - t0), flush=True)
     for srv in Server.started:     # none left behind by a failed session
