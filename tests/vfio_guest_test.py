@@ -21,10 +21,11 @@ what the session did, exactly):
              request sent through the TX ring, the responder's reply
              checked byte for byte (FCS included) in the RX ring, the RX
              and TX vectors' eventfds fired exactly once each, ISR_V2, the
-             tally dump; then DMA a guest gets wrong (tally outside every
-             region, into a read-only region, across a region's end, a
-             TX ring outside guest memory, and after RAM, mapped twice,
-             is unmapped once): DMA errors, nothing written; the client
+             tally dump; then DMA a guest gets wrong (a tally dump outside
+             every region and into a region mapped read-only, a TX buffer
+             across the end of guest RAM, a TX ring outside it, a tally
+             dump into RAM after one DMA_UNMAP of RAM mapped twice): DMA
+             errors, TxErr interrupts, nothing written; the client
              vanishes without DMA_UNMAP of the rest;
   protocol   bad accesses (beyond a BAR's end, straddling it, a huge
              offset or count, a config access outside config space, no
@@ -201,7 +202,13 @@ class Guest(vu.Client):
         self.wr(BAR_MMIO, off, size, v)
 
 
+def verbose(srv):
+    if os.environ.get("VFIO_GUEST_VERBOSE"):
+        print("  --- server stdout ---\n  " + srv.out.strip().replace("\n", "\n  "))
+
+
 def expect_counters(srv, g, what, **want):
+    verbose(srv)
     got = srv.counters()
     full = dict(irqs=0, irq_errors=0, dma_maps=0, guest_errors=0, dma_errors=0)
     full.update(g.n if g else {})
@@ -471,18 +478,22 @@ def session_dma():
         # stays owned, the queue stops): the TX vector once more
         check(wait_until(lambda: fired_all([efds[txvec]]), 2),
               what + ": no TxErr interrupt for the bad TX buffer")
+        eq(hx(ram.get32(TXD + 16)), hx(DESC_OWN | FS | LS | 60),
+           what + ": TX descriptor 1 (bad buffer) left as it was")
+        fired = {v: vu.eventfd_count(fd) for v, fd in enumerate(efds)}
+        eq({v: n for v, n in fired.items() if n}, {txvec: 1},
+           what + ": eventfds fired after the bad TX buffer (TxErr)")
+        eq(hx(g.mrd(ISR_V2_8125, 4)), hx(1 << txvec), what + ": ISR_V2 after the bad TX buffer")
+        g.mwr(ISR_V2_8125, 4, 0xFFFFFFFF)
         g.mwr(TxDescStartAddrHigh, 4, OUTSIDE >> 32)
         g.mwr(TxDescStartAddrLow, 4, OUTSIDE & 0xFFFFFFFF)
         g.mwr(TxPoll_8125, 2, 1)        # a ring outside guest memory
-        time.sleep(0.2)
-        eq(g.cfg_rd(0, 2), 0x10EC, what + ": server alive after bad DMA")
-        eq(hx(ram.get32(TXD + 16)), hx(DESC_OWN | FS | LS | 60),
-           what + ": TX descriptor 1 (bad buffer) left as it was")
-        # the ring fault found TxErr still latched in ISR_V2: no message
+        check(wait_until(lambda: fired_all([efds[txvec]]), 2),
+              what + ": no TxErr interrupt for the TX ring outside guest memory")
         fired = {v: vu.eventfd_count(fd) for v, fd in enumerate(efds)}
         eq({v: n for v, n in fired.items() if n}, {txvec: 1},
-           what + ": eventfds fired after the bad DMA (TxErr)")
-        eq(hx(g.mrd(ISR_V2_8125, 4)), hx(1 << txvec), what + ": ISR_V2 after the bad DMA")
+           what + ": eventfds fired after the TX ring outside (TxErr)")
+        eq(g.cfg_rd(0, 2), 0x10EC, what + ": server alive after bad DMA")
         now = ram.get(0, RAM)
         if not check(now == snap, what + ": guest RAM changed by a bad DMA"):
             diff = [i for i in range(RAM) if now[i] != snap[i]]
@@ -504,7 +515,7 @@ def session_dma():
     eq(rc, 0, what + ": exit status after the client vanished")
     check(t < 3, "%s: exit took %.1f s after the client vanished" % (what, t))
     check("every guest came and went" in srv.out, what + ": no 'every guest came and went'")
-    expect_counters(srv, g, what, irqs=3, irq_errors=0, dma_maps=2,
+    expect_counters(srv, g, what, irqs=4, irq_errors=0, dma_maps=2,
                     guest_errors=5, dma_errors=5)
     m = NIC.search(srv.out)
     eq(m and tuple(int(x) for x in m.groups()), (1, 1, 1, 0),
@@ -624,9 +635,12 @@ def session_sigterm():
     g.version()
     g.cfg_rd(0, 4)
     g.mrd(MAC0, 4)
-    # half a message: a header for 1000 bytes, 10 of them sent
+    # half a message: a header for 1000 bytes, 10 of them sent; refused
+    # as a short read (the 10 bytes consumed: still in step)
     g.send_raw(vu.HDR.pack(50, vu.REGION_WRITE, 1000, 0, 0) + bytes(10))
-    time.sleep(0.3)
+    rep = g.recv()
+    eq((rep.msg_id, rep.is_error), (50, True), what + ": half a message refused")
+    eq(g.cfg_rd(0, 2), 0x10EC, what + ": in step after half a message")
     srv.p.send_signal(signal.SIGTERM)
     rc, t = srv.finish()
     g.close()
