@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -37,11 +38,26 @@ static struct br_vfio *of(vfu_ctx_t *ctx)
 	return vfu_get_private(ctx);
 }
 
+/*
+ * libvfio-user checks each request itself (header, size, command, region
+ * index and bounds, IRQ and DMA arguments) and answers a bad one with an
+ * error reply before any callback here runs; what it tells is its log.
+ * Its verdict on a request it refused is one LOG_ERR line that starts
+ * with the request's id ("msg0x2: cmd 99 failed: ...", "msg0x4: bad size
+ * 8 in header"); lines before it give the detail, lines without an id are
+ * about the connection.  Each verdict is a guest error, so the counter
+ * holds every request the client got wrong, not only those the callbacks
+ * saw.  (The VERSION exchange, before the client is connected, is judged
+ * in serve().)  Called with the device lock held (vfu_run_ctx).
+ */
 static void on_log(vfu_ctx_t *ctx, int level, const char *msg)
 {
 	struct br_vfio *v = of(ctx);
 
-	(void)level;
+	if (level <= LOG_ERR && v->connected && !strncmp(msg, "msg", 3)) {
+		guest_error(v, "libvfio-user: %s", msg);
+		return;
+	}
 	if (!v->quiet)
 		fprintf(stderr, "br_vfio: libvfio-user: %s\n", msg);
 }
@@ -145,20 +161,31 @@ static vfu_region_access_cb_t *const bar_cbs[PLAT_PCI_BARS] = {
 static void dma_register(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 {
 	struct br_vfio *v = of(ctx);
-	struct br_vfio_dma *r;
+	uint64_t iova = (uint64_t)(uintptr_t)info->iova.iov_base;
+	struct br_vfio_dma *r = NULL;
 
-	v->dma_maps++;
-	if (v->ndma == BR_VFIO_DMA_MAX) {
-		guest_error(v, "more than %u DMA regions: 0x%llx+0x%zx ignored",
-			    BR_VFIO_DMA_MAX,
-			    (unsigned long long)(uintptr_t)info->iova.iov_base,
-			    info->iova.iov_len);
-		return;
+	/* libvfio-user accepts a DMA_MAP of exactly a region it has (same
+	 * fd, offset and protection) and calls this again; one DMA_UNMAP
+	 * removes it, so it must have one entry here, or a stale one would
+	 * point at memory libvfio-user has unmapped. */
+	for (unsigned i = 0; i < v->ndma; i++)
+		if (v->dma[i].iova == iova && v->dma[i].len == info->iova.iov_len)
+			r = &v->dma[i];
+	if (!r) {
+		v->dma_maps++;
+		if (v->ndma == BR_VFIO_DMA_MAX) {
+			guest_error(v, "more than %u DMA regions: 0x%llx+0x%zx ignored",
+				    BR_VFIO_DMA_MAX, (unsigned long long)iova,
+				    info->iova.iov_len);
+			return;
+		}
+		r = &v->dma[v->ndma++];
 	}
-	r = &v->dma[v->ndma++];
-	r->iova = (uint64_t)(uintptr_t)info->iova.iov_base;
+	r->iova = iova;
 	r->len = info->iova.iov_len;
 	r->vaddr = info->vaddr;
+	r->readable = info->prot & PROT_READ;
+	r->writable = info->prot & PROT_WRITE;
 }
 
 static void dma_unregister(vfu_ctx_t *ctx, vfu_dma_info_t *info)
@@ -175,15 +202,17 @@ static void dma_unregister(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 	}
 }
 
-/* Host address of [@addr, @addr + @len) if it lies in one shared region. */
+/* Host address of the start of [@addr, @addr + @len) and how many bytes
+ * of it (*avail) lie in the shared region holding @addr; NULL if none does
+ * or it is not mapped for a write (@write) or a read. */
 static uint8_t *dma_span(struct br_vfio *v, uint64_t addr, uint64_t len,
-			 uint64_t *avail)
+			 bool write, uint64_t *avail)
 {
 	for (unsigned i = 0; i < v->ndma; i++) {
 		const struct br_vfio_dma *r = &v->dma[i];
 
 		if (addr >= r->iova && addr - r->iova < r->len) {
-			if (!r->vaddr)
+			if (!r->vaddr || !(write ? r->writable : r->readable))
 				return NULL;
 			*avail = r->len - (addr - r->iova);
 			if (*avail > len)
@@ -195,15 +224,14 @@ static uint8_t *dma_span(struct br_vfio *v, uint64_t addr, uint64_t len,
 }
 
 /* Every byte of the range is in shared guest memory. */
-static bool dma_ok(struct br_vfio *v, uint64_t addr, uint64_t len,
-		   const char *what)
+static bool dma_ok(struct br_vfio *v, uint64_t addr, uint64_t len, bool write)
 {
 	uint64_t done = 0, n;
 
 	if (addr + len < addr)
 		goto bad;
 	while (done < len) {
-		if (!dma_span(v, addr + done, len - done, &n))
+		if (!dma_span(v, addr + done, len - done, write, &n))
 			goto bad;
 		done += n;
 	}
@@ -211,8 +239,9 @@ static bool dma_ok(struct br_vfio *v, uint64_t addr, uint64_t len,
 bad:
 	v->dma_errors++;
 	guest_error(v, "DMA %s of %llu bytes at 0x%llx outside the guest memory "
-		    "QEMU shared (a memory backend with share=on)", what,
-		    (unsigned long long)len, (unsigned long long)addr);
+		    "QEMU shared (a memory backend with share=on) %s",
+		    write ? "write" : "read", (unsigned long long)len,
+		    (unsigned long long)addr, write ? "for writing" : "for reading");
 	return false;
 }
 
@@ -220,10 +249,10 @@ int br_vfio_dma_read(struct br_vfio *v, uint64_t addr, void *buf, uint64_t len)
 {
 	uint64_t done = 0, n;
 
-	if (!dma_ok(v, addr, len, "read"))
+	if (!dma_ok(v, addr, len, false))
 		return -EFAULT;
 	while (done < len) {
-		const uint8_t *src = dma_span(v, addr + done, len - done, &n);
+		const uint8_t *src = dma_span(v, addr + done, len - done, false, &n);
 
 		memcpy((uint8_t *)buf + done, src, n);
 		done += n;
@@ -236,10 +265,10 @@ int br_vfio_dma_write(struct br_vfio *v, uint64_t addr, const void *buf,
 {
 	uint64_t done = 0, n;
 
-	if (!dma_ok(v, addr, len, "write"))
+	if (!dma_ok(v, addr, len, true))
 		return -EFAULT;
 	while (done < len) {
-		uint8_t *dst = dma_span(v, addr + done, len - done, &n);
+		uint8_t *dst = dma_span(v, addr + done, len - done, true, &n);
 
 		memcpy(dst, (const uint8_t *)buf + done, n);
 		done += n;
@@ -413,9 +442,13 @@ static void *serve(void *arg)
 		if (rc == 0)
 			break;
 		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			int err = errno;
+
 			br_rt_enter(v->rt);
+			if (err == EINVAL)      /* a bad VERSION: a protocol error */
+				guest_error(v, "the client's VERSION was refused");
 			snprintf(v->last_error, sizeof(v->last_error), "attach: %s",
-				 strerror(errno));
+				 strerror(err));
 			v->gone = true;
 			v->failed = true;
 			br_rt_leave(v->rt);

@@ -13,8 +13,10 @@
  *  - DMA: QEMU maps guest RAM into this process (a memory backend with
  *    share=on hands libvfio-user its file descriptors); the regions are
  *    kept in a table, and the function's DMA copies through them.  A DMA
- *    outside every region, or into a region QEMU did not share, is a guest
- *    error: counted, logged, nothing copied;
+ *    outside every region, into a region QEMU did not share, or against
+ *    the region's protection (a write into a region mapped without
+ *    VFIO_USER_F_DMA_REGION_WRITE, which libvfio-user maps read-only) is
+ *    a guest error: counted, logged, nothing copied;
  *  - interrupts: QEMU emulates the MSI-X table and PBA itself (its guest's
  *    table writes never reach the device), so the function sends MSI-X
  *    messages by vector index (plat_pci_set_vec_transport) and
@@ -50,6 +52,7 @@
 struct br_vfio_dma {
 	uint64_t iova, len;
 	uint8_t *vaddr;                 /* NULL: not shared with us */
+	bool readable, writable;        /* as mapped (DMA_MAP's flags) */
 };
 
 struct br_vfio {
