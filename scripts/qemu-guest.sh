@@ -423,7 +423,9 @@ done
 ip link set lo up
 echo "RXQ-BOOTED kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) modules=$(cut -d' ' -f1 /proc/modules | tr '\n' ',')"
 if [ -f /test.sh ]; then
-  sh /test.sh
+  # busybox's sh runs its own applets before PATH: the packaged ip and tc
+  # must win, so the script starts with functions that name them
+  sh -c '. /etc/rxq-profile; . /test.sh'
   rc=$?
 else
   echo "RXQ: no /test.sh in the initramfs"
@@ -489,6 +491,11 @@ stage_initrd() {
   cp -a "$kroot/lib/modules" usr/lib/
   cp "$toeplitz" usr/bin/toeplitz
   write_init init
+  cat >etc/rxq-profile <<'EOF'
+# sourced before /test.sh (see /init)
+ip() { /usr/bin/ip "$@"; }
+tc() { /usr/sbin/tc "$@"; }
+EOF
   for p in $iprogs; do
     chroot . /$p --version >/dev/null 2>&1 || chroot . /$p -V >/dev/null 2>&1 ||
       chroot . /$p -h >/dev/null 2>&1 || log "note: /$p did not answer --version in the initramfs root"

@@ -8,9 +8,11 @@ read it back and assert behaviour, never rates:
   RXQ-BEGIN <name>            a block: the lines up to RXQ-END <name>
   RXQ-END <name>              (e.g. interrupts-before, interrupts-after, mpstat,
                                ping-guest, iperf3-server)
-  RXQ-AFFINITY <vector> irq=<n> cpu=<c>
+  RXQ-AFFINITY <vector> irq=<n> cpu=<c> [...]
                               the CPU a queue vector was given (read back from
-                              /proc/irq/<n>/effective_affinity_list)
+                              /proc/irq/<n>/smp_affinity_list: on x86 without
+                              interrupt remapping effective_affinity_list only
+                              follows at the vector's next interrupt)
   RXQ-RC <name> <status>      the exit status of a step
 
 Kernel messages may interleave with a block; lines that do not parse are
@@ -115,7 +117,7 @@ def _natural(s):
 def parse_affinity(log):
     """{vector name: cpu} from the RXQ-AFFINITY lines."""
     out = {}
-    for m in re.finditer(r"^RXQ-AFFINITY (\S+) irq=\d+ cpu=(\d+)\s*$", log, re.M):
+    for m in re.finditer(r"^RXQ-AFFINITY (\S+) irq=\d+ cpu=(\d+)\b.*$", log, re.M):
         out[m.group(1)] = int(m.group(2))
     return out
 
@@ -251,10 +253,14 @@ def check_log(log, pattern, queues, min_soft=1.0, min_soft_cpus=3, client_json=N
     results = []
     before = parse_interrupts(block(log, "interrupts-before"))
     after = parse_interrupts(block(log, "interrupts-after"))
+    patterns = [pattern] if isinstance(pattern, str) else list(pattern)
     if before is None or after is None:
         results.append(Result("irq-spread", False, "no /proc/interrupts snapshot (before/after) in the log"))
     else:
-        results.append(check_spread(irq_deltas(before, after, pattern), queues, parse_affinity(log)))
+        for p in patterns:
+            r = check_spread(irq_deltas(before, after, p), queues, parse_affinity(log))
+            r.name = "irq-spread %s" % p
+            results.append(r)
     results.append(check_softirq(mpstat_soft(block(log, "mpstat")), min_soft, min_soft_cpus))
     results.append(check_ping(block(log, "ping-guest"), "ping guest->host"))
     if host_ping is not None:
@@ -344,7 +350,9 @@ def main(argv):
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="check a guest console log")
     c.add_argument("log")
-    c.add_argument("--pattern", default=r"eth0-TxRx-\d+", help="queue vector names (regex, full match)")
+    c.add_argument("--pattern", action="append",
+                   help="queue vector names (regex, full match; repeat for RX and TX vectors; "
+                        "default eth0-TxRx-N)")
     c.add_argument("--queues", type=int, default=4)
     c.add_argument("--min-soft", type=float, default=1.0)
     c.add_argument("--min-soft-cpus", type=int, default=3)
@@ -356,7 +364,7 @@ def main(argv):
         return selftest()
     log = open(a.log, errors="replace").read()
     rd = lambda p: open(p, errors="replace").read() if p else None
-    results = check_log(log, a.pattern, a.queues, a.min_soft, a.min_soft_cpus,
+    results = check_log(log, a.pattern or [r"eth0-TxRx-\d+"], a.queues, a.min_soft, a.min_soft_cpus,
                         rd(a.client_json), rd(a.host_ping))
     for r in results:
         print(r.report())
