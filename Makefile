@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all run test bench release clean deps kmod checkpatch libvfio-user uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz
+.PHONY: all run test bench release clean deps kmod checkpatch libvfio-user uml-kernel uml-smoke uml-kmod uml-test uml-toeplitz qemu-guest qemu-igb qemu-test
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -105,6 +105,22 @@ uml-test: all uml-kmod
 # RX queues, a second guest sending the flows. See uml/README.md.
 uml-toeplitz: all uml-kmod
 	scripts/uml-toeplitz.sh $(BUILD)/uml
+
+# SMP guests under QEMU (4 vCPUs, TCG), from Debian packages, no disk images:
+# QEMU 11.1 (vfio-user client) in a private trixie root, Linux 7.3 image and
+# modules, rxscale_r8169.ko built for it (gcc-14 in a trixie chroot), the
+# static toeplitz selftest and a base initramfs, into $(BUILD)/qemu/ (cached).
+# qemu-igb: QEMU's own igb spreads over 4 CPUs (the method's independent
+# check); qemu-test: the whole QEMU suite (about 2.5 min here).
+qemu-guest:
+	scripts/deps.sh qemu
+	scripts/qemu-guest.sh $(BUILD)/qemu
+
+qemu-igb: qemu-guest
+	QEMU_DIR=$(BUILD)/qemu scripts/qemu-igb.sh
+
+qemu-test: qemu-guest
+	QEMU_DIR=$(BUILD)/qemu scripts/qemu-test.sh
 
 clean:
 	rm -rf $(BUILD)

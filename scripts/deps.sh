@@ -4,6 +4,7 @@
 #        scripts/deps.sh bench              (test's, and valgrind for make bench)
 #        scripts/deps.sh kmod               (kernel headers for make kmod; ci has them)
 #        scripts/deps.sh uml                (the tools make uml-test runs in its guests)
+#        scripts/deps.sh qemu               (host tools for make qemu-guest / qemu-test)
 set -eu
 level=${1:-build}
 pkgs="meson ninja-build gcc pkg-config libpcap-dev libinih-dev libjson-c-dev zlib1g-dev python3 scdoc"
@@ -14,7 +15,8 @@ case "$level" in
   bench) pkgs="$pkgs libcmocka-dev libdpdk-dev tshark python3 gnuplot-nox man-db parallel openssh-server openssh-client valgrind" ;;
   kmod)  pkgs="make gcc linux-headers-amd64 kmod" ;;
   uml)   pkgs="iputils-ping ethtool iperf3 iproute2 util-linux kmod python3-yaml python3-jsonschema" ;;
-  *) echo "deps.sh: unknown level '$level' (build|test|ci|bench|kmod|uml)" >&2; exit 2 ;;
+  qemu)  pkgs="gcc libc6-dev binutils kmod cpio gzip xz-utils zstd iputils-ping iperf3 iproute2 util-linux python3 python3-yaml python3-jsonschema debian-archive-keyring" ;;
+  *) echo "deps.sh: unknown level '$level' (build|test|ci|bench|kmod|uml|qemu)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do
