@@ -162,7 +162,7 @@ stage_qemu() {
     log "fetching qemu-system-x86 11.x and its closure (trixie-backports + trixie)"
     closure "$qdebs" -t trixie-backports $qpkgs
   fi
-  local want="recipe=$recipe_qemu debs=$(debs_id "$qdebs")"
+  local want="recipe=$recipe_qemu debs=$(debs_id "$qdebs") root=$qroot"
   if [ -x "$qwrap" ] && [ "$(cat "$qroot/.stamp" 2>/dev/null)" = "$want" ]; then return; fi
   log "unpacking $(ls "$qdebs"/*.deb | wc -l) packages into $qroot"
   rm -rf "$qroot"; mkdir -p "$qroot"
