@@ -141,6 +141,7 @@ struct rtl_q_vector {
 	bool irq_requested;
 	struct napi_struct napi;
 	bool napi_added;
+	bool napi_enabled;		/* napi_enable()d and not disabled since */
 	struct rtl_rx_ring *rx;
 	struct rtl_tx_ring *tx;
 	char name[IFNAMSIZ + 16];	/* "eth0-rx-0" */
@@ -273,6 +274,7 @@ int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx);
 void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all);
 void rtl_napi_enable_all(struct rtl8169_private *tp);
 void rtl_napi_disable_all(struct rtl8169_private *tp);
+void rtl_sync_irqs(struct rtl8169_private *tp);
 void rtl_link_check(struct rtl8169_private *tp);
 /* The service timer: every R8169_WATCHDOG_PERIOD while up. */
 #define R8169_WATCHDOG_PERIOD	HZ

@@ -487,16 +487,41 @@ void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all)
 
 void rtl_napi_enable_all(struct rtl8169_private *tp)
 {
-	for (unsigned int i = 0; i < R8169_NQV; i++)
-		if (tp->qv[i].active && tp->qv[i].napi_added)
-			napi_enable(&tp->qv[i].napi);
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
+		struct rtl_q_vector *qv = &tp->qv[i];
+
+		if (qv->active && qv->napi_added && !qv->napi_enabled) {
+			napi_enable(&qv->napi);
+			qv->napi_enabled = true;
+		}
+	}
 }
 
+/* Only instances that were enabled: napi_disable() on one that never was
+ * (netif_napi_add() leaves it claimed) waits forever for its SCHED bit
+ * (net/core/dev.c, napi_disable_locked()); a channel change adds its new
+ * vectors before the datapath stops.
+ */
 void rtl_napi_disable_all(struct rtl8169_private *tp)
 {
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
+		struct rtl_q_vector *qv = &tp->qv[i];
+
+		if (qv->active && qv->napi_enabled) {
+			napi_disable(&qv->napi);
+			qv->napi_enabled = false;
+		}
+	}
+}
+
+/* Wait for every handler of the device's vectors that is running on
+ * another CPU (after the device's interrupts are masked).
+ */
+void rtl_sync_irqs(struct rtl8169_private *tp)
+{
 	for (unsigned int i = 0; i < R8169_NQV; i++)
-		if (tp->qv[i].active && tp->qv[i].napi_added)
-			napi_disable(&tp->qv[i].napi);
+		if (tp->qv[i].active && tp->qv[i].irq_requested)
+			synchronize_irq((unsigned int)tp->qv[i].irq);
 }
 
 /* ---- the service timer: lost interrupts ---- */

@@ -174,8 +174,12 @@ static void rtl_up(struct rtl8169_private *tp)
 static void rtl_quiesce(struct rtl8169_private *tp)
 {
 	timer_delete_sync(&tp->watchdog);
-	netif_tx_stop_all_queues(tp->dev);
+	/* takes each queue's xmit lock: a start_xmit running on another CPU
+	 * finishes before the rings go
+	 */
+	netif_tx_disable(tp->dev);
 	tp->irq_ops->disable_all(tp);
+	rtl_sync_irqs(tp);
 	rtl_napi_disable_all(tp);
 	rtl_w8(tp, RTL_ChipCmd, 0);
 	rtl_hw_reset(tp);

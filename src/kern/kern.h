@@ -64,6 +64,9 @@ struct kern_warnings {
 	uint64_t napi_complete_at_budget; /* completed although work == budget */
 	uint64_t napi_budget0_work;     /* RX work or completion with budget 0 */
 	uint64_t napi_sched_disabled;   /* __napi_schedule on a disabled napi */
+	uint64_t napi_disable_disabled; /* napi_disable of a disabled (or never
+					   enabled) napi: Linux waits forever */
+	uint64_t napi_del_enabled;      /* netif_napi_del of an enabled napi */
 	uint64_t irq_unhandled;         /* handler returned IRQ_NONE */
 	uint64_t dma_unsynced_read;     /* copy from a DMA buffer the device owns */
 	uint64_t bql_overcomplete;      /* completed bytes never reported sent */

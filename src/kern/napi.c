@@ -136,7 +136,11 @@ void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
 
 void netif_napi_del(struct napi_struct *napi)
 {
-	napi_disable(napi);
+	/* Linux unlists it and expects it disabled already */
+	if (!(napi->state & BIT(NAPI_STATE_DISABLE))) {
+		warn(&kern->warn.napi_del_enabled, napi, "netif_napi_del of an enabled napi");
+		napi_disable(napi);
+	}
 	napi->state &= ~BIT(NAPI_STATE_LISTED);
 	/* the instance may be freed next: no heap entry may point at its
 	 * cancelled watchdog any more */
@@ -153,6 +157,13 @@ void napi_enable(struct napi_struct *n)
 void napi_disable(struct napi_struct *n)
 {
 	bool listed = n->on_list;
+
+	/* Linux (net/core/dev.c napi_disable_locked) sets DISABLE and waits
+	 * for SCHED to clear: on an instance already disabled, or added and
+	 * never enabled, SCHED is held and it waits forever */
+	if (n->state & BIT(NAPI_STATE_DISABLE))
+		warn(&kern->warn.napi_disable_disabled, n,
+		     "napi_disable of a disabled napi (Linux would wait forever)");
 
 	n->state |= BIT(NAPI_STATE_DISABLE);
 	/* Linux waits for SCHED to clear; one thread here: take it off the

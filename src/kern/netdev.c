@@ -373,6 +373,11 @@ void netif_tx_stop_all_queues(struct net_device *dev)
 		netif_tx_stop_queue(&dev->_tx[i]);
 }
 
+void netif_tx_disable(struct net_device *dev)
+{
+	netif_tx_stop_all_queues(dev);
+}
+
 void netif_tx_wake_all_queues(struct net_device *dev)
 {
 	for (unsigned i = 0; i < dev->num_tx_queues; i++)

@@ -322,6 +322,9 @@ void netif_tx_wake_queue(struct netdev_queue *q);
 
 void netif_tx_start_all_queues(struct net_device *dev);
 void netif_tx_stop_all_queues(struct net_device *dev);
+/* Stop every TX queue after any start_xmit running on it has returned
+ * (Linux takes each queue's xmit lock; one thread runs here). */
+void netif_tx_disable(struct net_device *dev);
 void netif_tx_wake_all_queues(struct net_device *dev);
 
 /*
