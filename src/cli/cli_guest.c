@@ -99,5 +99,6 @@ void cli_guest_report_model(struct rtlm_dev *m, unsigned i, uint64_t tx_frames,
 			printf("\n");
 	}
 	if (rtlm_last_error(m)[0])
-		printf("nic%u model: last guest error: %s\n", i, rtlm_last_error(m));
+		printf("nic%u model: %llu guest errors, the last: %s\n", i,
+		       (unsigned long long)st->guest_errors, rtlm_last_error(m));
 }

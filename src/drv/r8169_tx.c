@@ -117,13 +117,15 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	opts1 = RTL_DESC_OWN | RTL_TX_FS | RTL_TX_LS | (skb->len & RTL_TX_LEN_MASK);
 	if (entry == ring->num_desc - 1)
 		opts1 |= RTL_DESC_EOR;
+	/* byte queue limits: what the completion will report done, counted
+	 * before the device may see the descriptor (a completion on another
+	 * CPU must never report bytes not yet queued: dql_completed() BUG()s);
+	 * with more frames right behind this one the doorbell can wait
+	 */
+	ring_it = __netdev_tx_sent_queue(txq, skb->len, netdev_xmit_more());
 	dma_wmb();      /* descriptor body before OWN */
 	WRITE_ONCE(ring->desc[entry].opts1, cpu_to_le32(opts1));
 	WRITE_ONCE(ring->cur_tx, ring->cur_tx + 1);
-	/* byte queue limits: what the completion will report done; with
-	 * more frames right behind this one the doorbell can wait for them
-	 */
-	ring_it = __netdev_tx_sent_queue(txq, skb->len, netdev_xmit_more());
 	/* stop, then re-check against a completion on another CPU */
 	if (!netif_subqueue_maybe_stop(dev, q, tx_free(ring), R8169_TX_STOP_THRS,
 				       R8169_TX_START_THRS)) {
