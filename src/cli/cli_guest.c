@@ -84,19 +84,28 @@ void cli_guest_report_model(struct rtlm_dev *m, unsigned i, uint64_t tx_frames,
 		       (unsigned long long)st->ownbit_flush_mmio,
 		       (unsigned long long)st->ownbit_flush_timer);
 	{
-		unsigned nu;
-		const struct rtlm_unknown_reg *u = rtlm_unknown_regs(m, &nu);
+		static const char *const what[RTLM_UNKNOWN__SPACES] = {
+			[RTLM_UNKNOWN_BAR] = "registers",
+			[RTLM_UNKNOWN_MAC_OCP] = "MAC OCP registers",
+			[RTLM_UNKNOWN_PHY_OCP] = "PHY OCP registers",
+		};
 
-		if (nu)
-			printf("nic%u registers the model does not know (offset reads/writes, "
-			       "last value written):", i);
-		for (unsigned k = 0; k < nu; k++) {
-			printf(" 0x%02x %u/%u", u[k].off, u[k].reads, u[k].writes);
-			if (u[k].writes)
-				printf("=0x%x", u[k].last_write);
-		}
-		if (nu)
+		for (unsigned sp = 0; sp < RTLM_UNKNOWN__SPACES; sp++) {
+			unsigned nu;
+			const struct rtlm_unknown_reg *u =
+				rtlm_unknown_in(m, (enum rtlm_unknown_space)sp, &nu);
+
+			if (!nu)
+				continue;
+			printf("nic%u %u %s the model does not know (offset reads/writes, "
+			       "last value written):", i, nu, what[sp]);
+			for (unsigned k = 0; k < nu; k++) {
+				printf(" 0x%02x %u/%u", u[k].off, u[k].reads, u[k].writes);
+				if (u[k].writes)
+					printf("=0x%x", u[k].last_write);
+			}
 			printf("\n");
+		}
 	}
 	if (rtlm_last_error(m)[0])
 		printf("nic%u model: %llu guest errors, the last: %s\n", i,

@@ -141,6 +141,25 @@ static const struct rtl_family_caps rtl_family_8127 = {
 #define RX_DESC(t)	(&rtl_rx_desc_fmts[RTL_RX_DESC_FMT_V##t])
 
 /*
+ * phy_id: the internal PHY's identifier.  Linux 7.3's realtek PHY driver
+ * (drivers/net/phy/realtek/realtek_main.c) binds "Realtek Internal
+ * NBASE-T PHY" to a clause-22 PHY whose ID is one of 0x001cc800 (the
+ * generic Realtek ID the RTL8125A's PHY reports, RTL_GENERIC_PHYID),
+ * 0x001cc840 (RTL_8221B: the RTL8125B's), 0x001cc841 (upstream commit
+ * 8989bad54113 "add RTL8125D-internal PHY"), 0x001cc862 (RTL_8251B: the
+ * RTL8126A's 5G PHY) or 0x001cc890 (RTL_8261C: the RTL8127A's 10G PHY),
+ * that reports 2.5G ability in page 0xa61 register 0x13 and reads 0
+ * through clause-22 MMD access (rtl_internal_nbaset_match_phy_device;
+ * the same list is compiled into Debian's 7.3.4 realtek.ko).  [I] The
+ * RTL8125BP's internal PHY ID is in no source: 0x001cc840 as the 8125B.
+ */
+#define PHY_ID_8125A	0x001cc800u
+#define PHY_ID_8125B	0x001cc840u
+#define PHY_ID_8125D	0x001cc841u
+#define PHY_ID_8126A	0x001cc862u
+#define PHY_ID_8127A	0x001cc890u
+
+/*
  * Chip rows.  XID mask 0x7cf and values exactly as K's rtl_chip_infos[]
  * (one row per K row).  [I] Vendor-only XIDs (0x608, 0x640, 0x680, 0x648,
  * 0x6c8 early parts; 0x708 RTL8125CP; 0x68a/0x68b RTL8125K/RTL9151A, whose
@@ -159,6 +178,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.irq_map = &rtl_irq_maps[6], .rx_desc = RX_DESC(4),
 		.miti = &rtl_miti_blocks[6],
 		.quirks = RTL_QUIRK_OWNBIT_ERRATUM,
+		.phy_id = PHY_ID_8127A,
 	},
 	{
 		/* V126 r8126_n.c 12021-12122, r8126.h 722-728 */
@@ -167,6 +187,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.caps = &rtl_family_8126, .msix_min = 22,
 		.irq_map = &rtl_irq_maps[3], .rx_desc = RX_DESC(4),
 		.miti = &rtl_miti_blocks[5],
+		.phy_id = PHY_ID_8126A,
 	},
 	{
 		.xid_mask = 0x7cf, .xid = 0x649,
@@ -174,6 +195,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.caps = &rtl_family_8126, .msix_min = 22,
 		.irq_map = &rtl_irq_maps[3], .rx_desc = RX_DESC(4),
 		.miti = &rtl_miti_blocks[5],
+		.phy_id = PHY_ID_8126A,
 	},
 	{
 		/* V125 CFG_9; MSI-X 32/32 per V125 (the V127 header says
@@ -183,6 +205,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.caps = &rtl_family_8125, .msix_min = 32,
 		.irq_map = &rtl_irq_maps[4], .rx_desc = RX_DESC(4),
 		.miti = &rtl_miti_blocks[6],
+		.phy_id = PHY_ID_8125B,
 	},
 	{
 		/* V125 CFG_11 */
@@ -191,6 +214,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.caps = &rtl_family_8125, .msix_min = 20,
 		.irq_map = &rtl_irq_maps[5], .rx_desc = RX_DESC(4),
 		.miti = &rtl_miti_blocks[6],
+		.phy_id = PHY_ID_8125D,
 	},
 	{
 		/* V125 CFG_10 */
@@ -199,6 +223,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.caps = &rtl_family_8125, .msix_min = 20,
 		.irq_map = &rtl_irq_maps[5], .rx_desc = RX_DESC(4),
 		.miti = &rtl_miti_blocks[6],
+		.phy_id = PHY_ID_8125D,
 	},
 	{
 		/* V125 CFG_5 */
@@ -207,6 +232,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.caps = &rtl_family_8125, .msix_min = 22,
 		.irq_map = &rtl_irq_maps[2], .rx_desc = RX_DESC(3),
 		.miti = &rtl_miti_blocks[4],
+		.phy_id = PHY_ID_8125B,
 	},
 	{
 		/* V125 CFG_3.  One queue, no RSS (rtl_family_8125a).
@@ -217,6 +243,7 @@ const struct rtl_chip_info rtl_chips[] = {
 		.caps = &rtl_family_8125a, .msix_min = 1,
 		.irq_map = &rtl_irq_maps[1], .rx_desc = RX_DESC(3),
 		.miti = &rtl_miti_blocks[3],
+		.phy_id = PHY_ID_8125A,
 	},
 };
 
@@ -271,6 +298,7 @@ const struct rtl_chip_info rtl_whatif_chips[] = {
 		.rx_desc = RX_DESC(4), .miti = &rtl_miti_blocks[6],
 		.whatif = "what-if chip, not real hardware: an RTL8127A with "
 			  "256 RX queues and vectors",
+		.phy_id = PHY_ID_8127A,
 	},
 };
 

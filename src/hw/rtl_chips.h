@@ -128,6 +128,9 @@ struct rtl_chip_info {
 	const struct rtl_rx_desc_fmt *rx_desc;
 	const struct rtl_miti_block *miti;	/* &rtl_miti_blocks[ver] */
 	uint32_t quirks;	/* RTL_QUIRK_* */
+	/* The internal PHY's identifier (PHYSID1 << 16 | PHYSID2): what
+	 * Linux's realtek PHY driver matches (rtl_chips.c) */
+	uint32_t phy_id;
 	/* NULL on a real chip; on a what-if row, why it exists (not a real
 	 * chip: reports flag it, --compare and the UML bridge refuse it) */
 	const char *whatif;

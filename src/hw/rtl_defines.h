@@ -160,6 +160,24 @@
 #define RTL_OCP_TX_DESC_FMT	0xEB58u		/* bit 0 = 32-byte TX desc (s8.4) */
 #define RTL_OCP_TX_DESC_32B	RTL_BIT(0)
 
+/* EPHYAR (0x80), rtl_regs.def: K EPHYAR_*, V125/V126/D EPHYAR_Reg_Mask_v2,
+ * OpenBSD rge RGE_EPHYAR_*. */
+#define RTL_EPHYAR_FLAG		RTL_BIT(31)	/* write command / done */
+#define RTL_EPHYAR_REG_SHIFT	16
+#define RTL_EPHYAR_REG_MASK	0x7Fu
+#define RTL_EPHYAR_DATA_MASK	0xFFFFu
+/* The RTL8127's extended EPHY address register: D EPHYAR_EXT_ADDR 0x0ffe,
+ * written through the 7-bit field, so register 0x7e. */
+#define RTL_EPHY_EXT_PAGE	(0x0FFEu & RTL_EPHYAR_REG_MASK)
+
+/* CSIAR (0x68) / CSIDR (0x64), rtl_regs.def: K CSIAR_*, OpenBSD rge. */
+#define RTL_CSIAR_FLAG		RTL_BIT(31)	/* write command / done */
+#define RTL_CSIAR_ADDR_MASK	0x0FFFu
+#define RTL_CSIAR_BYTE_EN_SHIFT	12
+#define RTL_CSIAR_BYTE_EN	0xFu
+#define RTL_CSIAR_FUNC_SHIFT	16		/* K CSIAR_FUNC_NIC = 2 << 16 */
+#define RTL_CSIAR_FUNC_MASK	0x3u
+
 /* RSS_CTRL_8125 (0x4500), s2.2 (V127 r8127_rss.c, D r8169_ethdev.h).
  * The hash-type bits sit where src/rss/rss_hash.h's RSS_HT_* do (the
  * test checks they agree; hw includes nothing from rss). */

@@ -81,6 +81,10 @@ struct rtlm_params {
 	uint8_t mac[6];			/* EEPROM station address -> MAC0/MAC4 */
 	bool link_up;			/* link state at power-on */
 	uint32_t link_mbps;		/* 0 = the chip's line rate */
+	/* Autonegotiation time: a restart (BMCR restart, PHY reset, power
+	 * up) with the wire up takes the link down and brings it back this
+	 * long after (docs/model.md; default 2 s). */
+	sim_time_t an_ns;
 	/*
 	 * Timing (src/hw has none; see docs/model.md for the reasoning).
 	 * RX: a frame fully received at the MAC at t is in host memory,
@@ -236,20 +240,33 @@ uint64_t rtlm_rx_dropped(const struct rtlm_dev *dev);
 const char *rtlm_last_error(const struct rtlm_dev *dev);
 
 /* Accesses to offsets the register table does not know, and writes to
- * its read-only rows, per offset: what a real driver touches that the
- * model does not model (each is also a guest error).  The first
- * RTLM_UNKNOWN_MAX offsets are kept. */
-#define RTLM_UNKNOWN_MAX 64
+ * its read-only rows, per offset; and accesses to MAC OCP and PHY OCP
+ * addresses no row of src/hw/rtl_ocp.def names: what a real driver
+ * touches that the model does not model (each BAR one is also a guest
+ * error; OCP addresses are still stored and read back).  Every offset is
+ * kept, in first-touch order. */
+enum rtlm_unknown_space {
+	RTLM_UNKNOWN_BAR,	/* BAR 2 register offsets */
+	RTLM_UNKNOWN_MAC_OCP,	/* MAC OCP addresses (window 0xB0) */
+	RTLM_UNKNOWN_PHY_OCP,	/* PHY OCP addresses (window 0xB8) */
+	RTLM_UNKNOWN__SPACES
+};
+
 struct rtlm_unknown_reg {
 	uint32_t off;
 	uint32_t reads, writes;
 	uint32_t last_write;    /* the value of the latest write */
 };
 
-/** rtlm_unknown_regs() - the unknown offsets touched, in first-touch order;
- * *@n gets their number. */
+/** rtlm_unknown_regs() - the unknown BAR offsets touched, in first-touch
+ * order; *@n gets their number. */
 const struct rtlm_unknown_reg *rtlm_unknown_regs(const struct rtlm_dev *dev,
 						  unsigned *n);
+
+/** rtlm_unknown_in() - the same for any space (BAR, MAC OCP, PHY OCP). */
+const struct rtlm_unknown_reg *rtlm_unknown_in(const struct rtlm_dev *dev,
+					       enum rtlm_unknown_space sp,
+					       unsigned *n);
 
 /** rtlm_set_log() - also pass each guest error message to @fn (NULL:
  * only count and keep the last one).  The model never prints. */

@@ -19,6 +19,7 @@ void rtlm_params_default(struct rtlm_params *p)
 	memset(p, 0, sizeof(*p));
 	memcpy(p->mac, mac, sizeof(mac));
 	p->link_up = true;
+	p->an_ns = 2000000000;
 	p->rx_proc_ns = 300;
 	p->dma_write_ns = 400;
 	p->dma_read_ns = 800;
@@ -41,34 +42,6 @@ void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
 		dev->log(dev->log_arg, dev->last_error);
 }
 
-/* PHYstatus (0x6C) bits 23:0 for the current link (D PHYstatus bit
- * values). */
-static uint32_t phy_status(const struct rtlm_dev *dev)
-{
-	static const struct { uint32_t mbps, bit; } speeds[] = {
-		{ 10, RTL_PHY_10M }, { 100, RTL_PHY_100M },
-		{ 1000, RTL_PHY_1000MF }, { 2500, RTL_PHY_2500MF },
-		{ 5000, RTL_PHY_5000MF }, { 10000, RTL_PHY_10000MF },
-	};
-	uint32_t v;
-
-	if (!dev->link_up)
-		return 0;
-	v = RTL_PHY_LINK | RTL_PHY_FULL_DUP;
-	for (unsigned i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
-		if (speeds[i].mbps == dev->link_mbps)
-			v |= speeds[i].bit;
-	return v;
-}
-
-/* Set the status bits; byte 3 (PMCH) keeps what the driver wrote. */
-static void phy_status_set(struct rtlm_dev *dev)
-{
-	uint32_t *r = rtlm_reg(dev, RTL_RI_PHYstatus, 0);
-
-	*r = (*r & ~RTL_PHYSTATUS_MASK) | phy_status(dev);
-}
-
 /*
  * ChipCmd RST (K rtl_hw_reset polls it low): registers back to reset
  * (INT_CFG0 is sticky, rtl_regs.def), rings back to index 0, frames in the
@@ -86,10 +59,10 @@ void rtlm_reset(struct rtlm_dev *dev)
 	rtlm_moder_reset(dev);
 	rtlm_tally_reset(dev);
 	rtlm_regs_reset(dev);
-	phy_status_set(dev);
+	rtlm_phy_status_set(dev);
 	for (unsigned t = 0; t < 4; t++)
 		dev->tctr_base[t] = sim_now(dev->sim);
-	dev->ocp_n[0] = dev->ocp_n[1] = 0;
+	rtlm_ocp_reset(dev);
 	dev->rss_dirty = true;
 	rtlm_irq_reset(dev);
 }
@@ -172,9 +145,20 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		free(dev);
 		return NULL;
 	}
-	dev->link_up = dev->p.link_up;
-	dev->link_mbps = dev->p.link_mbps && dev->p.link_mbps <= chip->caps->speed_mbps ?
-			 dev->p.link_mbps : chip->caps->speed_mbps;
+	dev->wire_up = dev->link_up = dev->p.link_up;
+	dev->wire_mbps = dev->link_mbps =
+		dev->p.link_mbps && dev->p.link_mbps <= chip->caps->speed_mbps ?
+		dev->p.link_mbps : chip->caps->speed_mbps;
+	if (rtlm_ocp_init(dev) || rtlm_phy_init(dev)) {
+		rtlm_ocp_fini(dev);
+		rtlm_phy_fini(dev);
+		plat_pci_dev_fini(&dev->pci);
+		free(dev->regs);
+		free(dev->tx_buf);
+		free(dev->tx_seg);
+		free(dev);
+		return NULL;
+	}
 	rtlm_tx_init(dev);
 	rtlm_moder_init(dev);
 	rtlm_wb_init(dev);
@@ -195,8 +179,11 @@ void rtlm_destroy(struct rtlm_dev *dev)
 	rtlm_moder_reset(dev);
 	rtlm_tally_reset(dev);
 	rtlm_wb_fini(dev);
+	rtlm_phy_fini(dev);
 	sim_purge(dev->sim);
 	rtlm_rss_fini(dev);
+	rtlm_ocp_fini(dev);
+	rtlm_unknown_fini(dev);
 	plat_pci_dev_fini(&dev->pci);
 	free(dev->regs);
 	free(dev->tx_buf);
@@ -217,7 +204,7 @@ const struct rtl_chip_info *rtlm_chip(const struct rtlm_dev *dev)
 int rtlm_set_link(struct rtlm_dev *dev, bool up, uint32_t mbps)
 {
 	static const uint32_t ok[] = { 10, 100, 1000, 2500, 5000, 10000 };
-	bool valid = false, changed;
+	bool valid = false;
 
 	if (!mbps)
 		mbps = dev->chip->caps->speed_mbps;
@@ -225,12 +212,9 @@ int rtlm_set_link(struct rtlm_dev *dev, bool up, uint32_t mbps)
 		valid |= ok[i] == mbps;
 	if (!valid || mbps > dev->chip->caps->speed_mbps)
 		return -EINVAL;
-	changed = up != dev->link_up || (up && mbps != dev->link_mbps);
-	dev->link_up = up;
-	dev->link_mbps = mbps;
-	phy_status_set(dev);
-	if (changed)
-		rtlm_irq_event(dev, RTLM_IRQ_LINK, 0);
+	dev->wire_up = up;
+	dev->wire_mbps = mbps;
+	rtlm_phy_link_update(dev);
 	return 0;
 }
 

@@ -13,6 +13,8 @@
  * other than 1/2/4/8 (8 = two aligned dwords, low first).
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "hw/rtl_defines.h"
 #include "model/rtlm_priv.h"
@@ -43,6 +45,8 @@ static const rtlm_wr_hook wr_hooks[RTL_RI__COUNT] = {
 	[RTL_RI_IntrStatus_8125] = rtlm_irq_reg_write,
 	[RTL_RI_TCTR0_8125] = rtlm_tctr_write,
 	[RTL_RI_TCTR1_8125] = rtlm_tctr_write,
+	[RTL_RI_CSIAR] = rtlm_csi_write,
+	[RTL_RI_EPHYAR] = rtlm_ephy_write,
 	[RTL_RI_TCTR2_8125] = rtlm_tctr_write,
 	[RTL_RI_TxPoll_8125] = rtlm_tx_doorbell_write,
 	[RTL_RI_MACOCP] = rtlm_ocp_write,
@@ -174,20 +178,33 @@ static uint32_t elem_read(struct rtlm_dev *dev, unsigned ri, unsigned e)
 	}
 }
 
-/* Count an access to unknown offset @off (the first byte of it), or a
- * write to read-only row at @off. */
-static void unknown_note(struct rtlm_dev *dev, uint32_t off, bool write,
-			 uint32_t val)
+/* Count an access to unknown offset @off of space @sp (for the BAR: the
+ * first byte of it, or a write to a read-only row at @off).  Every offset
+ * is kept; the list grows as needed (only an out-of-memory host loses a
+ * note). */
+void rtlm_unknown_note(struct rtlm_dev *dev, enum rtlm_unknown_space sp,
+		       uint32_t off, bool write, uint32_t val)
 {
+	struct rtlm_unknown_list *l = &dev->unknown[sp];
 	struct rtlm_unknown_reg *u = NULL;
 
-	for (unsigned i = 0; i < dev->n_unknown; i++)
-		if (dev->unknown[i].off == off)
-			u = &dev->unknown[i];
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->v[i].off == off) {
+			u = &l->v[i];
+			break;
+		}
 	if (!u) {
-		if (dev->n_unknown == RTLM_UNKNOWN_MAX)
-			return;
-		u = &dev->unknown[dev->n_unknown++];
+		if (l->n == l->cap) {
+			unsigned cap = l->cap ? 2 * l->cap : 16;
+			struct rtlm_unknown_reg *v = realloc(l->v, cap * sizeof(*v));
+
+			if (!v)
+				return;
+			l->v = v;
+			l->cap = cap;
+		}
+		u = &l->v[l->n++];
+		memset(u, 0, sizeof(*u));
 		u->off = off;
 	}
 	if (write) {
@@ -198,11 +215,34 @@ static void unknown_note(struct rtlm_dev *dev, uint32_t off, bool write,
 	}
 }
 
+static void unknown_note(struct rtlm_dev *dev, uint32_t off, bool write,
+			 uint32_t val)
+{
+	rtlm_unknown_note(dev, RTLM_UNKNOWN_BAR, off, write, val);
+}
+
+void rtlm_unknown_fini(struct rtlm_dev *dev)
+{
+	for (unsigned sp = 0; sp < RTLM_UNKNOWN__SPACES; sp++)
+		free(dev->unknown[sp].v);
+}
+
+const struct rtlm_unknown_reg *rtlm_unknown_in(const struct rtlm_dev *dev,
+					       enum rtlm_unknown_space sp,
+					       unsigned *n)
+{
+	if ((unsigned)sp >= RTLM_UNKNOWN__SPACES) {
+		*n = 0;
+		return NULL;
+	}
+	*n = dev->unknown[sp].n;
+	return dev->unknown[sp].v;
+}
+
 const struct rtlm_unknown_reg *rtlm_unknown_regs(const struct rtlm_dev *dev,
 						  unsigned *n)
 {
-	*n = dev->n_unknown;
-	return dev->unknown;
+	return rtlm_unknown_in(dev, RTLM_UNKNOWN_BAR, n);
 }
 
 /* Apply @val on the byte lanes @lanes (bit mask in element bit positions)

@@ -33,7 +33,9 @@
 #define RTLM_TSO_MAX		65536u
 #define RTLM_MIN_FRAME		60u	/* Ethernet minimum without FCS */
 #define RTLM_RSS_KEY_MAX	40u	/* RSS_KEY_8125: 10 dwords */
-#define RTLM_OCP_SLOTS		64	/* distinct OCP addresses remembered */
+#define RTLM_OCP_WORDS		32768u	/* 16-bit registers of an OCP space */
+#define RTLM_EPHY_PAGES		16u	/* EPHY pages (register 0x7e), rtl_regs.def */
+#define RTLM_EPHY_REGS		128u
 
 /* Interrupt sources: one per event kind and queue. */
 enum rtlm_irq_src {
@@ -84,6 +86,27 @@ struct rtlm_wb_ent {
 	sim_time_t due;
 };
 
+/* A list of unknown registers of one space (rtlm.h), grown as needed. */
+struct rtlm_unknown_list {
+	struct rtlm_unknown_reg *v;
+	unsigned n, cap;
+};
+
+/* The internal PHY (rtlm_phy.c): its OCP space and its state. */
+struct rtlm_phy_sram {
+	uint16_t addr, val;
+};
+
+struct rtlm_phy {
+	uint16_t *ocp;		/* RTLM_OCP_WORDS, index addr / 2 */
+	bool an_busy;		/* autonegotiation running (an_ev pending) */
+	struct sim_event an_ev;
+	/* the two indirect windows (0xA436/0xA438, 0xB87C/0xB87E), each an
+	 * address space of its own: what was written, by address */
+	struct rtlm_phy_sram *sram[2];
+	unsigned sram_n[2], sram_cap[2];
+};
+
 struct rtlm_rx_ring {
 	uint32_t cur;		/* next descriptor the device fills */
 };
@@ -102,8 +125,9 @@ struct rtlm_dev {
 	struct rtlm_params p;
 	struct rtlm_stats st;
 	char last_error[192];
-	struct rtlm_unknown_reg unknown[RTLM_UNKNOWN_MAX];
-	unsigned n_unknown;
+	/* what a driver touched that the model does not know: BAR offsets,
+	 * MAC OCP and PHY OCP addresses (rtlm_mmio.c); every one kept */
+	struct rtlm_unknown_list unknown[RTLM_UNKNOWN__SPACES];
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 
@@ -111,9 +135,13 @@ struct rtlm_dev {
 	uint32_t *regs;
 	unsigned reg_base[RTL_RI__COUNT];
 
-	/* link */
+	/* link: what the PHY reports (rtlm_phy.c), from the wire's state
+	 * (rtlm_set_link) and the PHY's own (power, autonegotiation) */
 	bool link_up;
 	uint32_t link_mbps;
+	bool wire_up;
+	uint32_t wire_mbps;
+	struct rtlm_phy phy;
 
 	/* RX */
 	struct rtlm_rx_ring rx[RTL_MAX_RX_QUEUES];
@@ -161,9 +189,11 @@ struct rtlm_dev {
 	struct sim_event tally_ev;
 	struct rtl_tally tally;
 
-	/* OCP windows */
-	struct { uint16_t addr, val; } ocp[2][RTLM_OCP_SLOTS];
-	unsigned ocp_n[2];
+	/* OCP windows: every address of each space, as written */
+	uint16_t *mac_ocp;	/* RTLM_OCP_WORDS, index addr / 2 */
+
+	/* EPHY (PCIe PHY) registers behind EPHYAR, 16 pages of 128 */
+	uint16_t ephy[RTLM_EPHY_PAGES][RTLM_EPHY_REGS];
 
 	/* TCTR0..3 restart times */
 	sim_time_t tctr_base[4];
@@ -292,6 +322,30 @@ void rtlm_tally_reset(struct rtlm_dev *dev);
 void rtlm_ocp_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 		    uint32_t old, uint32_t val);
 uint16_t rtlm_mac_ocp(struct rtlm_dev *dev, uint16_t addr);
+int rtlm_ocp_init(struct rtlm_dev *dev);
+void rtlm_ocp_fini(struct rtlm_dev *dev);
+void rtlm_ocp_reset(struct rtlm_dev *dev);
+
+/* ---- rtlm_phy.c */
+int rtlm_phy_init(struct rtlm_dev *dev);
+void rtlm_phy_fini(struct rtlm_dev *dev);
+uint16_t rtlm_phy_read(struct rtlm_dev *dev, uint16_t addr);
+void rtlm_phy_write(struct rtlm_dev *dev, uint16_t addr, uint16_t val);
+/* The link the PHY reports from the wire and its own state; raises
+ * LinkChg and updates PHYstatus when it changed. */
+void rtlm_phy_link_update(struct rtlm_dev *dev);
+void rtlm_phy_status_set(struct rtlm_dev *dev);
+
+/* ---- rtlm_win.c: the EPHY and CSI windows */
+void rtlm_ephy_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		     uint32_t old, uint32_t val);
+void rtlm_csi_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
+		    uint32_t old, uint32_t val);
+
+/* ---- rtlm_mmio.c: unknown-register notes */
+void rtlm_unknown_note(struct rtlm_dev *dev, enum rtlm_unknown_space sp,
+		       uint32_t off, bool write, uint32_t val);
+void rtlm_unknown_fini(struct rtlm_dev *dev);
 void rtlm_tctr_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 		     uint32_t old, uint32_t val);
 uint32_t rtlm_tctr_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
