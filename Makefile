@@ -18,6 +18,7 @@ run: all
 
 test:
 	scripts/deps.sh test
+	scripts/libvfio-user.sh $(BUILD)/libvfio-user >/dev/null
 	@if [ -f $(BUILD)/build.ninja ]; then meson setup --reconfigure $(BUILD) >/dev/null; \
 	 else meson setup $(BUILD) $(MESON_FLAGS); fi
 	meson test -C $(BUILD) --print-errorlogs
@@ -111,7 +112,8 @@ uml-toeplitz: all uml-kmod
 # modules, rxscale_r8169.ko built for it (gcc-14 in a trixie chroot), the
 # static toeplitz selftest and a base initramfs, into $(BUILD)/qemu/ (cached).
 # qemu-igb: QEMU's own igb spreads over 4 CPUs (the method's independent
-# check); qemu-test: the whole QEMU suite (about 2.5 min here).
+# check); qemu-test: the whole QEMU suite with rxscale's own device served
+# by rxscale vfio-user (libvfio-user built first; about 5 min here).
 qemu-guest:
 	scripts/deps.sh qemu
 	scripts/qemu-guest.sh $(BUILD)/qemu
@@ -119,8 +121,10 @@ qemu-guest:
 qemu-igb: qemu-guest
 	QEMU_DIR=$(BUILD)/qemu scripts/qemu-igb.sh
 
-qemu-test: qemu-guest
-	QEMU_DIR=$(BUILD)/qemu scripts/qemu-test.sh
+qemu-test: qemu-guest libvfio-user
+	meson setup --reconfigure $(BUILD) >/dev/null
+	ninja -C $(BUILD)
+	QEMU_DIR=$(BUILD)/qemu RXSCALE=$(BUILD)/rxscale scripts/qemu-test.sh
 
 clean:
 	rm -rf $(BUILD)

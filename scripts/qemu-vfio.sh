@@ -265,7 +265,10 @@ EOF
   sed 's/^/  server: /' "$tmp/g.dev"
   xid=$(case $chip in RTL8127A) echo 6c9 ;; RTL8126A) echo 64a ;; RTL8125B) echo 641 ;; RTL8125A) echo 609 ;; esac)
   check "r8169 probed the $chip model (XID $xid)" grep -q "r8169 0000:00:0[0-9].0 eth0: $chip, 00:e0:4c:68:00:01, XID $xid" "$tmp/g.log"
-  check "link up" grep -q 'Link is Up' "$tmp/g.log"
+  mbps=$(case $chip in RTL8127A) echo 10000 ;; RTL8126A) echo 5000 ;; *) echo 2500 ;; esac)
+  check "link up at the part's speed ($mbps Mb/s, the realtek PHY driver bound)" \
+    bash -c "grep -q 'Link is Up' '$tmp/g.log' && grep -q 'speed $mbps\$' '$tmp/g.log' &&
+             ! grep -q 'Generic FE-GE Realtek PHY' '$tmp/g.log'"
   check "ping guest -> host: 5 of 5" grep -q '5 packets transmitted, 5 packets received' "$tmp/g.log"
   check "ping host -> guest: 5 of 5" grep -q '5 packets transmitted, 5 received' "$tmp/host-ping.txt"
   check "iperf3 from the host completed ($(iperf_summary)), the guest's server printed its receiver line" \
@@ -390,7 +393,7 @@ EOF
     else boot "$n" "$tmp/$n.sh" --file "$kmod"; fi
     finish "$n"
     got=$(sed -n 's/^3 packets transmitted, \([0-9]*\) packets received.*/\1/p' "$tmp/$n.log")
-    echo "  $1 r8169 on $2 with the erratum on: $got of 3 replies; $(dev "$n" 's/^nic0 OwnBit erratum: //p')"
+    echo "  $([ "$1" = rxscale ] && echo rxscale_r8169 || echo "mainline r8169") on $2 with the erratum on: $got of 3 replies; $(dev "$n" 's/^nic0 OwnBit erratum: //p')"
     case "$1-$2" in
       mainline-*) what="mainline r8169 (its handler reads the status register, which lands the write-back): 3 of 3" ;;
       rxscale-RTL8127A) what="rxscale_r8169 with the RTL8127A's workaround (OWN re-read after an MMIO read): 3 of 3" ;;
