@@ -50,7 +50,9 @@ command -v perl >/dev/null || die "perl is missing"
 # --- the source package ------------------------------------------------------
 # OUTDIR's sibling uml/debs is where scripts/uml-kernel.sh keeps the .deb
 # when both sit in the same build directory.
+# (scripts/qemu-guest.sh keeps the same package in qemu/debs/kernel)
 deb=$(ls -1 "$root/build/uml/debs/${pkg}_"*.deb "$(dirname "$out")/uml/debs/${pkg}_"*.deb \
+	"$root/build/qemu/debs/kernel/${pkg}_"*.deb "$(dirname "$out")/qemu/debs/kernel/${pkg}_"*.deb \
 	"$out/${pkg}_"*.deb 2>/dev/null |
 	sort -V | tail -n1 || true)
 if [ -z "$deb" ] || [ "${CHECKPATCH_REFRESH:-0}" = 1 ]; then

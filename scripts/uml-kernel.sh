@@ -76,6 +76,16 @@ fi
 # --- the source package --------------------------------------------------------
 mkdir -p "$out/debs"
 deb=$(ls -1 "$out/debs/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)
+# the same package, fetched already for the QEMU guests or checkpatch
+if [ -z "$deb" ] && [ "${UML_REFRESH:-0}" != 1 ]; then
+  other=$(ls -1 "$root/build/qemu/debs/kernel/${pkg}_"*.deb "$root/build/checkpatch/${pkg}_"*.deb \
+    2>/dev/null | sort -V | tail -n1 || true)
+  if [ -n "$other" ]; then
+    cp -l "$other" "$out/debs/" 2>/dev/null || cp "$other" "$out/debs/"
+    deb=$out/debs/$(basename "$other")
+    log "reusing $other"
+  fi
+fi
 if [ -z "$deb" ] || [ "${UML_REFRESH:-0}" = 1 ]; then
   apt_tmp=$(mktemp -d "$out/apt.XXXXXX")
   trap 'rm -rf "$apt_tmp"' EXIT
