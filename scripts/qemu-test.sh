@@ -16,7 +16,8 @@
 #              vfio-user (scripts/qemu-vfio.sh): mainline r8169 on the
 #              RTL8127A, RTL8126A and RTL8125B rows; rxscale_r8169's RSS over
 #              4 CPUs; ethtool -L/-X/-G under traffic with the accounting
-#              closed; the OwnBit erratum; QEMU killed mid-transfer
+#              closed; the kernel's toeplitz selftest (hash, RSS, RPS); the
+#              OwnBit erratum; QEMU killed mid-transfer
 #
 # Usage: scripts/qemu-test.sh [TEST...]     (default: all, in this order)
 # Exit: 0 when every test passed.
@@ -25,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 run=$root/scripts/qemu-run.sh
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(checker exit watchdog kmod igb igb-neg vfio-mainline-8127
-  vfio-mainline-8126 vfio-mainline-8125b vfio-rss vfio-ethtool vfio-ownbit vfio-vanish)
+  vfio-mainline-8126 vfio-mainline-8125b vfio-rss vfio-ethtool vfio-toeplitz vfio-ownbit vfio-vanish)
 tmp=$(mktemp -d /tmp/rxscale-qemu-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 assets=$("$root/scripts/qemu-guest.sh" "${QEMU_DIR:-$root/build/qemu}" | grep -E '^QEMU[A-Z_]*=') || {
@@ -64,6 +65,7 @@ t_vfio-mainline-8126() { vfio mainline RTL8126A; }
 t_vfio-mainline-8125b() { vfio mainline RTL8125B; }
 t_vfio-rss() { vfio rss; }
 t_vfio-ethtool() { vfio ethtool; }
+t_vfio-toeplitz() { vfio toeplitz; }
 t_vfio-ownbit() { vfio ownbit; }
 t_vfio-vanish() { vfio vanish; }
 t_igb-neg() { "$root/scripts/qemu-igb.sh" --negative; }

@@ -25,6 +25,13 @@
 #                  negative control)
 #   vanish         QEMU killed (SIGKILL) in the middle of iperf3: the server
 #                  logs the guest gone, prints its counters and exits 0
+#   toeplitz       the kernel's own RSS selftest (toeplitz.c from
+#                  linux-source-7.3, as toeplitz.py runs it) against
+#                  rxscale_r8169, IPv4 TCP and UDP, 64 flows from the host a
+#                  round: the device's hash (-v), RSS (-C: each frame on the
+#                  CPU of its queue's interrupt, 4 queues on 4 CPUs) and RPS
+#                  (-r: 2 queues on CPUs 0-1, RPS to CPUs 2-3); the negative
+#                  control (rxhash off) must fail
 #
 # Accounting (rss, ethtool): every frame the host's stack sent out of the
 # TAP (its tx_packets) is read by the server, offered to the model, and is
@@ -50,12 +57,12 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --keep) keep=1; shift ;;
     --timeout) limit=${2:?}; shift 2 ;;
-    mainline|rss|ethtool|ownbit|vanish) scen=$1; shift ;;
+    mainline|rss|ethtool|ownbit|vanish|toeplitz) scen=$1; shift ;;
     RTL81*) chip=$1; shift ;;
     *) echo "qemu-vfio: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-[ -n "$scen" ] || { echo "qemu-vfio: error: no scenario (mainline|rss|ethtool|ownbit|vanish)" >&2; exit 2; }
+[ -n "$scen" ] || { echo "qemu-vfio: error: no scenario (mainline|rss|ethtool|ownbit|vanish|toeplitz)" >&2; exit 2; }
 die() { echo "qemu-vfio: error: $*" >&2; exit 1; }
 "$rx" vfio-user --help >/dev/null 2>&1 ||
   die "$rx has no vfio-user command (make libvfio-user, then meson setup --reconfigure)"
@@ -63,6 +70,7 @@ for t in iperf3 ping ip "$py"; do command -v "$t" >/dev/null || die "$t not inst
 assets=$("$root/scripts/qemu-guest.sh" "${QEMU_DIR:-$root/build/qemu}" | grep -E '^QEMU[A-Z_]*=') ||
   die "scripts/qemu-guest.sh failed"
 kmod=$(echo "$assets" | sed -n 's/^QEMU_KMOD=//p')/rxscale_r8169.ko
+toeplitz=$(echo "$assets" | sed -n 's/^QEMU_TOEPLITZ=//p')
 
 tmp=$(mktemp -d /tmp/rxscale-qemu-vfio.XXXXXX)
 made_ns=0 spid="" qpid=""
@@ -431,6 +439,136 @@ EOF
     bash -c "[ $src = 0 ] && [ $dt -le 10 ] && grep -q '^real time: ' '$tmp/g.dev'"
   check "frames flowed before the kill" \
     [ "$(dev g 's/^nic0: .* offered to it, \([0-9]*\) received into the rings.*/\1/p')" -gt 100 ]
+  ;;
+toeplitz)
+  g=$tmp/g.sh
+  prologue "$g" rxscale
+  cat >>"$g" <<'EOF'
+ethtool -k eth0 | grep -E '^receive-hashing'
+ethtool -N eth0 rx-flow-hash udp4 sdfn && echo "RXQ udp4 4-tuple on"
+# queue N's interrupt on CPU N (toeplitz.py wants each on a single CPU)
+pin() {
+  awk '$NF ~ /^eth0-rx-[0-9]+$/ { sub(":", "", $1); print $1, $NF }' /proc/interrupts |
+  while read irq n; do echo ${n##*-} >/proc/irq/$irq/smp_affinity_list; done
+}
+cpus_of_queues() {
+  c=""
+  for q in $(seq 0 $(($1 - 1))); do
+    irq=$(awk -v n="eth0-rx-$q" '$NF == n { sub(":", "", $1); print $1 }' /proc/interrupts)
+    c=$c${c:+,}$(cat /proc/irq/$irq/smp_affinity_list)
+  done
+  echo $c
+}
+# per-queue packets (ethtool -S) and per-CPU RPS arrivals (softnet_stat's
+# received_rps, the 10th column, hex) before a round, and their deltas after
+qsnap() { ethtool -S eth0 | awk '/rx_queue_[0-9]+_packets:/ { sub(":", "", $1); print $1, $2 }'; }
+qdelta() {
+  qsnap | while read k v; do
+    b=$(awk -v k=$k '$1 == k { print $2 }' $1); echo -n "${k#rx_queue_} $((v - ${b:-0})) "
+  done
+}
+rpssnap() { c=0; while read -r l; do set -- $l; echo "$c $(printf %d 0x${10})"; c=$((c + 1)); done </proc/net/softnet_stat; }
+rpsdelta() {
+  rpssnap | while read c v; do
+    b=$(awk -v c=$c '$1 == c { print $2 }' $1); echo -n "cpu$c $((v - ${b:-0})) "
+  done
+}
+port=8000
+for round in "hash tcp" "hash udp" "rss tcp" "rss udp" "rps tcp" "rps udp" "nohw tcp"; do
+  set -- $round; grp=$1 proto=$2; port=$((port + 1))
+  flag=$([ $proto = udp ] && echo -u || echo -t)
+  extra=""
+  case $grp in
+    rss) ethtool -L eth0 rx 4; pin; extra="-C $(cpus_of_queues 4)" ;;
+    rps) ethtool -L eth0 rx 2; pin
+         for f in /sys/class/net/eth0/queues/rx-*/rps_cpus; do echo c >$f; done
+         extra="-r 0xc" ;;
+    nohw) for f in /sys/class/net/eth0/queues/rx-*/rps_cpus; do echo 0 >$f; done
+          ethtool -K eth0 rxhash off ;;
+  esac
+  qsnap >/tmp/q.before; rpssnap >/tmp/rps.before
+  echo "RXQ-TZ-BEGIN $grp-$proto: toeplitz -4 $flag -d $port -i eth0 -T 8000 -s -v $extra"
+  /toeplitz -4 $flag -d $port -i eth0 -T 8000 -s -v $extra >/tmp/tz.out 2>/tmp/tz.err &
+  pid=$!
+  for i in $(seq 100); do grep -q ready /tmp/tz.out && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  echo "RXQ-TZ-SEND $proto $port"
+  wait $pid; rc=$?
+  grep -vE '^(rxq|cpu|silo) ' /tmp/tz.err | sed "s/^/RXQ-TZ $grp-$proto | /"
+  grep -E '^cpu ' /tmp/tz.err | head -n 3 | sed "s/^/RXQ-TZ $grp-$proto | /"
+  grep -oE 'OK (rxq|silo) [0-9]+ \(cpu [0-9]+\)' /tmp/tz.err | sort | uniq -c |
+    sed "s/^ */RXQ-TZ-WHERE $grp-$proto /"
+  echo "RXQ-TZ-QUEUES $grp-$proto $(qdelta /tmp/q.before)"
+  echo "RXQ-TZ-RPS $grp-$proto $(rpsdelta /tmp/rps.before)"
+  echo "RXQ-TZ-RC $grp-$proto $rc"
+done
+exit 0
+EOF
+  serve g
+  boot g "$g" --file "$kmod" --file "$toeplitz:/toeplitz"
+  sent=0
+  t1=$(date +%s)
+  while kill -0 "$qpid" 2>/dev/null && [ $(( $(date +%s) - t1 )) -lt "$limit" ]; do
+    n=$(grep -c '^RXQ-TZ-SEND ' "$tmp/g.log" 2>/dev/null || true)
+    if [ "${n:-0}" -gt "$sent" ]; then
+      set -- $(grep '^RXQ-TZ-SEND ' "$tmp/g.log" | sed -n "${n}p")
+      # 64 flows, source ports 20000..20063, 3 frames each (TCP: SYN
+      # retries to the sink; UDP: 3 datagrams)
+      nsx timeout 60 "$py" - "$2" "$3" <<'PY'
+import socket, sys, time
+proto, port = sys.argv[1], int(sys.argv[2])
+for rep in range(3):
+    for i in range(64):
+        if proto == "udp":
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        else:
+            s = socket.socket()
+            s.settimeout(0.05)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("10.0.9.1", 20000 + i))
+        try:
+            if proto == "udp":
+                s.sendto(b"rxscale toeplitz %d" % i, ("10.0.9.2", port))
+            else:
+                s.connect(("10.0.9.2", port))
+        except OSError:
+            pass
+        s.close()
+    time.sleep(0.2)
+PY
+      sent=$n
+    fi
+    sleep 0.3
+  done
+  finish g
+  echo "qemu-vfio: toeplitz: guest exit $grc, server exit $src ($(( $(date +%s) - t0 )) s)"
+  grep -E '^RXQ-TZ|^receive-hashing|^RXQ udp4' "$tmp/g.log" | grep -v '^RXQ-TZ-SEND' | sed 's/^/  /'
+  for r in hash-tcp hash-udp rss-tcp rss-udp rps-tcp rps-udp; do
+    count=$(sed -n "s/^RXQ-TZ $r | count: //p" "$tmp/g.log")
+    check "toeplitz $r: the selftest passed ($count)" \
+      bash -c "grep -q '^RXQ-TZ-RC $r 0\$' '$tmp/g.log' && echo '$count' | grep -qE '^pass=[1-9][0-9]* nohash=0 fail=0\$'"
+  done
+  # toeplitz.c stops at its first 40-odd samples (the ring that fills
+  # first), so where the frames went is read from the counters: RSS rounds
+  # spread over the 4 queues, each queue's interrupt pinned to its own CPU;
+  # RPS rounds hand every frame to CPU 2 or 3, none to 0-1
+  for r in rss-tcp rss-udp; do
+    d=$(sed -n "s/^RXQ-TZ-QUEUES $r //p" "$tmp/g.log")
+    n=$(echo "$d" | awk '{ for (i = 2; i <= NF; i += 2) if ($i > 0) n++ } END { print n + 0 }')
+    check "toeplitz $r: frames on $n of 4 queues, whose interrupts are on CPUs 0-3 (per queue: $d)" [ "$n" -ge 3 ]
+  done
+  for r in rps-tcp rps-udp; do
+    d=$(sed -n "s/^RXQ-TZ-RPS $r //p" "$tmp/g.log")
+    ok=$(echo "$d" | awk '{ for (i = 1; i < NF; i += 2) v[$i] = $(i + 1) }
+      END { print (v["cpu2"] > 0 && v["cpu3"] > 0 && v["cpu0"] == 0 && v["cpu1"] == 0) }')
+    check "toeplitz $r: RPS woke CPUs 2 and 3 for frames, never the RX queues' CPUs 0-1 (softnet received_rps: $d)" \
+      [ "$ok" = 1 ]
+  done
+  count=$(sed -n "s/^RXQ-TZ nohw-tcp | count: //p" "$tmp/g.log")
+  check "negative control: with rxhash off the selftest fails ($count)" \
+    bash -c "! grep -q '^RXQ-TZ-RC nohw-tcp 0\$' '$tmp/g.log' && echo '$count' | grep -qE 'fail=[1-9]'"
+  check "receive-hashing: on" grep -q '^receive-hashing: on' "$tmp/g.log"
+  check "no kernel BUG/WARNING in the guest" kernel_clean g
+  check "guest and server exited 0" [ "$grc$src" = 00 ]
   ;;
 esac
 label=$scen
