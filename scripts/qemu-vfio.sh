@@ -25,6 +25,9 @@
 #                  negative control)
 #   vanish         QEMU killed (SIGKILL) in the middle of iperf3: the server
 #                  logs the guest gone, prints its counters and exits 0
+#   pair           two guests, two NIC models in one rxscale vfio-user cabled
+#                  to each other (--peer-socket): mainline r8169 in one,
+#                  rxscale_r8169 in the other; ping and iperf3 between them
 #   toeplitz       the kernel's own RSS selftest (toeplitz.c from
 #                  linux-source-7.3, as toeplitz.py runs it) against
 #                  rxscale_r8169, IPv4 TCP and UDP, 64 flows from the host a
@@ -57,12 +60,12 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --keep) keep=1; shift ;;
     --timeout) limit=${2:?}; shift 2 ;;
-    mainline|rss|ethtool|ownbit|vanish|toeplitz) scen=$1; shift ;;
+    mainline|rss|ethtool|ownbit|vanish|toeplitz|pair) scen=$1; shift ;;
     RTL81*) chip=$1; shift ;;
     *) echo "qemu-vfio: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-[ -n "$scen" ] || { echo "qemu-vfio: error: no scenario (mainline|rss|ethtool|ownbit|vanish|toeplitz)" >&2; exit 2; }
+[ -n "$scen" ] || { echo "qemu-vfio: error: no scenario (mainline|rss|ethtool|ownbit|vanish|toeplitz|pair)" >&2; exit 2; }
 die() { echo "qemu-vfio: error: $*" >&2; exit 1; }
 "$rx" vfio-user --help >/dev/null 2>&1 ||
   die "$rx has no vfio-user command (make libvfio-user, then meson setup --reconfigure)"
@@ -439,6 +442,60 @@ EOF
     bash -c "[ $src = 0 ] && [ $dt -le 10 ] && grep -q '^real time: ' '$tmp/g.dev'"
   check "frames flowed before the kill" \
     [ "$(dev g 's/^nic0: .* offered to it, \([0-9]*\) received into the rings.*/\1/p')" -gt 100 ]
+  ;;
+pair)
+  # A (10.0.8.1, mainline r8169, MAC ...:01) and B (10.0.8.2, rxscale_r8169,
+  # MAC ...:02): two QEMUs of 4 vCPUs each on this host, so the guests are
+  # slow; only behaviour is asserted
+  cat >"$tmp/b.sh" <<'EOF'
+insmod /rxscale_r8169.ko || echo "RXQ-INSMOD-FAILED"
+for i in $(seq 50); do [ -e /sys/class/net/eth0 ] && break; sleep 0.1; done
+ip link set eth0 up; ip addr add 10.0.8.2/24 dev eth0
+echo "RXQ driver: $(ethtool -i eth0 | sed -n 's/^driver: //p')"
+iperf3 -s -1 >/tmp/iperf3.out 2>&1
+echo "RXQ-BEGIN iperf3-server"; cat /tmp/iperf3.out; echo "RXQ-END iperf3-server"
+echo "RXQ-BEGIN ethtool-S"; ethtool -S eth0 | grep -E 'rx_queue_[0-9]+_packets'; echo "RXQ-END ethtool-S"
+exit 0
+EOF
+  cat >"$tmp/a.sh" <<'EOF'
+for i in $(seq 50); do [ -e /sys/class/net/eth0 ] && break; sleep 0.1; done
+ip link set eth0 up; ip addr add 10.0.8.1/24 dev eth0
+echo "RXQ driver: $(ethtool -i eth0 | sed -n 's/^driver: //p')"
+for i in $(seq 120); do ping -c 1 -W 1 10.0.8.2 >/dev/null 2>&1 && break; done
+sleep 2
+echo "RXQ-BEGIN ping-guest"; ping -c 5 -i 0.2 -W 2 10.0.8.2; echo "RXQ-END ping-guest"
+rc=1
+for i in $(seq 20); do iperf3 -c 10.0.8.2 -P 4 -t 5 && { rc=0; break; }; sleep 1; done
+echo "RXQ-RC iperf3-client $rc"
+exit 0
+EOF
+  rm -f "$tmp/a.sock" "$tmp/b.sock"
+  "$rx" vfio-user --socket "$tmp/a.sock" --peer-socket "$tmp/b.sock" --seconds "$limit" --quiet \
+    >"$tmp/a.dev" 2>&1 &
+  spid=$!
+  for _ in $(seq 100); do [ -S "$tmp/a.sock" ] && [ -S "$tmp/b.sock" ] && break; sleep 0.1; done
+  "$root/scripts/qemu-run.sh" --script "$tmp/b.sh" --timeout "$limit" --log "$tmp/b.log" --file "$kmod" \
+    --device -device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"path\":\"$tmp/b.sock\",\"type\":\"unix\"}}" \
+    >"$tmp/b.run" 2>&1 &
+  bpid=$!
+  "$root/scripts/qemu-run.sh" --script "$tmp/a.sh" --timeout "$limit" --log "$tmp/a.log" \
+    --modules phy_package,realtek,r8169 \
+    --device -device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"path\":\"$tmp/a.sock\",\"type\":\"unix\"}}" \
+    >"$tmp/a.run" 2>&1 && arc=0 || arc=$?
+  brc=0; wait "$bpid" || brc=$?
+  src=0; wait "$spid" || src=$?; spid=""
+  echo "qemu-vfio: pair: guest A exit $arc, guest B exit $brc, server exit $src ($(( $(date +%s) - t0 )) s)"
+  grep -E '^RXQ driver|^RXQ-RC' "$tmp/a.log" "$tmp/b.log" | sed 's/^/  /'
+  sed 's/^/  server: /' "$tmp/a.dev"
+  check "A: mainline r8169 on nic0, B: rxscale_r8169 on nic1" \
+    bash -c "grep -q 'RXQ driver: r8169' '$tmp/a.log' && grep -q 'RXQ driver: rxscale_r8169' '$tmp/b.log'"
+  check "ping A -> B: 5 of 5" grep -q '5 packets transmitted, 5 packets received' "$tmp/a.log"
+  check "iperf3 -P 4 from A to B completed on both ends" \
+    bash -c "grep -q '^RXQ-RC iperf3-client 0' '$tmp/a.log' && grep -q 'receiver' '$tmp/b.log'"
+  check "no kernel BUG/WARNING in either guest" bash -c "! grep -qE 'BUG:|Oops|WARNING:|Kernel panic' '$tmp/a.log' '$tmp/b.log'"
+  check "no guest or DMA error on either NIC" \
+    [ "$(grep -c ', 0 guest errors, 0 DMA errors$' "$tmp/a.dev")" = 2 ]
+  check "guests and server exited 0" [ "$arc$brc$src" = 000 ]
   ;;
 toeplitz)
   g=$tmp/g.sh
