@@ -276,6 +276,7 @@ void rtl_napi_enable_all(struct rtl8169_private *tp);
 void rtl_napi_disable_all(struct rtl8169_private *tp);
 void rtl_sync_irqs(struct rtl8169_private *tp);
 void rtl_link_check(struct rtl8169_private *tp);
+void rtl_phy_power_up(struct rtl8169_private *tp);
 /* The service timer: every R8169_WATCHDOG_PERIOD while up. */
 #define R8169_WATCHDOG_PERIOD	HZ
 void rtl_watchdog(struct timer_list *t);

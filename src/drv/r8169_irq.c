@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "drv/r8169.h"
+#include "kern/iopoll.h"
 
 /* ---- per-message-id ("V2") model, research s4.3 ---- */
 
@@ -578,6 +579,54 @@ void rtl_watchdog(struct timer_list *t)
 	if (!tp->link_irq)
 		rtl_link_check(tp);
 	mod_timer(&tp->watchdog, jiffies + R8169_WATCHDOG_PERIOD);
+}
+
+/* The internal PHY through the GPHY_OCP window (K r8168_phy_ocp_read and
+ * _write): a read posts the address and waits for the flag to set, a write
+ * posts address, data and the flag and waits for it to clear.
+ */
+static int rtl_phy_ocp_read(struct rtl8169_private *tp, u16 addr, u16 *val)
+{
+	u32 v;
+	int rc;
+
+	rtl_w32(tp, RTL_GPHY_OCP, (u32)addr << RTL_OCP_ADDR_SHIFT);
+	rc = readl_poll_timeout_atomic(tp->mmio_addr + RTL_GPHY_OCP, v,
+				       v & RTL_OCP_FLAG, 10, 250);
+	*val = (u16)(v & RTL_OCP_DATA_MASK);
+	return rc;
+}
+
+static int rtl_phy_ocp_write(struct rtl8169_private *tp, u16 addr, u16 val)
+{
+	u32 v;
+
+	rtl_w32(tp, RTL_GPHY_OCP, RTL_OCP_FLAG | (u32)addr << RTL_OCP_ADDR_SHIFT | val);
+	return readl_poll_timeout_atomic(tp->mmio_addr + RTL_GPHY_OCP, v,
+					 !(v & RTL_OCP_FLAG), 10, 250);
+}
+
+/**
+ * rtl_phy_power_up() - power the internal PHY up if it is down
+ * @tp: the device, opened with no link
+ *
+ * This driver leaves the PHY to its power-on defaults, but a driver bound
+ * before it may have powered it down (mainline r8169 suspends the PHY when
+ * it is unbound: phylib's phy_suspend() sets BMCR power-down).  Clearing
+ * power-down restarts autonegotiation; the link comes with LinkChg.
+ */
+void rtl_phy_power_up(struct rtl8169_private *tp)
+{
+	u16 bmcr, addr = RTL_PHY_OCP_STD_BASE + 2 * RTL_MII_BMCR;
+
+	if (rtl_phy_ocp_read(tp, addr, &bmcr) || !(bmcr & RTL_BMCR_PDOWN))
+		return;
+	bmcr &= (u16)~RTL_BMCR_PDOWN;
+	bmcr |= RTL_BMCR_ANENABLE | RTL_BMCR_ANRESTART;
+	if (rtl_phy_ocp_write(tp, addr, bmcr))
+		netdev_warn(tp->dev, "PHY power-up write not done\n");
+	else
+		netdev_info(tp->dev, "PHY was powered down: powered up, autonegotiating\n");
 }
 
 void rtl_link_check(struct rtl8169_private *tp)

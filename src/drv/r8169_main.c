@@ -209,6 +209,8 @@ int rtl_open(struct net_device *dev)
 		return rc;
 	}
 	rtl_up(tp);
+	if (!netif_carrier_ok(dev))
+		rtl_phy_power_up(tp);
 	/* as mainline r8169 does for the chips that can (K
 	 * rtl8169_init_counter_offsets): the tally starts from zero at the
 	 * first open, and counts on across close/open after that

@@ -153,6 +153,12 @@
 #define RTL_PHY_OCP_STD_BASE	0xa400u
 #define RTL_OCP_ADDR_SHIFT	15		/* even addr << 15 = addr/2 << 16 */
 #define RTL_OCP_DATA_MASK	0xFFFFu
+/* IEEE 802.3 clause 22.2.4.1: the Basic Mode Control Register (register 0)
+ * bits a driver uses to power the PHY up and restart autonegotiation. */
+#define RTL_MII_BMCR		0u
+#define RTL_BMCR_ANRESTART	RTL_BIT(9)
+#define RTL_BMCR_PDOWN		RTL_BIT(11)
+#define RTL_BMCR_ANENABLE	RTL_BIT(12)
 /* MAC OCP addresses the multi-queue driver uses. */
 #define RTL_OCP_TX_Q_NUM	0xE63Eu		/* bits 11:10 = ilog2(TX queues) (V127) */
 #define RTL_OCP_TX_Q_NUM_SHIFT	10
