@@ -122,7 +122,9 @@ qemu-igb: qemu-guest
 	QEMU_DIR=$(BUILD)/qemu scripts/qemu-igb.sh
 
 qemu-test: qemu-guest libvfio-user
-	meson setup --reconfigure $(BUILD) >/dev/null
+	scripts/deps.sh build
+	@if [ -f $(BUILD)/build.ninja ]; then meson setup --reconfigure $(BUILD) >/dev/null; \
+	 else meson setup $(BUILD) $(MESON_FLAGS); fi
 	ninja -C $(BUILD)
 	QEMU_DIR=$(BUILD)/qemu RXSCALE=$(BUILD)/rxscale scripts/qemu-test.sh
 
