@@ -25,6 +25,9 @@
 #                  negative control)
 #   vanish         QEMU killed (SIGKILL) in the middle of iperf3: the server
 #                  logs the guest gone, prints its counters and exits 0
+#   intx           mainline r8169 on the RTL8127A with the guest's MSI off
+#                  (pci=nomsi): the legacy INTx line, which QEMU masks while
+#                  the guest services it; ping both ways and iperf3
 #   pair           two guests, two NIC models in one rxscale vfio-user cabled
 #                  to each other (--peer-socket): mainline r8169 in one,
 #                  rxscale_r8169 in the other; ping and iperf3 between them
@@ -60,12 +63,12 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --keep) keep=1; shift ;;
     --timeout) limit=${2:?}; shift 2 ;;
-    mainline|rss|ethtool|ownbit|vanish|toeplitz|pair) scen=$1; shift ;;
+    mainline|rss|ethtool|ownbit|vanish|toeplitz|pair|intx) scen=$1; shift ;;
     RTL81*) chip=$1; shift ;;
     *) echo "qemu-vfio: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-[ -n "$scen" ] || { echo "qemu-vfio: error: no scenario (mainline|rss|ethtool|ownbit|vanish|toeplitz|pair)" >&2; exit 2; }
+[ -n "$scen" ] || { echo "qemu-vfio: error: no scenario (mainline|rss|ethtool|ownbit|vanish|toeplitz|pair|intx)" >&2; exit 2; }
 die() { echo "qemu-vfio: error: $*" >&2; exit 1; }
 "$rx" vfio-user --help >/dev/null 2>&1 ||
   die "$rx has no vfio-user command (make libvfio-user, then meson setup --reconfigure)"
@@ -442,6 +445,40 @@ EOF
     bash -c "[ $src = 0 ] && [ $dt -le 10 ] && grep -q '^real time: ' '$tmp/g.dev'"
   check "frames flowed before the kill" \
     [ "$(dev g 's/^nic0: .* offered to it, \([0-9]*\) received into the rings.*/\1/p')" -gt 100 ]
+  ;;
+intx)
+  g=$tmp/g.sh
+  prologue "$g" mainline
+  cat >>"$g" <<'EOF'
+grep eth0 /proc/interrupts | sed 's/^/RXQ-IRQ /'
+echo "RXQ-BEGIN ping-guest"; ping -c 5 -i 0.2 -W 2 10.0.9.1; echo "RXQ-END ping-guest"
+iperf3 -s -1 >/tmp/iperf3.out 2>&1 &
+ipid=$!
+sleep 1
+echo "RXQ-READY"
+wait $ipid; echo "RXQ-RC iperf3-server $?"
+grep eth0 /proc/interrupts | sed 's/^/RXQ-IRQ-AFTER /'
+EOF
+  epilogue "$g"
+  serve g
+  boot g "$g" --modules phy_package,realtek,r8169 --append pci=nomsi
+  ready g
+  nsx ping -c 5 -i 0.2 -W 2 10.0.9.2 >"$tmp/host-ping.txt" 2>&1 || true
+  iperf_host client -P 2 -t 3
+  done_msg || true
+  finish g
+  echo "qemu-vfio: intx: mainline r8169, pci=nomsi: guest exit $grc, server exit $src ($(( $(date +%s) - t0 )) s)"
+  grep -E '^RXQ-IRQ' "$tmp/g.log" | sed 's/^/  /'
+  sed 's/^/  server: /' "$tmp/g.dev"
+  check "r8169 took the INTx line (an IO-APIC interrupt, no MSI/MSI-X vector)" \
+    bash -c "grep -q '^RXQ-IRQ .*IO-APIC.*eth0' '$tmp/g.log' && ! grep -q '^RXQ-IRQ .*MSI' '$tmp/g.log'"
+  check "ping guest -> host: 5 of 5" grep -q '5 packets transmitted, 5 packets received' "$tmp/g.log"
+  check "ping host -> guest: 5 of 5" grep -q '5 packets transmitted, 5 received' "$tmp/host-ping.txt"
+  check "iperf3 from the host completed ($(iperf_summary))" \
+    bash -c "[ $crc = 0 ] && grep -q 'receiver' '$tmp/g.log'"
+  check "no kernel BUG/WARNING in the guest" kernel_clean g
+  check "server: no guest or DMA error" server_clean g
+  check "guest and server exited 0" [ "$grc$src" = 00 ]
   ;;
 pair)
   # A (10.0.8.1, mainline r8169, MAC ...:01) and B (10.0.8.2, rxscale_r8169,

@@ -312,7 +312,21 @@ static void on_intx(void *opaque, bool level)
 	bool rise = level && !v->intx_level;
 
 	v->intx_level = level;
-	if (rise)
+	if (rise && !v->intx_masked)
+		on_vec(v, PLAT_PCI_IRQ_INTX, 0);
+}
+
+/* QEMU masks INTx when it forwards one (its eventfd is edge-like) and
+ * unmasks it once the guest has serviced it (SET_IRQS ACTION_UNMASK): a
+ * line still asserted then is a new interrupt, as a level would be. */
+static void on_intx_state(vfu_ctx_t *ctx, uint32_t start, uint32_t count, bool mask)
+{
+	struct br_vfio *v = of(ctx);
+
+	if (start != 0 || count == 0)
+		return;
+	v->intx_masked = mask;
+	if (!mask && v->intx_level)
 		on_vec(v, PLAT_PCI_IRQ_INTX, 0);
 }
 
@@ -380,6 +394,9 @@ int br_vfio_init(struct br_vfio *v, struct plat_pci_dev *pci, struct br_rt *rt,
 	    vfu_setup_device_nr_irqs(ctx, VFU_DEV_MSI_IRQ, 1) < 0 ||
 	    (pci->msix_nvec &&
 	     vfu_setup_device_nr_irqs(ctx, VFU_DEV_MSIX_IRQ, pci->msix_nvec) < 0))
+		goto fail;
+	step = "vfu_setup_irq_state_callback";
+	if (vfu_setup_irq_state_callback(ctx, VFU_DEV_INTX_IRQ, on_intx_state) < 0)
 		goto fail;
 	step = "vfu_setup_device_reset_cb";
 	if (vfu_setup_device_reset_cb(ctx, on_reset) < 0)

@@ -69,6 +69,7 @@ struct br_vfio {
 	bool connected, gone;
 	bool failed;                    /* the connection ended in an error */
 	bool intx_level;
+	bool intx_masked;               /* by QEMU, until the guest's EOI */
 	uint64_t cfg_reads, cfg_writes, mmio_reads, mmio_writes;
 	uint64_t irqs, irq_errors;      /* vfu_irq_trigger ok / failed */
 	uint64_t dma_maps, dma_unmaps, resets;
