@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bed/bed_util.h"
 #include "net/net_flow.h"
+#include "report/report_sweep.h"
 
 /* Exit status for bad input (file, argument, key): one line on stderr. */
 #define CLI_EXIT_USAGE	2
@@ -21,24 +23,9 @@ int cli_uml(int argc, char **argv);
 int cli_vfio(int argc, char **argv);
 int cli_sweep_merge(int argc, char **argv);
 
-/** cli_err() - print "rxscale: " + message + newline on stderr. */
+/** cli_err() - print "rxscale: " + message + newline on stderr (bed_err(),
+ * which clears the progress line first). */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/*
- * Progress on stderr while it is a terminal: cli_progress() shows "LABEL:
- * D of T simulated seconds" on one line, cli_progress_done() clears it
- * (cli_err() does too); cli_progress_label() names what runs.
- */
-void cli_progress_label(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_progress(double done_s, double total_s);
-void cli_progress_done(void);
-
-/**
- * cli_parse_uint() - a whole decimal number in [lo, hi].
- * Return: 0, or -EINVAL (prints nothing).
- */
-int cli_parse_uint(const char *s, unsigned long lo, unsigned long hi,
-		   unsigned long *out);
 
 /* 1 if @path is a directory, 0 another file, or -errno. */
 int cli_path_kind(const char *path);
@@ -106,23 +93,7 @@ const char *cli_linktype_name(int linktype);
 
 void cli_pcap_close(struct cli_pcap *c);
 
-struct scenario;
-
-/* Values a sweep takes at most. */
-#define CLI_SWEEP_MAX 32
-
-/* One point of `rxscale run --sweep`: the run's headline figures. */
-struct cli_sweep_point {
-	double gbps;                    /* iperf3 throughput, Gbit/s */
-	double gbps_mean;               /* the same over the mean window (the
-					   --compare figure) */
-	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
-					   mean window */
-	double soft_max;                /* busiest CPU's %soft, mean window */
-	double irqs_per_s;              /* the NIC's host interrupts */
-	double ping_avg_ms;             /* idle ping average; -1: no reply */
-	uint64_t retransmits;
-};
+struct bed_scenario;
 
 /*
  * cli_run_point() - run @base with @set ("section.key=value", validated
@@ -132,8 +103,8 @@ struct cli_sweep_point {
  * idle link).  0, or -1 with the error printed.  --sweep's points and
  * --compare's reference runs.
  */
-int cli_run_point(const struct scenario *base, const char *set, bool idle_ping,
-		  struct cli_sweep_point *pt);
+int cli_run_point(const struct bed_scenario *base, const char *set, bool idle_ping,
+		  struct rpt_sweep_point *pt);
 
 /*
  * cli_plot_prepare() - before any run of a sweep: @plot must not name
@@ -157,6 +128,6 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n);
  */
 int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
 		   char vals[][64], const char *const *names,
-		   const struct cli_sweep_point *pt, unsigned nreg, unsigned n);
+		   const struct rpt_sweep_point *pt, unsigned nreg, unsigned n);
 
 #endif /* RXSCALE_CLI_H */

@@ -99,7 +99,7 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 		case O_PCAP: o->pcap = optarg; break;
 		case O_SPORT:
 		case O_DPORT:
-			if (cli_parse_uint(optarg, 0, 65535, &v))
+			if (bed_parse_uint(optarg, 0, 65535, &v))
 				return bad("port", optarg);
 			*(c == O_SPORT ? &o->sport : &o->dport) = (long)v;
 			break;
@@ -117,11 +117,11 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 			}
 			break;
 		case O_QUEUES:
-			if (cli_parse_uint(optarg, 1, RSS_INDIR_MAX, &o->queues))
+			if (bed_parse_uint(optarg, 1, RSS_INDIR_MAX, &o->queues))
 				return bad("--queues", optarg);
 			break;
 		case O_INDIR:
-			if (cli_parse_uint(optarg, 1, RSS_INDIR_MAX, &v) ||
+			if (bed_parse_uint(optarg, 1, RSS_INDIR_MAX, &v) ||
 			    (v & (v - 1)))
 				return bad("--indir-size (power of two, "
 					   "1..512)", optarg);

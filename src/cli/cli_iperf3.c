@@ -11,19 +11,19 @@
 
 #include "cli/cli.h"
 #include "cli/cli_world.h"
-#include "cli/compare.h"
+#include "bed/bed_compare.h"
 #include "report/report.h"
 #include "stack/tcp_cc.h"
 
 #define MAX_INTERVALS 3600
 
-_Static_assert(SCN_IPERF3_MAX_INSTANCES == IPERF3_MAX_INSTANCES,
+_Static_assert(BED_SCN_IPERF3_MAX_INSTANCES == IPERF3_MAX_INSTANCES,
 	       "iperf3.instances: the scenario's limit is the workload's");
 
 /* Per-interval samples of an iperf3 run. */
 struct intervals {
 	struct sim_event ev;
-	struct world *w;
+	struct bed_world *w;
 	sim_time_t len_ns;              /* 1 s, or the run if shorter */
 	unsigned n;
 	uint64_t app_bytes[MAX_INTERVALS + 1];  /* cumulative at each end */
@@ -45,7 +45,7 @@ struct intervals {
 };
 
 /* Every CPU's counters now, into row @row of iv->acct (mpstat). */
-static void sample_cpus(struct world *w, struct intervals *iv, unsigned row)
+static void sample_cpus(struct bed_world *w, struct intervals *iv, unsigned row)
 {
 	if (row > iv->cap)
 		return;
@@ -55,7 +55,7 @@ static void sample_cpus(struct world *w, struct intervals *iv, unsigned row)
 }
 
 /* Each stream's counters now, into row @row of iv->samp. */
-static void sample_streams(struct world *w, struct intervals *iv, unsigned row)
+static void sample_streams(struct bed_world *w, struct intervals *iv, unsigned row)
 {
 	const struct iperf3 *ip = &w->ip;
 
@@ -86,7 +86,7 @@ static void sample_streams(struct world *w, struct intervals *iv, unsigned row)
 static void interval_fn(struct sim *s, struct sim_event *ev)
 {
 	struct intervals *iv = ev->arg;
-	struct world *w = iv->w;
+	struct bed_world *w = iv->w;
 
 	if (iv->n < MAX_INTERVALS) {
 		iv->n++;
@@ -103,14 +103,14 @@ static void interval_fn(struct sim *s, struct sim_event *ev)
 		iv->busy_ns2 = load_busy_cpu_ns(&w->busy);
 		iv->have2 = true;
 	}
-	cli_progress((double)sim_now(s) / 1e9, w->scn.duration_s);
+	bed_progress((double)sim_now(s) / 1e9, w->scn.duration_s);
 	if (sim_now(s) + iv->len_ns <= (sim_time_t)(w->scn.duration_s * 1e9) + 1)
 		sim_schedule_in(s, ev, iv->len_ns);
 }
 
 /* CPU percentages over the mean window: after 2 s when the run is longer
  * than 3 s (EXPERIMENTS.md), else the whole run. */
-static void window_pct(struct world *w, struct intervals *iv, unsigned cpu,
+static void window_pct(struct bed_world *w, struct intervals *iv, unsigned cpu,
 		       struct rpt_cpu *p)
 {
 	struct sim_acct_sample s, z = { 0 };
@@ -175,7 +175,7 @@ static uint64_t app_usr_ns(const struct iperf3 *ip)
 
 /* Per stream over the whole run: iperf3's stream id, the client's port,
  * the sender's window and RTT figures, UDP loss and jitter. */
-static void streams_report(struct world *w, const struct intervals *iv, struct rpt_stream *out)
+static void streams_report(struct bed_world *w, const struct intervals *iv, struct rpt_stream *out)
 {
 	const struct iperf3 *ip = &w->ip;
 	unsigned ns = ip->nstreams, rows = iv->n < iv->cap ? iv->n : iv->cap;
@@ -214,7 +214,7 @@ static void streams_report(struct world *w, const struct intervals *iv, struct r
 
 /* Tasks' CPU time as top's %CPU (100 = one CPU) over the mean window:
  * @at2 ns of it at 2 s, @end at the run's end. */
-static double top_pct(struct world *w, const struct intervals *iv, uint64_t at2,
+static double top_pct(struct bed_world *w, const struct intervals *iv, uint64_t at2,
 		      uint64_t end)
 {
 	bool win = iv->have2 && w->scn.duration_s > 3;
@@ -225,7 +225,7 @@ static double top_pct(struct world *w, const struct intervals *iv, uint64_t at2,
 
 /* What --compare reads off this run: the per-interval throughput, the CPU
  * shares over the mean window and per whole second in it, ping. */
-static void run_figures_fill(struct world *w, const struct rpt_run *r, struct run_figures *f)
+static void run_figures_fill(struct bed_world *w, const struct rpt_run *r, struct bed_figures *f)
 {
 	static double gbps[MAX_INTERVALS], soft[SIM_CPUS_MAX], idle[SIM_CPUS_MAX];
 	static double *soft_iv;
@@ -234,7 +234,7 @@ static void run_figures_fill(struct world *w, const struct rpt_run *r, struct ru
 	const struct rpt_iperf3 *ip = &r->ip;
 	struct sim_cpuset set;
 
-	*f = (struct run_figures){ .gbps = gbps, .ncpus = r->ncpus, .soft = soft,
+	*f = (struct bed_figures){ .gbps = gbps, .ncpus = r->ncpus, .soft = soft,
 				   .idle = idle, .irq_cpu = irqc };
 	for (unsigned i = 1; i <= ip->n; i++) {
 		double t = (double)(ip->end[i] - ip->end[i - 1]) / 1e9;
@@ -285,30 +285,30 @@ static void run_figures_fill(struct world *w, const struct rpt_run *r, struct ru
 		irqc[c] = sim_cpuset_test(&set, c);
 }
 
-int cli_compare_reference(struct world *w)
+int cli_compare_reference(struct bed_world *w)
 {
 	char list[128], *tok, *save = NULL;
-	struct cli_sweep_point pt;
-	enum compare_ref ref = COMPARE_REF_NONE;
+	struct rpt_sweep_point pt;
+	enum bed_compare_ref ref = BED_COMPARE_REF_NONE;
 
-	snprintf(list, sizeof(list), "%s", w->scn.compare_rows);
+	snprintf(list, sizeof(list), "%s", w->scn.bed_compare_rows);
 	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		const struct compare_row *row = compare_row_find(tok);
+		const struct bed_compare_row *row = bed_compare_row_find(tok);
 
-		if (row && row->ref != COMPARE_REF_NONE)
+		if (row && row->ref != BED_COMPARE_REF_NONE)
 			ref = row->ref;
 	}
-	if (ref == COMPARE_REF_NONE)
+	if (ref == BED_COMPARE_REF_NONE)
 		return 0;
-	if (ref == COMPARE_REF_ONE_STREAM)
+	if (ref == BED_COMPARE_REF_ONE_STREAM)
 		snprintf(w->ref.set, sizeof(w->ref.set), "iperf3.streams=1");
 	else
 		snprintf(w->ref.set, sizeof(w->ref.set), "usb.mitigation=%s",
 			 w->scn.usb_mitigation_off ? "on" : "off");
-	cli_progress_label("--compare reference run, %s", w->ref.set);
+	bed_progress_label("--compare reference run, %s", w->ref.set);
 	if (cli_run_point(&w->scn, w->ref.set, false, &pt))
 		return -1;
-	cli_progress_done();
+	bed_progress_done();
 	w->ref.have = true;
 	w->ref.gbps_mean = pt.gbps_mean;
 	w->ref.ping_avg_ms = pt.ping_avg_ms;
@@ -316,9 +316,9 @@ int cli_compare_reference(struct world *w)
 }
 
 /* The scenario's compare rows, evaluated on this run's report. */
-static void evaluate_rows(struct world *w, struct rpt_run *r)
+static void evaluate_rows(struct bed_world *w, struct rpt_run *r)
 {
-	struct run_figures f;
+	struct bed_figures f;
 	char list[128], *tok, *save = NULL;
 
 	run_figures_fill(w, r, &f);
@@ -327,11 +327,11 @@ static void evaluate_rows(struct world *w, struct rpt_run *r)
 	f.ref_gbps = w->ref.gbps_mean;
 	f.ref_have_ping = w->ref.ping_avg_ms >= 0;
 	f.ref_ping_avg = w->ref.ping_avg_ms;
-	snprintf(list, sizeof(list), "%s", w->scn.compare_rows);
+	snprintf(list, sizeof(list), "%s", w->scn.bed_compare_rows);
 	r->ncmp = 0;
 	for (tok = strtok_r(list, ", ", &save); tok && r->ncmp < RPT_COMPARE_ROWS;
 	     tok = strtok_r(NULL, ", ", &save)) {
-		const struct compare_row *row = compare_row_find(tok);
+		const struct bed_compare_row *row = bed_compare_row_find(tok);
 		struct rpt_compare *c = &r->cmp[r->ncmp];
 
 		if (!row)
@@ -344,7 +344,7 @@ static void evaluate_rows(struct world *w, struct rpt_run *r)
 
 /* The iperf3 configuration of the scenario; 0, or -1 with the error
  * printed. */
-static int iperf3_config(struct world *w, struct iperf3_cfg *cfg)
+static int iperf3_config(struct bed_world *w, struct iperf3_cfg *cfg)
 {
 	*cfg = (struct iperf3_cfg){
 		.streams = w->scn.iperf_streams, .instances = w->scn.iperf_instances,
@@ -385,7 +385,7 @@ static int iperf3_config(struct world *w, struct iperf3_cfg *cfg)
 
 /* Plug the wire in, create iperf3 and ping; 0, or -1 with the error
  * printed. */
-static int workload_up(struct world *w, const struct iperf3_cfg *cfg, sim_time_t dur)
+static int workload_up(struct bed_world *w, const struct iperf3_cfg *cfg, sim_time_t dur)
 {
 	struct load_wire_nic port = w->nic->port(w);
 
@@ -423,7 +423,7 @@ static int workload_up(struct world *w, const struct iperf3_cfg *cfg, sim_time_t
 
 /* Run for @dur, then let what is on the wire and in the rings drain, so
  * every datagram sent is accounted for; CPU figures are taken at @dur. */
-static void simulate(struct world *w, const struct iperf3_cfg *cfg,
+static void simulate(struct bed_world *w, const struct iperf3_cfg *cfg,
 		     struct intervals *iv, sim_time_t dur)
 {
 	struct sim_acct_sample keep[SIM_CPUS_MAX];
@@ -433,7 +433,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 	iv->len_ns = dur < SIM_S(1) ? dur : SIM_S(1);
 	sim_event_init(&iv->ev, interval_fn, iv);
 	sim_schedule_in(&w->sim, &iv->ev, iv->len_ns);
-	cli_faults_arm(w);
+	bed_faults_arm(w);
 	cli_timeline_start(w);
 	if (w->ip_up)
 		iperf3_start(&w->ip);
@@ -471,7 +471,7 @@ static void simulate(struct world *w, const struct iperf3_cfg *cfg,
 }
 
 /* Where every frame and datagram went, and the ping summary. */
-static void account(struct world *w, const struct iperf3_cfg *cfg, struct rpt_run *r)
+static void account(struct bed_world *w, const struct iperf3_cfg *cfg, struct rpt_run *r)
 {
 	struct rpt_iperf3 *ip = &r->ip;
 
@@ -538,13 +538,13 @@ static void account(struct world *w, const struct iperf3_cfg *cfg, struct rpt_ru
 }
 
 /* The headline figures of a sweep point. */
-static void sweep_point(struct world *w, const struct rpt_run *r, struct cli_sweep_point *pt)
+static void sweep_point(struct bed_world *w, const struct rpt_run *r, struct rpt_sweep_point *pt)
 {
-	struct run_figures f;
+	struct bed_figures f;
 
 	run_figures_fill(w, r, &f);
 	pt->gbps = (double)r->ip.total_bytes * 8 / r->ip.secs / 1e9;
-	pt->gbps_mean = run_figures_mean_gbps(&f, NULL);
+	pt->gbps_mean = bed_figures_mean_gbps(&f, NULL);
 	pt->ksoftirqd = 0;
 	pt->soft_max = 0;
 	for (unsigned c = 0; c < r->ncpus; c++) {
@@ -558,7 +558,7 @@ static void sweep_point(struct world *w, const struct rpt_run *r, struct cli_swe
 	pt->retransmits = r->ip.retransmits;
 }
 
-int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
+int cli_run_iperf3(struct bed_world *w, bool json, struct rpt_sweep_point *pt)
 {
 	struct iperf3_cfg cfg;
 	sim_time_t dur = (sim_time_t)(w->scn.duration_s * 1e9);
@@ -604,7 +604,7 @@ int cli_run_iperf3(struct world *w, bool json, struct cli_sweep_point *pt)
 	if (!pt && !json)
 		report_text_head(stdout, r);
 	simulate(w, &cfg, iv, dur);
-	cli_progress_done();
+	bed_progress_done();
 	/* what it measured */
 	cli_world_report(w, r);
 	r->ip.n = iv->n;

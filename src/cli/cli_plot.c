@@ -76,7 +76,7 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n)
  * of @n points each. */
 static void plot_script(FILE *g, bool svg, const char *title, const char *key,
 			char vals[][64],
-			const char *const *names, const struct cli_sweep_point *pt,
+			const char *const *names, const struct rpt_sweep_point *pt,
 			unsigned nreg, unsigned n)
 {
 	static const char *const titles[2][4] = {
@@ -109,7 +109,7 @@ static void plot_script(FILE *g, bool svg, const char *title, const char *key,
 		else
 			fprintf(g, "$d << EOD\n");
 		for (unsigned i = 0; i < n; i++) {
-			const struct cli_sweep_point *p = &pt[r * n + i];
+			const struct rpt_sweep_point *p = &pt[r * n + i];
 
 			fprintf(g, "%u %.4f %.4f %.1f ", i, p->gbps,
 				names ? p->soft_max : p->ksoftirqd, p->irqs_per_s);
@@ -140,7 +140,7 @@ static void plot_script(FILE *g, bool svg, const char *title, const char *key,
 
 int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
 		   char vals[][64], const char *const *names,
-		   const struct cli_sweep_point *pt, unsigned nreg, unsigned n)
+		   const struct rpt_sweep_point *pt, unsigned nreg, unsigned n)
 {
 	mode_t mask;
 	const char *ext = strrchr(plot, '.');

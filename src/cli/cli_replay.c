@@ -15,20 +15,20 @@
 #include "cli/cli_world.h"
 #include "report/report.h"
 
-static void flowset_add(struct flowset *fs, uint64_t key)
+static void bed_flowset_add(struct bed_flowset *fs, uint64_t key)
 {
 	size_t i;
 
 	key |= 1;       /* 0 marks an empty slot */
 	if (2 * (fs->n + 1) > fs->cap) {
-		struct flowset big = { calloc(fs->cap ? 2 * fs->cap : 1024, 8),
+		struct bed_flowset big = { calloc(fs->cap ? 2 * fs->cap : 1024, 8),
 				       fs->cap ? 2 * fs->cap : 1024, 0 };
 
 		if (!big.slot)
 			return;
 		for (size_t j = 0; j < fs->cap; j++)
 			if (fs->slot[j])
-				flowset_add(&big, fs->slot[j]);
+				bed_flowset_add(&big, fs->slot[j]);
 		free(fs->slot);
 		*fs = big;
 	}
@@ -45,7 +45,7 @@ static void flowset_add(struct flowset *fs, uint64_t key)
 }
 
 /* The configuration as ethtool reports it, for the independent check. */
-static int snapshot_rss(struct world *w)
+static int snapshot_rss(struct bed_world *w)
 {
 	const struct ethtool_ops *ops = w->dev->ethtool_ops;
 	struct ethtool_rxfh_param p = { 0 };
@@ -80,7 +80,7 @@ static int snapshot_rss(struct world *w)
 
 static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *data)
 {
-	struct world *w = data;
+	struct bed_world *w = data;
 	unsigned q = skb_get_rx_queue(skb);
 	const u8 *frame = skb_mac_header(skb);
 	size_t len = skb->len + ETH_HLEN;
@@ -126,7 +126,7 @@ static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *dat
 	if (q < RTL_MAX_RX_QUEUES) {
 		w->q_frames[q]++;
 		w->q_bytes[q] += skb->len + ETH_HLEN;
-		flowset_add(&w->q_flows[q], fk);
+		bed_flowset_add(&w->q_flows[q], fk);
 	}
 	w->delivered++;
 	consume_skb(skb);
@@ -134,7 +134,7 @@ static void replay_sink(struct sk_buff *skb, struct napi_struct *napi, void *dat
 
 struct replay {
 	struct sim_event ev;
-	struct world *w;
+	struct bed_world *w;
 	struct cli_pcap *pc;
 	uint64_t t0, last;              /* capture time of the first frame */
 	uint64_t frames, bytes;
@@ -239,7 +239,7 @@ static void replay_fn(struct sim *s, struct sim_event *ev)
 }
 
 /* One CPU's shares over the whole run, as mpstat prints them. */
-static void cpu_pct(struct world *w, unsigned cpu, struct rpt_cpu *p)
+static void cpu_pct(struct bed_world *w, unsigned cpu, struct rpt_cpu *p)
 {
 	struct sim_acct_sample s;
 	double tot = 0;
@@ -256,7 +256,7 @@ static void cpu_pct(struct world *w, unsigned cpu, struct rpt_cpu *p)
 
 
 /* Open the capture, replay it into the NIC and report. */
-int cli_run_replay(struct world *w, bool json)
+int cli_run_replay(struct bed_world *w, bool json)
 {
 	struct replay *r = calloc(1, sizeof(*r));
 	struct rpt_run *rp = calloc(1, sizeof(*rp));
@@ -277,7 +277,7 @@ int cli_run_replay(struct world *w, bool json)
 		cli_err("%s: only Ethernet captures can be replayed into a NIC", w->scn.pcap);
 		goto out;
 	}
-	if (cli_world_up(w))
+	if (bed_world_up(w))
 		goto out;
 	kern_netdev_set_rx_handler(w->dev, replay_sink, NULL, w);
 	dev_set_promiscuity(w->dev, 1);

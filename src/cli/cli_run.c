@@ -3,8 +3,8 @@
  * cli_run.c - `rxscale run`: the command line (scenario file, --set,
  * --ethtool, --pcap, --sweep ...) and which run it asks for.
  *
- * The simulated system is built in cli_world.c (the NIC: a PCIe chip on
- * the r8169 path or a USB adapter on the r8152 path, cli_nic.c); the
+ * The simulated system is built in src/bed (bed_world.c; the NIC: a PCIe chip on
+ * the r8169 path or a USB adapter on the r8152 path, bed_nic.c); the
  * workloads are iperf3 and ping over a line-rate wire to a peer
  * (cli_iperf3.c) or a capture replay (cli_replay.c); --sweep is
  * cli_sweep.c; the reports as iperf3/mpstat/ethtool print them are
@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_world.h"
-#include "cli/scenario.h"
+#include "bed/bed_scenario.h"
 
 static void usage(FILE *out)
 {
@@ -73,14 +73,14 @@ int cli_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct world *w = calloc(1, sizeof(*w));
+	struct bed_world *w = calloc(1, sizeof(*w));
 	char err[600];
 	const char *sets[64];
 	unsigned nsets = 0;
 	const char *sweep = NULL, *plot = NULL, *regime = NULL;
-	struct scenario pre;
+	struct bed_scenario pre;
 	struct cli_sweep_opts so = { .jobs = 1, .point = -1, .emit_dir = "sweep-points" };
-	char *keep[2 * 64 + 2 * SCN_MAX_ETHTOOL + 3 * SCN_MAX_AT + 16];
+	char *keep[2 * 64 + 2 * BED_SCN_MAX_ETHTOOL + 3 * BED_SCN_MAX_AT + 16];
 	int nkeep = 0;
 	bool jobs_given = false, emit_dir_given = false;
 	bool seed_given = false, preset_given = false;
@@ -91,7 +91,7 @@ int cli_run(int argc, char **argv)
 		cli_err("out of memory");
 		return 1;
 	}
-	scenario_default(&w->scn);
+	bed_scenario_default(&w->scn);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
@@ -111,7 +111,7 @@ int cli_run(int argc, char **argv)
 		}
 		switch (c) {
 		case 'p':
-			if (strlen(optarg) >= SCN_STR) {
+			if (strlen(optarg) >= BED_SCN_STR) {
 				cli_err("--pcap: path too long");
 				goto out;
 			}
@@ -125,14 +125,14 @@ int cli_run(int argc, char **argv)
 			sets[nsets++] = optarg;
 			break;
 		case 'e':
-			if (w->scn.n_ethtool == SCN_MAX_ETHTOOL || strlen(optarg) >= SCN_STR) {
+			if (w->scn.n_ethtool == BED_SCN_MAX_ETHTOOL || strlen(optarg) >= BED_SCN_STR) {
 				cli_err("--ethtool: too many or too long");
 				goto out;
 			}
-			snprintf(w->scn.ethtool[w->scn.n_ethtool++], SCN_STR, "%s", optarg);
+			snprintf(w->scn.ethtool[w->scn.n_ethtool++], BED_SCN_STR, "%s", optarg);
 			break;
 		case 'P':
-			if (strlen(optarg) >= SCN_STR) {
+			if (strlen(optarg) >= BED_SCN_STR) {
 				cli_err("--preset: name too long");
 				goto out;
 			}
@@ -142,7 +142,7 @@ int cli_run(int argc, char **argv)
 		case 'S': {
 			unsigned long v;
 
-			if (cli_parse_uint(optarg, 0, ~0UL, &v)) {
+			if (bed_parse_uint(optarg, 0, ~0UL, &v)) {
 				cli_err("--seed: '%.64s' is not a whole number", optarg);
 				goto out;
 			}
@@ -157,7 +157,7 @@ int cli_run(int argc, char **argv)
 				cli_err("--at %.32s: no ethtool command after the time", optarg);
 				goto out;
 			}
-			if (scenario_add_at(&w->scn, optarg, argv[optind], err, sizeof(err))) {
+			if (bed_scenario_add_at(&w->scn, optarg, argv[optind], err, sizeof(err))) {
 				cli_err("--at: %s", err);
 				goto out;
 			}
@@ -171,7 +171,7 @@ int cli_run(int argc, char **argv)
 		case 'j': {
 			unsigned long v;
 
-			if (cli_parse_uint(optarg, 1, 256, &v)) {
+			if (bed_parse_uint(optarg, 1, 256, &v)) {
 				cli_err("-j: '%.64s' is not a number of processes (1-256)", optarg);
 				goto out;
 			}
@@ -187,7 +187,7 @@ int cli_run(int argc, char **argv)
 			so.emit = optarg;
 			break;
 		case 'D':
-			if (!optarg[0] || strlen(optarg) >= SCN_STR) {
+			if (!optarg[0] || strlen(optarg) >= BED_SCN_STR) {
 				cli_err("--emit-dir: an empty or too long name");
 				goto out;
 			}
@@ -197,9 +197,9 @@ int cli_run(int argc, char **argv)
 		case 'I': {
 			unsigned long v;
 
-			if (cli_parse_uint(optarg, 0, CLI_SWEEP_MAX - 1, &v)) {
+			if (bed_parse_uint(optarg, 0, RPT_SWEEP_MAX - 1, &v)) {
 				cli_err("--point: '%.64s' is not a point number (0-%d)", optarg,
-					CLI_SWEEP_MAX - 1);
+					RPT_SWEEP_MAX - 1);
 				goto out;
 			}
 			so.point = (int)v;
@@ -235,7 +235,7 @@ int cli_run(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		struct scenario file = w->scn;
+		struct bed_scenario file = w->scn;
 
 		keep[nkeep++] = argv[optind];           /* room kept above */
 		if (optind + 1 < argc) {
@@ -243,26 +243,26 @@ int cli_run(int argc, char **argv)
 			goto out;
 		}
 		/* the file's keys come first, command-line options win */
-		scenario_default(&file);
-		if (scenario_load(&file, argv[optind], err, sizeof(err))) {
+		bed_scenario_default(&file);
+		if (bed_scenario_load(&file, argv[optind], err, sizeof(err))) {
 			cli_err("%s", err);
 			goto out;
 		}
 		if (w->scn.pcap[0])
 			snprintf(file.pcap, sizeof(file.pcap), "%s", w->scn.pcap);
-		if (file.n_ethtool + w->scn.n_ethtool > SCN_MAX_ETHTOOL) {
+		if (file.n_ethtool + w->scn.n_ethtool > BED_SCN_MAX_ETHTOOL) {
 			cli_err("--ethtool: more than %d ethtool commands with the scenario's",
-				SCN_MAX_ETHTOOL);
+				BED_SCN_MAX_ETHTOOL);
 			goto out;
 		}
 		for (unsigned i = 0; i < w->scn.n_ethtool; i++)
-			snprintf(file.ethtool[file.n_ethtool++], SCN_STR, "%s", w->scn.ethtool[i]);
+			snprintf(file.ethtool[file.n_ethtool++], BED_SCN_STR, "%s", w->scn.ethtool[i]);
 		/* --at after the file's timeline.at */
 		for (unsigned i = 0; i < w->scn.n_at; i++) {
 			char t[32];
 
 			snprintf(t, sizeof(t), "%.17g", w->scn.at_s[i]);
-			if (scenario_add_at(&file, t, w->scn.at_cmd[i], err, sizeof(err))) {
+			if (bed_scenario_add_at(&file, t, w->scn.at_cmd[i], err, sizeof(err))) {
 				cli_err("--at: %s", err);
 				goto out;
 			}
@@ -274,19 +274,19 @@ int cli_run(int argc, char **argv)
 		w->scn = file;
 	}
 	if (regime) {
-		const struct scn_regime *rg = scenario_regime(&w->scn, regime);
+		const struct bed_scn_regime *rg = bed_scenario_regime(&w->scn, regime);
 
 		if (!rg) {
 			cli_err("--regime: the scenario has no regime '%.32s'", regime);
 			goto out;
 		}
-		scenario_apply_regime(&w->scn, rg);
+		bed_scenario_apply_regime(&w->scn, rg);
 	}
 	pre = w->scn;
 	for (unsigned i = 0; i < nsets; i++) {
 		size_t used = strlen(w->compare_sets);
 
-		if (scenario_set(&w->scn, sets[i], err, sizeof(err))) {
+		if (bed_scenario_set(&w->scn, sets[i], err, sizeof(err))) {
 			cli_err("%s", err);
 			goto out;
 		}
@@ -325,12 +325,12 @@ int cli_run(int argc, char **argv)
 		cli_err("--emit and --point: not with -j, --plot, --json or each other");
 		goto out;
 	}
-	if (w->compare && cli_pci_chip(w->scn.chip) && cli_pci_chip(w->scn.chip)->whatif) {
+	if (w->compare && bed_pci_chip(w->scn.chip) && bed_pci_chip(w->scn.chip)->whatif) {
 		cli_err("--compare: %s is a what-if chip, not real hardware: no "
 			"EXPERIMENTS.md row measured it", w->scn.chip);
 		goto out;
 	}
-	if (w->compare && !w->scn.compare_rows[0]) {
+	if (w->compare && !w->scn.bed_compare_rows[0]) {
 		cli_err("--compare: this scenario names no EXPERIMENTS.md rows (compare.rows; "
 			"the scenarios/e*.ini files do)");
 		goto out;
@@ -359,7 +359,7 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "rxscale: note: the scenario's %u regimes are not run "
 			"(--sweep runs them all, --regime NAME one of them)\n", pre.n_regimes);
 	if (!w->scn.pcap[0]) {
-		if ((w->compare && cli_compare_reference(w)) || cli_world_up(w) || cli_world_ethtool(w, json ? stderr : stdout))
+		if ((w->compare && cli_compare_reference(w)) || bed_world_up(w) || cli_world_ethtool(w, json ? stderr : stdout))
 			goto out;
 		rc = cli_run_iperf3(w, json, NULL);
 		if (rc < 0)

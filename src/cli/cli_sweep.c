@@ -33,10 +33,10 @@
 #include "report/report_sweep.h"
 
 
-int cli_run_point(const struct scenario *base, const char *set, bool idle_ping,
-		  struct cli_sweep_point *pt)
+int cli_run_point(const struct bed_scenario *base, const char *set, bool idle_ping,
+		  struct rpt_sweep_point *pt)
 {
-	struct world *w = calloc(1, sizeof(*w));
+	struct bed_world *w = calloc(1, sizeof(*w));
 	char err[600];
 	int rc;
 
@@ -45,7 +45,7 @@ int cli_run_point(const struct scenario *base, const char *set, bool idle_ping,
 		return -1;
 	}
 	w->scn = *base;
-	scenario_set(&w->scn, set, err, sizeof(err));    /* validated before */
+	bed_scenario_set(&w->scn, set, err, sizeof(err));    /* validated before */
 	if (idle_ping) {
 		w->scn.iperf_streams = 0;
 		w->scn.ping_from_host = true;
@@ -53,34 +53,34 @@ int cli_run_point(const struct scenario *base, const char *set, bool idle_ping,
 		w->scn.ping_count = 20;
 		w->scn.duration_s = 2.5;
 	}
-	rc = cli_world_up(w) || cli_world_ethtool(w, NULL) || cli_run_iperf3(w, false, pt);
+	rc = bed_world_up(w) || cli_world_ethtool(w, NULL) || cli_run_iperf3(w, false, pt);
 	cli_world_down(w);
 	free(w);
 	return rc ? -1 : 0;
 }
 
 /* Point @i: the workload's figures and the idle ping's average. */
-static int sweep_point(const struct scenario *base, const struct rpt_sweep *sw,
-		       unsigned i, struct cli_sweep_point *pt)
+static int sweep_point(const struct bed_scenario *base, const struct rpt_sweep *sw,
+		       unsigned i, struct rpt_sweep_point *pt)
 {
-	struct cli_sweep_point idle;
+	struct rpt_sweep_point idle;
 	char set[200];
 
 	snprintf(set, sizeof(set), "%.63s=%.63s", sw->key, sw->vals[i]);
-	cli_progress_label("sweep %u/%u, %.40s", i + 1, sw->n, set);
+	bed_progress_label("sweep %u/%u, %.40s", i + 1, sw->n, set);
 	if (cli_run_point(base, set, false, pt))
 		return -1;
-	cli_progress_label("sweep %u/%u, %.40s, idle ping", i + 1, sw->n, set);
+	bed_progress_label("sweep %u/%u, %.40s, idle ping", i + 1, sw->n, set);
 	if (cli_run_point(base, set, true, &idle))
 		return -1;
-	cli_progress_done();
+	bed_progress_done();
 	pt->ping_avg_ms = idle.ping_avg_ms;
 	return 0;
 }
 
 /* Split and validate @spec ("usb.rx_usecs=0,5,15") against @base; each
  * value must leave an iperf3 workload (@idle_ok: or ping alone). */
-static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const char *spec,
+static int sweep_parse(struct rpt_sweep *sw, const struct bed_scenario *base, const char *spec,
 		       bool idle_ok)
 {
 	char buf[2100], err[600];
@@ -99,7 +99,7 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 	snprintf(buf, sizeof(buf), "%s", eq + 1);
 	/* split by hand: strtok would skip empty values silently */
 	for (char *v = buf, *next; v; v = next) {
-		struct scenario t = *base;
+		struct bed_scenario t = *base;
 		char set[200];
 
 		next = strchr(v, ',');
@@ -113,13 +113,13 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 			cli_err("--sweep: value '%.20s...' is longer than 63 characters", v);
 			return -1;
 		}
-		if (sw->n == CLI_SWEEP_MAX) {
-			cli_err("--sweep: at most %d values", CLI_SWEEP_MAX);
+		if (sw->n == RPT_SWEEP_MAX) {
+			cli_err("--sweep: at most %d values", RPT_SWEEP_MAX);
 			return -1;
 		}
 		snprintf(sw->vals[sw->n], sizeof(sw->vals[0]), "%.63s", v);
 		snprintf(set, sizeof(set), "%.63s=%.63s", sw->key, v);
-		if (scenario_set(&t, set, err, sizeof(err))) {   /* validate all first */
+		if (bed_scenario_set(&t, set, err, sizeof(err))) {   /* validate all first */
 			cli_err("--sweep: %s", err);
 			return -1;
 		}
@@ -135,7 +135,7 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 		return -1;
 	}
 	snprintf(sw->chip, sizeof(sw->chip), "%.31s%s", base->chip,
-		 cli_pci_chip(base->chip) && cli_pci_chip(base->chip)->whatif ?
+		 bed_pci_chip(base->chip) && bed_pci_chip(base->chip)->whatif ?
 		 " (what-if, not a real chip)" : "");
 	/* what the sweep itself varies is named as such, not as the base's */
 	if (!strcmp(sw->key, "nic.chip"))
@@ -150,12 +150,12 @@ static int sweep_parse(struct rpt_sweep *sw, const struct scenario *base, const 
 
 /* Bring every point's world up once before anything runs: a value the
  * NIC refuses fails here, with nothing half-written. */
-static int sweep_check(const struct scenario *base, const struct rpt_sweep *sw)
+static int sweep_check(const struct bed_scenario *base, const struct rpt_sweep *sw)
 {
 	char err[600];
 
 	for (unsigned i = 0; i < sw->n; i++) {
-		struct world *w = calloc(1, sizeof(*w));
+		struct bed_world *w = calloc(1, sizeof(*w));
 		char set[200];
 		int bad;
 
@@ -165,8 +165,8 @@ static int sweep_check(const struct scenario *base, const struct rpt_sweep *sw)
 		}
 		snprintf(set, sizeof(set), "%.63s=%.63s", sw->key, sw->vals[i]);
 		w->scn = *base;
-		scenario_set(&w->scn, set, err, sizeof(err));
-		bad = cli_world_up(w) || cli_world_ethtool(w, NULL);
+		bed_scenario_set(&w->scn, set, err, sizeof(err));
+		bad = bed_world_up(w) || cli_world_ethtool(w, NULL);
 		cli_world_down(w);
 		free(w);
 		if (bad)
@@ -178,7 +178,7 @@ static int sweep_check(const struct scenario *base, const struct rpt_sweep *sw)
 /* Draw @sw (@nreg curves of sw->n points @pt, named @names, or NULL for
  * one) into @plot, titled with the chip, preset, duration and seed. */
 static int sweep_plot(const struct rpt_sweep *sw, const char *plot, const char *tmp,
-		      const char *const *names, const struct cli_sweep_point *pt,
+		      const char *const *names, const struct rpt_sweep_point *pt,
 		      unsigned nreg)
 {
 	char title[600], dur[40];
@@ -219,7 +219,7 @@ struct child {
 /* What a child sends: its status, then the figures. */
 struct child_msg {
 	int rc;
-	struct cli_sweep_point pt;
+	struct rpt_sweep_point pt;
 };
 
 static int read_full(int fd, void *buf, size_t n)
@@ -238,7 +238,7 @@ static int read_full(int fd, void *buf, size_t n)
 	return 0;
 }
 
-static pid_t spawn_point(const struct scenario *base, const struct rpt_sweep *sw,
+static pid_t spawn_point(const struct bed_scenario *base, const struct rpt_sweep *sw,
 			 unsigned i, int *fd)
 {
 	int p[2];
@@ -275,11 +275,11 @@ static pid_t spawn_point(const struct scenario *base, const struct rpt_sweep *sw
  * finishes; print row i as soon as rows 0..i are known (the table of
  * -j 1, in order).  0, or -1 after the rows before the first failed
  * point. */
-static int run_children(const struct scenario *base, struct rpt_sweep *sw,
+static int run_children(const struct bed_scenario *base, struct rpt_sweep *sw,
 			unsigned jobs, bool rows)
 {
-	struct child ch[CLI_SWEEP_MAX];
-	bool done[CLI_SWEEP_MAX] = { false }, ok[CLI_SWEEP_MAX] = { false };
+	struct child ch[RPT_SWEEP_MAX];
+	bool done[RPT_SWEEP_MAX] = { false }, ok[RPT_SWEEP_MAX] = { false };
 	unsigned next = 0, printed = 0, running = 0;
 	bool failed = false;    /* a point failed: start no more */
 	int rc = 0;
@@ -303,7 +303,7 @@ static int run_children(const struct scenario *base, struct rpt_sweep *sw,
 		/* whichever child finishes first: a free core starts the
 		 * next point at once, however long the others take */
 		{
-			struct pollfd pfd[CLI_SWEEP_MAX];
+			struct pollfd pfd[RPT_SWEEP_MAX];
 			struct child_msg m;
 			unsigned k;
 			int st = 0;
@@ -434,7 +434,7 @@ static int emit(const struct rpt_sweep *sw, const struct cli_sweep_opts *o)
 	return 0;
 }
 
-int cli_run_sweep(const struct scenario *base, const char *spec,
+int cli_run_sweep(const struct bed_scenario *base, const char *spec,
 		  const struct cli_sweep_opts *o)
 {
 	char plot_tmp[PATH_MAX];
@@ -452,7 +452,7 @@ int cli_run_sweep(const struct scenario *base, const char *spec,
 		return emit(&sw, o);
 	if (o->point >= 0) {            /* one point, as its JSON file */
 		unsigned i = (unsigned)o->point;
-		struct scenario one = *base;
+		struct bed_scenario one = *base;
 		struct rpt_sweep single = sw;
 
 		/* where the file goes must take it before the point runs */
@@ -501,21 +501,21 @@ fail:
 /* ----- the scenario's regimes ----- */
 
 /* One figure of a sweep point, and whether more of it is better. */
-static double figure_of(const struct cli_sweep_point *p, enum scn_figure f, bool *higher)
+static double figure_of(const struct rpt_sweep_point *p, enum bed_scn_figure f, bool *higher)
 {
-	*higher = f == SCN_FIG_GBPS;
+	*higher = f == BED_SCN_FIG_GBPS;
 	switch (f) {
-	case SCN_FIG_GBPS: return p->gbps;
-	case SCN_FIG_SOFT: return p->soft_max;
-	case SCN_FIG_IRQS: return p->irqs_per_s;
-	case SCN_FIG_PING: return p->ping_avg_ms;
+	case BED_SCN_FIG_GBPS: return p->gbps;
+	case BED_SCN_FIG_SOFT: return p->soft_max;
+	case BED_SCN_FIG_IRQS: return p->irqs_per_s;
+	case BED_SCN_FIG_PING: return p->ping_avg_ms;
 	}
 	return 0;
 }
 
 static const char *const figure_label[] = {
-	[SCN_FIG_GBPS] = "Gbit/s", [SCN_FIG_SOFT] = "busiest CPU %soft",
-	[SCN_FIG_IRQS] = "interrupts/s", [SCN_FIG_PING] = "ping avg ms",
+	[BED_SCN_FIG_GBPS] = "Gbit/s", [BED_SCN_FIG_SOFT] = "busiest CPU %soft",
+	[BED_SCN_FIG_IRQS] = "interrupts/s", [BED_SCN_FIG_PING] = "ping avg ms",
 };
 
 /*
@@ -523,8 +523,8 @@ static const char *const figure_label[] = {
  * value is "adaptive", how far adaptive is from the best of the others
  * (positive: worse).
  */
-static void print_verdict(const struct scn_regime *r, char vals[][64],
-			  const struct cli_sweep_point *pt, unsigned n)
+static void print_verdict(const struct bed_scn_regime *r, char vals[][64],
+			  const struct rpt_sweep_point *pt, unsigned n)
 {
 	int best = -1, adaptive = -1;
 	bool higher;
@@ -536,7 +536,7 @@ static void print_verdict(const struct scn_regime *r, char vals[][64],
 			adaptive = (int)i;
 			continue;
 		}
-		if (r->main == SCN_FIG_PING && v < 0)
+		if (r->main == BED_SCN_FIG_PING && v < 0)
 			continue;       /* no reply */
 		if (best < 0 || (higher ? v > figure_of(&pt[best], r->main, &higher) :
 				 v < figure_of(&pt[best], r->main, &higher)))
@@ -554,7 +554,7 @@ static void print_verdict(const struct scn_regime *r, char vals[][64],
 		for (unsigned i = 0; i < n; i++) {
 			double v = figure_of(&pt[i], r->main, &higher);
 
-			if ((int)i == adaptive || (r->main == SCN_FIG_PING && v < 0))
+			if ((int)i == adaptive || (r->main == BED_SCN_FIG_PING && v < 0))
 				continue;
 			snprintf(got, sizeof(got), "%.3f", v);
 			if (!strcmp(got, want)) {
@@ -581,22 +581,22 @@ static void print_verdict(const struct scn_regime *r, char vals[][64],
  * overrides @sets, then each value; one table per regime, its verdict,
  * and one plot with a curve per regime.  Ping comes from the run itself.
  */
-int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
+int cli_run_regime_sweep(const struct bed_scenario *pre, const char *const *sets,
 			 unsigned nsets, const char *spec, const char *plot)
 {
-	static struct cli_sweep_point pt[SCN_MAX_REGIMES * CLI_SWEEP_MAX];
-	static struct scenario base[SCN_MAX_REGIMES];
+	static struct rpt_sweep_point pt[BED_SCN_MAX_REGIMES * RPT_SWEEP_MAX];
+	static struct bed_scenario base[BED_SCN_MAX_REGIMES];
 	static struct rpt_sweep sw;
-	const char *names[SCN_MAX_REGIMES];
+	const char *names[BED_SCN_MAX_REGIMES];
 	char plot_tmp[PATH_MAX], err[600];
 	unsigned n, nreg = pre->n_regimes;
 	int rc = 1;
 
 	for (unsigned r = 0; r < nreg; r++) {
 		base[r] = *pre;
-		scenario_apply_regime(&base[r], &pre->regime[r]);
+		bed_scenario_apply_regime(&base[r], &pre->regime[r]);
 		for (unsigned i = 0; i < nsets; i++)
-			if (scenario_set(&base[r], sets[i], err, sizeof(err))) {
+			if (bed_scenario_set(&base[r], sets[i], err, sizeof(err))) {
 				cli_err("%s", err);
 				return CLI_EXIT_USAGE;
 			}
@@ -618,23 +618,23 @@ int cli_run_regime_sweep(const struct scenario *pre, const char *const *sets,
 	       base[0].chip, base[0].cpus, base[0].preset, (unsigned long long)base[0].seed,
 	       nreg);
 	for (unsigned r = 0; r < nreg; r++) {
-		const struct scn_regime *rg = &pre->regime[r];
+		const struct bed_scn_regime *rg = &pre->regime[r];
 
 		printf("\nregime %s (%g s each, main figure: %s):", rg->name,
-		       base[r].duration_s, scenario_figure_name(rg->main));
+		       base[r].duration_s, bed_scenario_figure_name(rg->main));
 		for (unsigned i = 0; i < rg->n_set; i++)
 			printf(" %s", rg->set[i]);
 		printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", sw.key, "Gbit/s", "%soft max",
 		       "ksoftirqd%", "interrupts/s", "ping avg ms", "retrans");
 		for (unsigned i = 0; i < n; i++) {
-			struct cli_sweep_point *p = &pt[r * n + i];
+			struct rpt_sweep_point *p = &pt[r * n + i];
 			char set[200];
 
 			snprintf(set, sizeof(set), "%.63s=%.63s", sw.key, sw.vals[i]);
-			cli_progress_label("regime %s, %u/%u, %.40s", rg->name, i + 1, n, set);
+			bed_progress_label("regime %s, %u/%u, %.40s", rg->name, i + 1, n, set);
 			if (cli_run_point(&base[r], set, false, p))
 				goto fail;
-			cli_progress_done();
+			bed_progress_done();
 			printf("%-12s %10.2f %10.1f %11.1f %13.0f %13.3f %8llu\n", sw.vals[i],
 			       p->gbps, p->soft_max, p->ksoftirqd, p->irqs_per_s,
 			       p->ping_avg_ms, (unsigned long long)p->retransmits);
@@ -672,7 +672,7 @@ static void merge_usage(FILE *out)
 /* Merge the files @paths (@n); print as @o says. */
 static int merge(char **paths, unsigned n, const struct cli_sweep_opts *o)
 {
-	bool have[CLI_SWEEP_MAX] = { false };
+	bool have[RPT_SWEEP_MAX] = { false };
 	char plot_tmp[PATH_MAX];
 	struct rpt_sweep sw;
 
@@ -700,7 +700,7 @@ static int merge(char **paths, unsigned n, const struct cli_sweep_opts *o)
 int cli_sweep_merge(int argc, char **argv)
 {
 	struct cli_sweep_opts o = { .jobs = 1, .point = -1 };
-	char *paths[4 * CLI_SWEEP_MAX];
+	char *paths[4 * RPT_SWEEP_MAX];
 	glob_t g[8];
 	unsigned n = 0, ng = 0;
 	int rc = CLI_EXIT_USAGE;

@@ -28,7 +28,7 @@
 #include "cli/cli_world.h"
 #include "ethtool/ethtool_cmd.h"
 
-#define TL_MAX		(SCN_MAX_AT + 4096)
+#define TL_MAX		(BED_SCN_MAX_AT + 4096)
 #define TL_QUEUES	(RTL_MAX_RX_QUEUES + 1)	/* the RX queues, then TX 0 */
 #define OBS_PERIOD_NS	SIM_MS(1)
 
@@ -50,7 +50,7 @@ struct tl_entry {
 	enum tl_kind kind;
 	bool chaos;
 	unsigned arg;			/* fault: N, queue bit */
-	char args[SCN_STR];		/* ethtool's arguments, or the fault */
+	char args[BED_SCN_STR];		/* ethtool's arguments, or the fault */
 	/* what happened */
 	bool ran;
 	int rc, cpu;
@@ -62,7 +62,7 @@ struct tl_entry {
 };
 
 struct cli_timeline {
-	struct world *w;
+	struct bed_world *w;
 	struct tl_entry *e;
 	unsigned n;
 	unsigned next;			/* the first entry not yet due */
@@ -119,7 +119,7 @@ static double gap(struct cli_timeline *tl, double mean)
 
 static void chaos_command(struct cli_timeline *tl, struct tl_entry *e)
 {
-	struct world *w = tl->w;
+	struct bed_world *w = tl->w;
 	const char *d = w->dev->name;
 	static const unsigned rings[] = { 64, 128, 256, 512, 1024 };
 	static const unsigned usecs[] = { 0, 8, 16, 50, 100 };
@@ -194,7 +194,7 @@ static void chaos_end(struct cli_timeline *tl, double t, enum tl_kind kind,
 /* A fault at @t and, for one that lasts, its end. */
 static void chaos_fault(struct cli_timeline *tl, double t)
 {
-	struct world *w = tl->w;
+	struct bed_world *w = tl->w;
 	struct tl_entry *e;
 	char what[64];
 	unsigned pick = (unsigned)sim_rng_below(&tl->rng, w->tp ? 6 : 5);
@@ -252,10 +252,10 @@ static void chaos_fault(struct cli_timeline *tl, double t)
 	}
 }
 
-static int tl_build(struct world *w)
+static int tl_build(struct bed_world *w)
 {
 	struct cli_timeline *tl = calloc(1, sizeof(*tl));
-	const struct scenario *s = &w->scn;
+	const struct bed_scenario *s = &w->scn;
 	double end = s->duration_s - 0.5;
 
 	if (!tl || !(tl->e = calloc(TL_MAX, sizeof(*tl->e)))) {
@@ -293,7 +293,7 @@ static int tl_build(struct world *w)
 	return 0;
 }
 
-int cli_timeline_check(struct world *w)
+int cli_timeline_check(struct bed_world *w)
 {
 	struct cli_timeline *tl;
 	char *msg = NULL;
@@ -318,7 +318,7 @@ int cli_timeline_check(struct world *w)
 				"%g s)", e->args, (double)e->at / 1e9, w->scn.duration_s);
 			return -1;
 		}
-		if (cli_world_ethtool_check(w, e->args, &msg)) {
+		if (bed_world_ethtool_check(w, e->args, &msg)) {
 			cli_err("timeline: ethtool %s at %g s: %s", e->args, (double)e->at / 1e9,
 				msg ? msg : "out of memory");
 			free(msg);
@@ -331,7 +331,7 @@ int cli_timeline_check(struct world *w)
 /* ----- running it ----- */
 
 /* What ethtool reports of the settings a command may change. */
-static char *settings(struct world *w)
+static char *settings(struct bed_world *w)
 {
 	static const char *const q[] = { "-l", "-g", "-c", "-x" };
 	char *buf = NULL, cmd[32];
@@ -351,7 +351,7 @@ static char *settings(struct world *w)
 /* One ethtool call, in the ethtool task's chunk on its CPU. */
 static void tl_exec(struct cli_timeline *tl, struct tl_entry *e)
 {
-	struct world *w = tl->w;
+	struct bed_world *w = tl->w;
 	struct sim_host *h = w->host;
 	uint64_t ps0 = h->exec_total_ps;
 	char *before = e->chaos ? settings(w) : NULL;
@@ -400,7 +400,7 @@ static enum sim_task_ret tl_task(struct sim_task *t, void *arg)
 /* A fault happens in the hardware or the kernel at its time. */
 static void tl_fault(struct cli_timeline *tl, struct tl_entry *e)
 {
-	struct world *w = tl->w;
+	struct bed_world *w = tl->w;
 
 	e->ran = true;
 	e->start = sim_now(&w->sim);
@@ -463,7 +463,7 @@ static void tl_due(struct sim *s, struct sim_event *ev)
 
 /* Whether queue @q (RX 0..3, then TX) holds work the device completed
  * and nobody took yet, and how much was taken so far. */
-static void queue_state(struct world *w, unsigned q, bool *pending, uint64_t *progress)
+static void queue_state(struct bed_world *w, unsigned q, bool *pending, uint64_t *progress)
 {
 	*pending = false;
 	*progress = 0;
@@ -514,7 +514,7 @@ static void tl_observe(struct sim *s, struct sim_event *ev)
 	sim_schedule_in(s, ev, OBS_PERIOD_NS);
 }
 
-int cli_timeline_start(struct world *w)
+int cli_timeline_start(struct bed_world *w)
 {
 	struct cli_timeline *tl = w->tl;
 	struct sim_cpuset all;
@@ -543,7 +543,7 @@ static const char *what(const struct tl_entry *e)
 	return e->kind == TL_ETHTOOL ? "ethtool" : "fault";
 }
 
-unsigned cli_timeline_report(struct world *w, struct rpt_run *r)
+unsigned cli_timeline_report(struct bed_world *w, struct rpt_run *r)
 {
 	struct cli_timeline *tl = w->tl;
 	struct rpt_timeline *t = &r->tl;
@@ -593,7 +593,7 @@ unsigned cli_timeline_report(struct world *w, struct rpt_run *r)
 	return failed;
 }
 
-void cli_timeline_free(struct world *w)
+void cli_timeline_free(struct bed_world *w)
 {
 	struct cli_timeline *tl = w->tl;
 

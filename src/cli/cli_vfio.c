@@ -300,7 +300,7 @@ int cli_vfio(int argc, char **argv)
 			}
 			break;
 		case 't':
-			if (cli_parse_uint(optarg, 1, 86400, &seconds)) {
+			if (bed_parse_uint(optarg, 1, 86400, &seconds)) {
 				cli_err("--seconds: '%s' is not a whole number 1..86400", optarg);
 				free(w);
 				return CLI_EXIT_USAGE;
@@ -312,7 +312,7 @@ int cli_vfio(int argc, char **argv)
 		case 'o': {
 			unsigned long ns = 2000;
 
-			if (optarg && cli_parse_uint(optarg, 1, 1000000000ul, &ns)) {
+			if (optarg && bed_parse_uint(optarg, 1, 1000000000ul, &ns)) {
 				cli_err("--ownbit-erratum: '%s' is not a delay in ns (1..1e9)",
 					optarg);
 				free(w);

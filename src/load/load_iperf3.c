@@ -257,23 +257,6 @@ static void host_ack_tx(void *arg, const uint8_t *frame, size_t len)
 		ip->ack_tx_fail++;
 }
 
-/* -R: a data skb of stream @skb->sk was freed (sent, or dropped). */
-static void tsq_wfree(struct sk_buff *skb)
-{
-	struct iperf3_stream *st = skb->sk;
-
-	st->tsq_bytes -= skb->len;
-}
-
-/* -R: TCP Small Queues and the qdisc's room (see IPERF3_TSQ_LIMIT). */
-static bool tsq_can_xmit(void *arg)
-{
-	struct iperf3_stream *st = arg;
-	const struct netdev_queue *q = netdev_get_tx_queue(st->ip->dev, 0);
-
-	return st->tsq_bytes < IPERF3_TSQ_LIMIT && q->q_len + 1 < KERN_QDISC_LEN;
-}
-
 /* -R: the host sends a data segment its sender built. */
 static void host_data_tx(void *arg, const uint8_t *frame, size_t len)
 {
@@ -288,9 +271,7 @@ static void host_data_tx(void *arg, const uint8_t *frame, size_t len)
 	memcpy(skb_put(skb, (unsigned)len), frame, (size_t)len);
 	skb->dev = ip->dev;
 	skb->queue_mapping = 0;
-	skb->sk = st;
-	skb->destructor = tsq_wfree;
-	st->tsq_bytes += skb->len;
+	tcp_tsq_host_own(&st->tsq, skb);
 	if (dev_queue_xmit(skb))
 		ip->data_tx_fail++;
 }
@@ -320,8 +301,8 @@ static void peer_tx_seg(void *arg, const struct tcp_seg_tx *d, size_t len)
 	struct iperf3_stream *st = arg;
 
 	if (load_wire_peer_send_desc(st->ip->wire, build_seg, build_seg_hdr, d,
-				     sizeof(*d), len, st))
-		st->tsq_bytes += len;
+				     sizeof(*d), len, &st->tsq))
+		tcp_tsq_peer_queued(&st->tsq, len);
 }
 
 /* The peer sends a data segment as bytes (no owner: not held by TSQ). */
@@ -332,90 +313,9 @@ static void peer_data_tx(void *arg, const uint8_t *frame, size_t len)
 	load_wire_peer_send(st->ip->wire, frame, len);
 }
 
-/* The peer's TCP Small Queues (IPERF3_PEER_TSQ_CAP): may @st's socket
- * queue another segment for its NIC? */
-static bool peer_tsq_can_xmit(void *arg)
-{
-	struct iperf3_stream *st = arg;
-	uint64_t limit = tcp_sender_pacing_rate(&st->snd) >> 10;
-
-	if (limit < 2 * IPERF3_PEER_TSO_BYTES)
-		limit = 2 * IPERF3_PEER_TSO_BYTES;
-	if (limit > IPERF3_PEER_TSQ_CAP)
-		limit = IPERF3_PEER_TSQ_CAP;
-	if (st->tsq_bytes > limit) {
-		st->tsq_throttled = true;
-		return false;
-	}
-	return true;
-}
-
-/* A frame of a peer socket has left the peer's NIC: its skb is freed and
- * a throttled socket sends again (Linux's TSQ handler, tcp_tsq_write). */
-static void peer_sent(void *owner, size_t len)
-{
-	struct iperf3_stream *st = owner;
-
-	st->tsq_bytes -= len;
-	if (st->tsq_throttled) {
-		st->tsq_throttled = false;
-		tcp_sender_start(&st->snd);
-	}
-}
-
-/* The GRO state of @napi's instance, or NULL if it has none yet.  A
- * poll's frames come from one instance: the last one found is tried
- * first (no search per frame across one instance per RX queue). */
-static struct stack_gro *gro_find(struct iperf3 *ip, struct napi_struct *napi)
-{
-	if (ip->gro_last < ip->ngro && ip->gro[ip->gro_last]->napi == napi)
-		return &ip->gro[ip->gro_last]->gro;
-	for (unsigned i = 0; i < ip->ngro; i++)
-		if (ip->gro[i]->napi == napi) {
-			ip->gro_last = i;
-			return &ip->gro[i]->gro;
-		}
-	return NULL;
-}
-
-static struct stack_gro *gro_of(struct iperf3 *ip, struct napi_struct *napi)
-{
-	struct stack_gro *found = gro_find(ip, napi);
-	struct stack_gro_params gp;
-	struct iperf3_gro *g;
-
-	if (found)
-		return found;
-	if (ip->ngro == ip->gro_cap) {
-		unsigned cap = ip->gro_cap ? 2 * ip->gro_cap : 8;
-		struct iperf3_gro **n = realloc(ip->gro, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		ip->gro = n;
-		ip->gro_cap = cap;
-	}
-	g = calloc(1, sizeof(*g));
-	if (!g)
-		return NULL;
-	stack_gro_params_default(&gp);
-	g->napi = napi;
-	if (stack_gro_init(&g->gro, &gp, ip->host->sim, ip->host,
-			   stack_demux_input, &ip->demux)) {
-		free(g);
-		return NULL;
-	}
-	ip->gro_last = ip->ngro;
-	ip->gro[ip->ngro++] = g;
-	return &g->gro;
-}
-
 void iperf3_host_flush(struct iperf3 *ip, struct napi_struct *napi)
 {
-	struct stack_gro *g = gro_find(ip, napi);
-
-	if (g)
-		stack_gro_flush(g);
+	stack_gro_napi_flush(&ip->gro, napi);
 }
 
 /* The stream of client @in whose port is @cport, or NULL: a client's
@@ -529,7 +429,7 @@ bool iperf3_host_rx(struct iperf3 *ip, struct sk_buff *skb,
 	struct iperf3_stream *st;
 
 	if (!ip->cfg.udp && skb->protocol == htons(ETH_P_IP) && skb->len >= 40 && p[9] == 6) {
-		struct stack_gro *g = gro_of(ip, napi);
+		struct stack_gro *g = stack_gro_napi_get(&ip->gro, napi);
 
 		if (!g)
 			return false;
@@ -632,13 +532,14 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 		return -EINVAL;
 	}
 	st->tcp_up = true;
+	tcp_tsq_init(&st->tsq, &st->snd, rev ? ip->dev : NULL);
 	if (!rev) {
 		tcp_sender_set_xmit_seg(&st->snd, peer_tx_seg);
-		tcp_sender_set_can_xmit(&st->snd, peer_tsq_can_xmit, st);
+		tcp_sender_set_can_xmit(&st->snd, tcp_tsq_peer_can_xmit, &st->tsq);
 	}
 	if (rev) {
 		tcp_sender_set_write_space(&st->snd, write_space, st);
-		tcp_sender_set_can_xmit(&st->snd, tsq_can_xmit, st);
+		tcp_sender_set_can_xmit(&st->snd, tcp_tsq_host_can_xmit, &st->tsq);
 		tcp_receiver_set_ready(&st->rcv, peer_ready, st);
 		/* the host demuxes the peer's ACKs to its sender */
 		return stack_demux_add(&ip->demux, &peer_t, tcp_sender_input,
@@ -711,6 +612,8 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	if (!ip->s)
 		return -ENOMEM;
 	stack_demux_init(&ip->demux, host);
+	stack_gro_napi_init(&ip->gro, host->sim, host, stack_demux_input,
+			    &ip->demux);
 	ip->host = host;
 	ip->wire = wire;
 	ip->dut_mac = dev->dev_addr;
@@ -723,7 +626,7 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	}
 	/* the peer's TX completions, for its sockets' TSQ (TCP, peer sends) */
 	if (!ip->cfg.udp && !ip->cfg.reverse)
-		load_wire_set_peer_sent(wire, peer_sent);
+		load_wire_set_peer_sent(wire, tcp_tsq_peer_sent);
 	sim_rng_init(&rng, cfg->seed, sim_rng_stream_id("iperf3-ports"));
 	/* iperf3 applies -b to each stream separately (iperf3(1), -b) */
 	per_stream = cfg->bitrate;
@@ -844,13 +747,7 @@ void iperf3_fini(struct iperf3 *ip)
 {
 	iperf3_stop(ip);
 	streams_close(ip);
-	for (unsigned i = 0; i < ip->ngro; i++) {
-		stack_gro_fini(&ip->gro[i]->gro);
-		free(ip->gro[i]);
-	}
-	free(ip->gro);
-	ip->gro = NULL;
-	ip->ngro = ip->gro_cap = 0;
+	stack_gro_napi_fini(&ip->gro);
 	stack_demux_fini(&ip->demux);
 	for (unsigned k = 0; k < ip->cfg.instances; k++)
 		sim_task_fini(&ip->inst[k].task);

@@ -34,7 +34,7 @@
  * segment); the peer's ACKs come back through
  * the driver, GRO and demux to the host's senders.  Local queues are kept
  * short as Linux's TCP Small Queues do: a socket sends new data only while
- * its skbs not yet freed by the driver stay under IPERF3_TSQ_LIMIT and the
+ * its skbs not yet freed by the driver stay under TCP_TSQ_LIMIT and the
  * device queue's qdisc has room; otherwise it waits for the next ACK
  * (no loss, as a local drop in tcp_write_xmit only stops the loop).
  */
@@ -48,27 +48,14 @@
 #include "load/load_wire.h"
 #include "sim/sim_host.h"
 #include "stack/stack_demux.h"
-#include "stack/stack_gro.h"
+#include "stack/stack_gro_napi.h"
 #include "stack/tcp_receiver.h"
 #include "stack/tcp_sender.h"
+#include "stack/tcp_tsq.h"
 
 #define IPERF3_MAX_STREAMS 128
 #define IPERF3_MAX_INSTANCES 8
 #define IPERF3_PORT 5201                /* instance i listens on 5201 + i */
-/* -R: bytes a socket may have in the qdisc and TX ring (Linux TSQ: about
- * 1 ms at the pacing rate, capped by net.ipv4.tcp_limit_output_bytes;
- * 1 ms at 10 Gbit/s is 1.25 MB, so the cap, 1 MiB, applies). */
-#define IPERF3_TSQ_LIMIT (1u << 20)
-/* The peer's TCP Small Queues (a Linux peer with a TSO NIC and the
- * default fq_codel qdisc, which does not pace): a socket may have
- * max(2 TSO packets, 1/1024 s at its pacing rate) bytes in its qdisc and
- * NIC, capped by net.ipv4.tcp_limit_output_bytes (tcp_small_queue_check,
- * net/ipv4/tcp_output.c; sk_pacing_shift 10).  On a LAN (min RTT under
- * 512 us, net.ipv4.tcp_tso_rtt_log 9) a TSO packet is gso_max_size, 64 KiB:
- * 45 segments of 1448 bytes.  The cap is 4 MiB (Documentation/networking/
- * ip-sysctl.rst since Linux 6.8; 1 MiB before). */
-#define IPERF3_PEER_TSO_BYTES (45u * 1448u)
-#define IPERF3_PEER_TSQ_CAP (4u << 20)
 /* UDP: send times kept per stream for the receiver's jitter, by sequence
  * number modulo this (more than a stream has on the wire and in the rings) */
 #define IPERF3_SENT_RING 4096
@@ -126,12 +113,9 @@ struct iperf3_stream {
 	struct tcp_sender snd;          /* TCP: on the peer (-R: the host) */
 	struct tcp_receiver rcv;        /* TCP: on the host (-R: the peer) */
 	uint64_t written;               /* -R: bytes the host task wrote */
-	uint64_t tsq_bytes;             /* -R: frame bytes of this socket's
-					   skbs not yet freed by the driver;
-					   else the peer socket's frame bytes
-					   not yet sent by its NIC */
-	bool tsq_throttled;             /* the peer socket waits for TX
-					   completions (TSQ) */
+	struct tcp_tsq tsq;             /* TCP Small Queues of the sending
+					   socket (-R: the host's, else the
+					   peer's) */
 	struct sim_task task;           /* -R, thread_per_stream: its writer */
 	bool task_up, waiting;
 	bool tcp_up;
@@ -170,12 +154,7 @@ struct iperf3 {
 	 * instance, then demux */
 	struct net_device *dev;
 	struct stack_demux demux;
-	struct iperf3_gro {
-		struct napi_struct *napi;
-		struct stack_gro gro;
-	} **gro;                        /* in order of first use */
-	unsigned ngro, gro_cap;
-	unsigned gro_last;              /* the one a frame found last */
+	struct stack_gro_napi gro;
 	uint64_t ack_tx_fail;           /* ACK skbs that could not be sent */
 	uint64_t data_tx_fail;          /* -R: data skbs not sent (the
 					   sender's RTO recovers them) */
@@ -223,8 +202,8 @@ void iperf3_stop(struct iperf3 *ip);
 void iperf3_fini(struct iperf3 *ip);
 
 /* Free the streams after iperf3_fini, once the device is closed.  With -R
- * the host's data skbs point at their stream (skb->sk) and their destructor
- * updates it when the driver or the qdisc frees them, so a stream outlives
+ * the host's data skbs point at their stream's TSQ (skb->sk) and their
+ * destructor updates it when the driver or the qdisc frees them, so a stream outlives
  * its close while the TX ring or the qdisc holds its skbs, as Linux keeps a
  * socket until sock_wfree() drops the last byte of sk_wmem_alloc
  * (net/core/sock.c). */

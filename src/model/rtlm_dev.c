@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * rtlm_dev.c - one chip instance: creation, ChipCmd reset, the PHY's link
- * state, guest-error reporting, and the public accessors.
+ * state, and the public accessors (ChipCmd reset: rtlm_reset.c; guest
+ * errors: rtlm_err.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +10,6 @@
 #include <string.h>
 
 #include "hw/rtl_defines.h"
-#include "model/model_err.h"
 #include "model/rtlm_priv.h"
 
 void rtlm_params_default(struct rtlm_params *p)
@@ -27,44 +27,6 @@ void rtlm_params_default(struct rtlm_params *p)
 	p->rx_fifo_frames = 512;
 	p->rx_fcs = true;
 	p->faults.ownbit_delay_ns = 2000;
-}
-
-void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	model_err_format(dev->last_error, sizeof(dev->last_error), dev->pci.name,
-			 fmt, ap);
-	va_end(ap);
-	dev->st.guest_errors++;
-	if (dev->log)
-		dev->log(dev->log_arg, dev->last_error);
-}
-
-/*
- * ChipCmd RST (K rtl_hw_reset polls it low): registers back to reset
- * (INT_CFG0 is sticky, rtl_regs.def), rings back to index 0, frames in the
- * RX pipeline dropped (rx_reset), TX stopped, interrupt state and
- * moderation timers cleared, a tally dump abandoned.  Held OwnBit
- * write-backs land first: they were issued before the reset.  The reset
- * completes at once, so RST reads 0 right after the write.
- */
-void rtlm_reset(struct rtlm_dev *dev)
-{
-	rtlm_wb_flush(dev);
-	dev->st.resets++;
-	rtlm_rx_reset(dev);
-	rtlm_tx_reset(dev);
-	rtlm_moder_reset(dev);
-	rtlm_tally_reset(dev);
-	rtlm_regs_reset(dev);
-	rtlm_phy_status_set(dev);
-	for (unsigned t = 0; t < 4; t++)
-		dev->tctr_base[t] = sim_now(dev->sim);
-	rtlm_ocp_reset(dev);
-	dev->rss_dirty = true;
-	rtlm_irq_reset(dev);
 }
 
 /*
@@ -243,16 +205,4 @@ uint64_t rtlm_rx_dropped(const struct rtlm_dev *dev)
 	for (unsigned q = 0; q < dev->chip->caps->rx_queues; q++)
 		n += s->rx_missed[q] + s->rx_dma_err[q] + s->rx_buf_small[q];
 	return n;
-}
-
-const char *rtlm_last_error(const struct rtlm_dev *dev)
-{
-	return dev->last_error;
-}
-
-void rtlm_set_log(struct rtlm_dev *dev,
-		  void (*fn)(void *arg, const char *msg), void *arg)
-{
-	dev->log = fn;
-	dev->log_arg = arg;
 }

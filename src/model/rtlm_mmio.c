@@ -125,43 +125,6 @@ static const rtlm_rd_hook rd_hooks[RTL_RI__COUNT] = {
 	[RTL_RI_CounterAddrLow] = rtlm_tally_read,
 };
 
-static uint32_t chip_reset_value(struct rtlm_dev *dev, unsigned ri,
-				 unsigned e)
-{
-	const uint8_t *m = dev->p.mac;
-
-	switch (ri) {
-	case RTL_RI_MAC0_BKP:
-		return m[e];
-	case RTL_RI_MAC0:
-		return (uint32_t)m[0] | (uint32_t)m[1] << 8 |
-		       (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
-	case RTL_RI_MAC4:
-		return (uint32_t)m[4] | (uint32_t)m[5] << 8;
-	case RTL_RI_TxConfig:
-		return (uint32_t)dev->chip->xid << RTL_TXCFG_XID_SHIFT;
-	default:
-		return rtl_regs[ri].reset;
-	}
-}
-
-/* Every row back to its reset value; sticky rows only at power-on
- * (dev->regs freshly zeroed is not distinguishable, so the caller
- * passes through rtlm_regs_reset() for both and power-on sets sticky
- * rows first). */
-void rtlm_regs_reset(struct rtlm_dev *dev)
-{
-	for (unsigned ri = 0; ri < RTL_RI__COUNT; ri++) {
-		const struct rtl_reg_desc *d = &rtl_regs[ri];
-
-		if ((d->flags & RTL_RF_STICKY) && dev->st.resets)
-			continue;
-		for (unsigned e = 0; e < d->n; e++)
-			*rtlm_reg(dev, ri, e) = d->flags & RTL_RF_CHIP ?
-				chip_reset_value(dev, ri, e) : d->reset;
-	}
-}
-
 static uint32_t elem_read(struct rtlm_dev *dev, unsigned ri, unsigned e)
 {
 	const struct rtl_reg_desc *d = &rtl_regs[ri];
@@ -178,71 +141,10 @@ static uint32_t elem_read(struct rtlm_dev *dev, unsigned ri, unsigned e)
 	}
 }
 
-/* Count an access to unknown offset @off of space @sp (for the BAR: the
- * first byte of it, or a write to a read-only row at @off).  Every offset
- * is kept; the list grows as needed (only an out-of-memory host loses a
- * note). */
-void rtlm_unknown_note(struct rtlm_dev *dev, enum rtlm_unknown_space sp,
-		       uint32_t off, bool write, uint32_t val)
-{
-	struct rtlm_unknown_list *l = &dev->unknown[sp];
-	struct rtlm_unknown_reg *u = NULL;
-
-	for (unsigned i = 0; i < l->n; i++)
-		if (l->v[i].off == off) {
-			u = &l->v[i];
-			break;
-		}
-	if (!u) {
-		if (l->n == l->cap) {
-			unsigned cap = l->cap ? 2 * l->cap : 16;
-			struct rtlm_unknown_reg *v = realloc(l->v, cap * sizeof(*v));
-
-			if (!v)
-				return;
-			l->v = v;
-			l->cap = cap;
-		}
-		u = &l->v[l->n++];
-		memset(u, 0, sizeof(*u));
-		u->off = off;
-	}
-	if (write) {
-		u->writes++;
-		u->last_write = val;
-	} else {
-		u->reads++;
-	}
-}
-
 static void unknown_note(struct rtlm_dev *dev, uint32_t off, bool write,
 			 uint32_t val)
 {
 	rtlm_unknown_note(dev, RTLM_UNKNOWN_BAR, off, write, val);
-}
-
-void rtlm_unknown_fini(struct rtlm_dev *dev)
-{
-	for (unsigned sp = 0; sp < RTLM_UNKNOWN__SPACES; sp++)
-		free(dev->unknown[sp].v);
-}
-
-const struct rtlm_unknown_reg *rtlm_unknown_in(const struct rtlm_dev *dev,
-					       enum rtlm_unknown_space sp,
-					       unsigned *n)
-{
-	if ((unsigned)sp >= RTLM_UNKNOWN__SPACES) {
-		*n = 0;
-		return NULL;
-	}
-	*n = dev->unknown[sp].n;
-	return dev->unknown[sp].v;
-}
-
-const struct rtlm_unknown_reg *rtlm_unknown_regs(const struct rtlm_dev *dev,
-						  unsigned *n)
-{
-	return rtlm_unknown_in(dev, RTLM_UNKNOWN_BAR, n);
 }
 
 /* Apply @val on the byte lanes @lanes (bit mask in element bit positions)

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rtlm_priv.h - the model's internal state, shared by its files:
- *   rtlm_dev.c    instance, reset, link, guest errors
+ *   rtlm_dev.c    instance, link, accessors
+ *   rtlm_reset.c  ChipCmd reset, the registers' reset values
+ *   rtlm_err.c    guest errors, unknown-register notes (a leaf: every
+ *                 file reports through it, it calls none of them)
  *   rtlm_mmio.c   register file and table-driven MMIO dispatch
  *   rtlm_rx.c     RX pipeline, rings, descriptor write-back
  *   rtlm_rss.c    RSS engine (src/rss over the RSS registers)
@@ -199,14 +202,16 @@ struct rtlm_dev {
 	sim_time_t tctr_base[4];
 };
 
-/* ---- rtlm_dev.c */
+/* ---- rtlm_err.c */
 void rtlm_guest_error(struct rtlm_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ---- rtlm_reset.c */
 void rtlm_reset(struct rtlm_dev *dev);
+void rtlm_regs_reset(struct rtlm_dev *dev);
 
 /* ---- rtlm_mmio.c */
 extern const struct plat_pci_bar_ops rtlm_bar_ops;
-void rtlm_regs_reset(struct rtlm_dev *dev);
 
 static inline uint32_t *rtlm_reg(struct rtlm_dev *dev, unsigned ri,
 				 unsigned elem)
@@ -342,7 +347,7 @@ void rtlm_ephy_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 void rtlm_csi_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 		    uint32_t old, uint32_t val);
 
-/* ---- rtlm_mmio.c: unknown-register notes */
+/* ---- rtlm_err.c: unknown-register notes */
 void rtlm_unknown_note(struct rtlm_dev *dev, enum rtlm_unknown_space sp,
 		       uint32_t off, bool write, uint32_t val);
 void rtlm_unknown_fini(struct rtlm_dev *dev);

@@ -13,7 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/compare.h"
+#include "bed/bed_compare.h"
+#include "bed/bed_drop.h"
 #include "hw/rtl_chips.h"
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
@@ -22,11 +23,6 @@
 struct net_device;
 
 /* One drop reason and its count (device and driver counters). */
-struct drop_reason {
-	const char *name;
-	uint64_t n;
-};
-
 #define RPT_DROP_REASONS 16
 #define RPT_COMPARE_ROWS 16
 
@@ -187,7 +183,7 @@ struct rpt_queue {
 
 /* One EXPERIMENTS.md row evaluated on this run (--compare). */
 struct rpt_compare {
-	const struct compare_row *row;
+	const struct bed_compare_row *row;
 	double value;
 	bool ok;
 	char note[128];
@@ -213,7 +209,7 @@ struct rpt_run {
 	const struct sim_idle_table *idle;
 	uint64_t idle_usage[SIM_IDLE_MAX_STATES], idle_ticks, idle_exit_ns;
 	unsigned ndrops;
-	struct drop_reason drops[RPT_DROP_REASONS];
+	struct bed_drop_reason drops[RPT_DROP_REASONS];
 	unsigned nqueues;
 	struct rpt_queue q[RTL_MAX_RX_QUEUES];
 	struct rpt_timeline tl;

@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "bed/bed_util.h"
+
 
 void report_sweep_head(const struct rpt_sweep *sw)
 {
@@ -28,7 +30,7 @@ void report_sweep_head(const struct rpt_sweep *sw)
 
 void report_sweep_row(const struct rpt_sweep *sw, unsigned i)
 {
-	const struct cli_sweep_point *pt = &sw->pt[i];
+	const struct rpt_sweep_point *pt = &sw->pt[i];
 
 	printf("%-12s %10.2f %11.1f %13.0f %13.3f %8llu\n", sw->vals[i], pt->gbps,
 	       pt->ksoftirqd, pt->irqs_per_s, pt->ping_avg_ms,
@@ -49,7 +51,7 @@ static void add_head(struct json_object *o, const struct rpt_sweep *sw, dbl_fn d
 }
 
 /* One point's figures, into @o; doubles through @dbl. */
-static void add_point(struct json_object *o, const struct cli_sweep_point *pt, dbl_fn dbl)
+static void add_point(struct json_object *o, const struct rpt_sweep_point *pt, dbl_fn dbl)
 {
 	json_object_object_add(o, "gbps", dbl(pt->gbps));
 	json_object_object_add(o, "ksoftirqd", dbl(pt->ksoftirqd));
@@ -92,7 +94,7 @@ static struct json_object *exact_double(double v)
 /* Write @path through a temporary file next to it: all or nothing. */
 int report_sweep_point_write(const char *path, const struct rpt_sweep *sw, unsigned i)
 {
-	const struct cli_sweep_point *pt = &sw->pt[i];
+	const struct rpt_sweep_point *pt = &sw->pt[i];
 	struct json_object *o = json_object_new_object(), *vals = json_object_new_array();
 	char tmp[PATH_MAX];
 	const char *text;
@@ -110,14 +112,14 @@ int report_sweep_point_write(const char *path, const struct rpt_sweep *sw, unsig
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp)) {
-		cli_err("--point-json: the file name is too long");
+		bed_err("--point-json: the file name is too long");
 		json_object_put(o);
 		return -1;
 	}
 	fd = mkstemp(tmp);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
-		cli_err("--point-json: cannot write next to %s: %s", path, strerror(errno));
+		bed_err("--point-json: cannot write next to %s: %s", path, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -129,7 +131,7 @@ int report_sweep_point_write(const char *path, const struct rpt_sweep *sw, unsig
 	bad |= fclose(f) != 0;
 	json_object_put(o);
 	if (bad || rename(tmp, path)) {
-		cli_err("--point-json: cannot write %s: %s", path, strerror(errno));
+		bed_err("--point-json: cannot write %s: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -179,7 +181,7 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 			 json_util_get_last_err() : "unknown error");
 		for (k = strlen(why); k && (why[k - 1] == '\n' || why[k - 1] == ' '); k--)
 			why[k - 1] = 0;
-		cli_err("sweep-merge: %s: not readable JSON (%s)", path, why);
+		bed_err("sweep-merge: %s: not readable JSON (%s)", path, why);
 		return -1;
 	}
 	key = jstr(o, "key");
@@ -193,19 +195,19 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 	    !jnum(o, "duration_s", &s.duration_s) || !jnum(o, "retransmits", &retr) ||
 	    strlen(key) >= sizeof(s.key) || strlen(chip) >= sizeof(s.chip) ||
 	    strlen(preset) >= sizeof(s.preset)) {
-		cli_err("sweep-merge: %s: not an rxscale sweep point", path);
+		bed_err("sweep-merge: %s: not an rxscale sweep point", path);
 		goto out;
 	}
 	s.n = (unsigned)json_object_array_length(vals);
-	if (!s.n || s.n > CLI_SWEEP_MAX) {
-		cli_err("sweep-merge: %s: %u values (1-%d)", path, s.n, CLI_SWEEP_MAX);
+	if (!s.n || s.n > RPT_SWEEP_MAX) {
+		bed_err("sweep-merge: %s: %u values (1-%d)", path, s.n, RPT_SWEEP_MAX);
 		goto out;
 	}
 	for (unsigned k = 0; k < s.n; k++) {
 		const char *x = json_object_get_string(json_object_array_get_idx(vals, k));
 
 		if (!x || strlen(x) >= sizeof(s.vals[0])) {
-			cli_err("sweep-merge: %s: a bad value", path);
+			bed_err("sweep-merge: %s: a bad value", path);
 			goto out;
 		}
 		snprintf(s.vals[k], sizeof(s.vals[0]), "%s", x);
@@ -218,7 +220,7 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 	json_object_object_get_ex(o, "seed", &v);
 	s.seed = (unsigned long long)json_object_get_uint64(v);
 	if (idx < 0 || idx >= s.n || idx != (unsigned)idx) {
-		cli_err("sweep-merge: %s: point index %g is outside 0-%u", path, idx, s.n - 1);
+		bed_err("sweep-merge: %s: point index %g is outside 0-%u", path, idx, s.n - 1);
 		goto out;
 	}
 	if (first) {
@@ -228,11 +230,11 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 		   strcmp(s.preset, sw->preset) || s.cpus != sw->cpus || s.seed != sw->seed ||
 		   s.duration_s != sw->duration_s || s.n != sw->n ||
 		   memcmp(s.vals, sw->vals, sizeof(s.vals))) {
-		cli_err("sweep-merge: %s is a point of another sweep", path);
+		bed_err("sweep-merge: %s is a point of another sweep", path);
 		goto out;
 	}
 	if (have[(unsigned)idx]) {
-		cli_err("sweep-merge: %s: point %u (%s = %s) given twice", path, (unsigned)idx,
+		bed_err("sweep-merge: %s: point %u (%s = %s) given twice", path, (unsigned)idx,
 			s.key, s.vals[(unsigned)idx]);
 		goto out;
 	}
@@ -240,7 +242,7 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 	    !jnum(o, "ksoftirqd", &sw->pt[(unsigned)idx].ksoftirqd) ||
 	    !jnum(o, "irqs_per_s", &sw->pt[(unsigned)idx].irqs_per_s) ||
 	    !jnum(o, "ping_avg_ms", &d)) {
-		cli_err("sweep-merge: %s: not an rxscale sweep point", path);
+		bed_err("sweep-merge: %s: not an rxscale sweep point", path);
 		goto out;
 	}
 	sw->pt[(unsigned)idx].ping_avg_ms = d;

@@ -10,8 +10,23 @@
 #define RXSCALE_REPORT_SWEEP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-#include "cli/cli.h"
+/* Values a sweep takes at most. */
+#define RPT_SWEEP_MAX 32
+
+/* One point of `rxscale run --sweep`: the run's headline figures. */
+struct rpt_sweep_point {
+	double gbps;                    /* iperf3 throughput, Gbit/s */
+	double gbps_mean;               /* the same over the mean window (the
+					   --compare figure) */
+	double ksoftirqd;               /* busiest ksoftirqd thread, %CPU,
+					   mean window */
+	double soft_max;                /* busiest CPU's %soft, mean window */
+	double irqs_per_s;              /* the NIC's host interrupts */
+	double ping_avg_ms;             /* idle ping average; -1: no reply */
+	uint64_t retransmits;
+};
 
 /* A sweep: what its heading says, the values and each point's figures. */
 struct rpt_sweep {
@@ -21,9 +36,9 @@ struct rpt_sweep {
 	char preset[256];
 	unsigned long long seed;
 	double duration_s;
-	char vals[CLI_SWEEP_MAX][64];
+	char vals[RPT_SWEEP_MAX][64];
 	unsigned n;
-	struct cli_sweep_point pt[CLI_SWEEP_MAX];
+	struct rpt_sweep_point pt[RPT_SWEEP_MAX];
 };
 
 /* The heading and column titles; one row (point @i), flushed. */

@@ -5,15 +5,15 @@
  * --compare`: per row the seed's value, the simulated value, the band,
  * and whether the row was fitted or is a prediction.
  */
-#ifndef RXSCALE_CLI_COMPARE_H
-#define RXSCALE_CLI_COMPARE_H
+#ifndef RXSCALE_BED_COMPARE_H
+#define RXSCALE_BED_COMPARE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 /* What a run measured, over the mean window (intervals after the first
  * 2 s; EXPERIMENTS.md "Mean"). */
-struct run_figures {
+struct bed_figures {
 	const double *gbps;             /* per-interval throughput, all */
 	unsigned n_gbps;
 	unsigned first_mean;            /* index of the first interval in the mean */
@@ -31,7 +31,7 @@ struct run_figures {
 	double app_cpu;                 /* the iperf3 process, all threads */
 	bool have_ping;
 	double ping_min, ping_avg, ping_max;    /* ms */
-	/* the row's reference run (compare_row.ref), when it has one */
+	/* the row's reference run (bed_compare_row.ref), when it has one */
 	bool have_ref;
 	const char *ref_set;            /* what the reference changed */
 	double ref_gbps;                /* its mean throughput */
@@ -41,13 +41,13 @@ struct run_figures {
 
 /* A second run a row compares against: the same scenario with one key
  * changed (EXPERIMENTS.md bands that relate two runs). */
-enum compare_ref {
-	COMPARE_REF_NONE,
-	COMPARE_REF_ONE_STREAM,         /* iperf3.streams=1 (E2c: below E2a) */
-	COMPARE_REF_OTHER_MITIGATION,   /* usb.mitigation flipped (E3e) */
+enum bed_compare_ref {
+	BED_COMPARE_REF_NONE,
+	BED_COMPARE_REF_ONE_STREAM,         /* iperf3.streams=1 (E2c: below E2a) */
+	BED_COMPARE_REF_OTHER_MITIGATION,   /* usb.mitigation flipped (E3e) */
 };
 
-struct compare_row {
+struct bed_compare_row {
 	const char *id;                 /* "E1a" */
 	const char *figure;
 	const char *seed;
@@ -55,7 +55,7 @@ struct compare_row {
 	bool fit;
 	/* value of the figure; *ok whether it is inside the band (some rows
 	 * have an extra condition, e.g. E1a's max); *note: extra text */
-	double (*value)(const struct run_figures *f, const struct compare_row *r,
+	double (*value)(const struct bed_figures *f, const struct bed_compare_row *r,
 			bool *ok, char *note, size_t nlen);
 	/* a second figure in the same row (E3: ksoftirqd %CPU), its band;
 	 * lo2 == hi2 == 0: none */
@@ -63,18 +63,18 @@ struct compare_row {
 	/* how to print the band when lo..hi does not say it (E1a); NULL:
 	 * "lo ... hi" */
 	const char *band_text;
-	enum compare_ref ref;
+	enum bed_compare_ref ref;
 };
 
 /* The mean throughput over the mean window; *@cov (if not NULL) its
  * intervals' coefficient of variation, percent. */
-double run_figures_mean_gbps(const struct run_figures *f, double *cov);
+double bed_figures_mean_gbps(const struct bed_figures *f, double *cov);
 
 /* The row named @id, or NULL. */
-const struct compare_row *compare_row_find(const char *id);
+const struct bed_compare_row *bed_compare_row_find(const char *id);
 
 /* All rows (for --help and docs). */
-extern const struct compare_row compare_rows[];
-extern const unsigned compare_rows_n;
+extern const struct bed_compare_row bed_compare_rows[];
+extern const unsigned bed_compare_rows_n;
 
-#endif /* RXSCALE_CLI_COMPARE_H */
+#endif /* RXSCALE_BED_COMPARE_H */

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * cli_nic.c - the two NIC kinds of `rxscale run` (see cli_world.h):
+ * bed_nic.c - the testbed's two NIC kinds (see bed_world.h):
  * a PCIe chip (rtlm + r8169) and a USB adapter (xHCI + rtlu + r8152).
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "cli/cli.h"
-#include "cli/cli_world.h"
+#include "bed/bed_util.h"
+#include "bed/bed_world.h"
 #include "ethtool/ethtool_cmd.h"
 
 /* ----- PCIe: RTL8125/8126/8127 on the r8169-style driver ----- */
 
-static int pci_up(struct world *w)
+static int pci_up(struct bed_world *w)
 {
 	struct rtlm_params mp;
 	int rc;
@@ -30,7 +30,7 @@ static int pci_up(struct world *w)
 	mp.rx_csum_trusted = !w->scn.pcap[0];
 	w->m = rtlm_create(w->host, &w->k.mem, w->chip, &mp);
 	if (!w->m) {
-		cli_err("cannot create the device model");
+		bed_err("cannot create the device model");
 		return -1;
 	}
 	kern_pci_dev_init(&w->pdev, rtlm_pci(w->m), "0000:01:00.0");
@@ -39,7 +39,7 @@ static int pci_up(struct world *w)
 	w->k.default_rss_queues = w->scn.rx_queues;
 	rc = kern_pci_probe(&rtl8169_pci_driver, &w->pdev);
 	if (rc) {
-		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
+		bed_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
 		return -1;
 	}
 	w->dev = pci_get_drvdata(&w->pdev);
@@ -52,7 +52,7 @@ static int pci_up(struct world *w)
 	return 0;
 }
 
-static void pci_down(struct world *w)
+static void pci_down(struct bed_world *w)
 {
 	if (w->dev)
 		kern_pci_remove(&rtl8169_pci_driver, &w->pdev);
@@ -62,27 +62,27 @@ static void pci_down(struct world *w)
 	w->m = NULL;
 }
 
-static const char *pci_chip_name(const struct world *w)
+static const char *pci_chip_name(const struct bed_world *w)
 {
 	return w->chip->name;
 }
 
-static uint32_t pci_mbps(const struct world *w)
+static uint32_t pci_mbps(const struct bed_world *w)
 {
 	return w->chip->caps->speed_mbps;
 }
 
-static unsigned pci_nqueues(const struct world *w)
+static unsigned pci_nqueues(const struct bed_world *w)
 {
 	return w->tp->num_rx_queues;
 }
 
-static bool pci_rss_on(const struct world *w)
+static bool pci_rss_on(const struct bed_world *w)
 {
 	return w->tp->rss_on;
 }
 
-static void pci_queue(const struct world *w, unsigned q, u64 *packets,
+static void pci_queue(const struct bed_world *w, unsigned q, u64 *packets,
 		      u64 *bytes, u64 *drops)
 {
 	const struct rtl_rx_stats *st = &w->tp->rx_ring[q].stats;
@@ -92,7 +92,7 @@ static void pci_queue(const struct world *w, unsigned q, u64 *packets,
 	*drops = st->drops;
 }
 
-static unsigned pci_drop_reasons(const struct world *w, struct drop_reason *d)
+static unsigned pci_drop_reasons(const struct bed_world *w, struct bed_drop_reason *d)
 {
 	const struct rtlm_stats *s = rtlm_stats(w->m);
 	u64 missed = 0, dma = 0, small = 0, err = 0, alloc = 0, len = 0, flushed = 0;
@@ -107,31 +107,31 @@ static unsigned pci_drop_reasons(const struct world *w, struct drop_reason *d)
 		len += w->tp->rx_ring[q].stats.length;
 		flushed += w->tp->rx_ring[q].stats.flushed;
 	}
-	d[n++] = (struct drop_reason){ "rx_missed", missed };
-	d[n++] = (struct drop_reason){ "rx_dma_error", dma };
-	d[n++] = (struct drop_reason){ "rx_buffer_too_small", small };
-	d[n++] = (struct drop_reason){ "rx_too_long", s->rx_too_long };
-	d[n++] = (struct drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
-	d[n++] = (struct drop_reason){ "rx_filtered", s->rx_filtered };
-	d[n++] = (struct drop_reason){ "rx_link_down", s->rx_link_down };
-	d[n++] = (struct drop_reason){ "rx_disabled", s->rx_disabled };
-	d[n++] = (struct drop_reason){ "rx_reset", s->rx_reset };
-	d[n++] = (struct drop_reason){ "driver_rx_errors", err };
-	d[n++] = (struct drop_reason){ "driver_skb_alloc", alloc };
-	d[n++] = (struct drop_reason){ "driver_length", len };
-	d[n++] = (struct drop_reason){ "driver_flushed", flushed };
-	d[n++] = (struct drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
+	d[n++] = (struct bed_drop_reason){ "rx_missed", missed };
+	d[n++] = (struct bed_drop_reason){ "rx_dma_error", dma };
+	d[n++] = (struct bed_drop_reason){ "rx_buffer_too_small", small };
+	d[n++] = (struct bed_drop_reason){ "rx_too_long", s->rx_too_long };
+	d[n++] = (struct bed_drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
+	d[n++] = (struct bed_drop_reason){ "rx_filtered", s->rx_filtered };
+	d[n++] = (struct bed_drop_reason){ "rx_link_down", s->rx_link_down };
+	d[n++] = (struct bed_drop_reason){ "rx_disabled", s->rx_disabled };
+	d[n++] = (struct bed_drop_reason){ "rx_reset", s->rx_reset };
+	d[n++] = (struct bed_drop_reason){ "driver_rx_errors", err };
+	d[n++] = (struct bed_drop_reason){ "driver_skb_alloc", alloc };
+	d[n++] = (struct bed_drop_reason){ "driver_length", len };
+	d[n++] = (struct bed_drop_reason){ "driver_flushed", flushed };
+	d[n++] = (struct bed_drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
 	return n;
 }
 
-static void pci_set_link(struct world *w, bool up)
+static void pci_set_link(struct bed_world *w, bool up)
 {
 	rtlm_set_link(w->m, up, 0);
 }
 
 /* Frames in the device's pipeline, and frames it wrote into the rings
  * that the driver has not taken yet (a stalled queue holds them). */
-static u64 pci_model_inflight(const struct world *w)
+static u64 pci_model_inflight(const struct bed_world *w)
 {
 	const struct rtlm_stats *s = rtlm_stats(w->m);
 	u64 ok = 0, took = 0;
@@ -143,7 +143,7 @@ static u64 pci_model_inflight(const struct world *w)
 	return s->rx_inflight + ok - took;
 }
 
-static u64 pci_tx_inflight(const struct world *w, u64 *drops)
+static u64 pci_tx_inflight(const struct bed_world *w, u64 *drops)
 {
 	const struct rtlm_stats *s = rtlm_stats(w->m);
 	u64 took = 0, out = 0;
@@ -163,14 +163,14 @@ static u64 pci_tx_inflight(const struct world *w, u64 *drops)
 	return took - out;
 }
 
-static struct load_wire_nic pci_port(struct world *w)
+static struct load_wire_nic pci_port(struct bed_world *w)
 {
 	return load_wire_nic_rtlm(w->m);
 }
 
 /* Interrupts the host took for the NIC: every vector's count (MSI-X),
  * or the one MSI/INTx line's. */
-static u64 pci_interrupts(const struct world *w)
+static u64 pci_interrupts(const struct bed_world *w)
 {
 	u64 n = 0;
 
@@ -182,7 +182,7 @@ static u64 pci_interrupts(const struct world *w)
 	return n;
 }
 
-static const struct cli_nic_ops pci_nic = {
+static const struct bed_nic_ops pci_nic = {
 	.bus = "pci",
 	.up = pci_up,
 	.down = pci_down,
@@ -201,7 +201,7 @@ static const struct cli_nic_ops pci_nic = {
 
 /* ----- USB: RTL8157/8159 on the r8152-style driver, behind xHCI ----- */
 
-static int usb_up(struct world *w)
+static int usb_up(struct bed_world *w)
 {
 	struct plat_usb_params hp;
 	struct rtlu_params up;
@@ -212,7 +212,7 @@ static int usb_up(struct world *w)
 	hp.imod_ns = w->scn.usb_imod_ns;
 	w->hc = plat_usb_hc_create(w->host, &w->k.mem, &hp);
 	if (!w->hc) {
-		cli_err("cannot create the xHCI model");
+		bed_err("cannot create the xHCI model");
 		return -1;
 	}
 	rtlu_params_default(&up);
@@ -220,13 +220,13 @@ static int usb_up(struct world *w)
 	up.rx_fcs = false;
 	w->u = rtlu_create(w->host, &w->k.mem, w->hc, w->uchip, &up);
 	if (!w->u) {
-		cli_err("cannot create the USB device model");
+		bed_err("cannot create the USB device model");
 		return -1;
 	}
 	kern_usb_dev_init(&w->udev, &w->intf, rtlu_usb(w->u), "2-1");
 	rc = kern_usb_probe(&r8152_driver, &w->intf);
 	if (rc) {
-		cli_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
+		bed_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
 		return -1;
 	}
 	w->usb_bound = true;
@@ -242,14 +242,14 @@ static int usb_up(struct world *w)
 		snprintf(cmd, sizeof(cmd), "-C %s rx-usecs %d", w->dev->name,
 			 w->scn.usb_rx_usecs);
 		if (ethtool_cmd_run(w->dev, cmd, stdout, stderr)) {
-			cli_err("usb.rx_usecs: ethtool %s failed", cmd);
+			bed_err("usb.rx_usecs: ethtool %s failed", cmd);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static void usb_down(struct world *w)
+static void usb_down(struct bed_world *w)
 {
 	if (w->usb_bound)
 		kern_usb_disconnect(&r8152_driver, &w->intf);
@@ -263,29 +263,29 @@ static void usb_down(struct world *w)
 	w->hc = NULL;
 }
 
-static const char *usb_chip_name(const struct world *w)
+static const char *usb_chip_name(const struct bed_world *w)
 {
 	return w->uchip->name;
 }
 
-static uint32_t usb_mbps(const struct world *w)
+static uint32_t usb_mbps(const struct bed_world *w)
 {
 	return w->uchip->speed_mbps;
 }
 
-static unsigned usb_nqueues(const struct world *w)
+static unsigned usb_nqueues(const struct bed_world *w)
 {
 	(void)w;
 	return 1;
 }
 
-static bool usb_rss_on(const struct world *w)
+static bool usb_rss_on(const struct bed_world *w)
 {
 	(void)w;
 	return false;
 }
 
-static void usb_queue(const struct world *w, unsigned q, u64 *packets,
+static void usb_queue(const struct bed_world *w, unsigned q, u64 *packets,
 		      u64 *bytes, u64 *drops)
 {
 	(void)q;
@@ -294,37 +294,37 @@ static void usb_queue(const struct world *w, unsigned q, u64 *packets,
 	*drops = w->utp->stats.rx_drops;
 }
 
-static unsigned usb_drop_reasons(const struct world *w, struct drop_reason *d)
+static unsigned usb_drop_reasons(const struct bed_world *w, struct bed_drop_reason *d)
 {
 	const struct rtlu_stats *s = rtlu_stats(w->u);
 	const struct r8152_stats *t = &w->utp->stats;
 	unsigned n = 0;
 
-	d[n++] = (struct drop_reason){ "rx_link_down", s->rx_link_down };
-	d[n++] = (struct drop_reason){ "rx_disabled", s->rx_disabled };
-	d[n++] = (struct drop_reason){ "rx_filtered", s->rx_filtered };
-	d[n++] = (struct drop_reason){ "rx_runt", s->rx_runt };
-	d[n++] = (struct drop_reason){ "rx_too_long", s->rx_too_long };
-	d[n++] = (struct drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
-	d[n++] = (struct drop_reason){ "rx_cancelled", s->rx_cancelled };
-	d[n++] = (struct drop_reason){ "rx_dma_error", s->rx_dma_err };
-	d[n++] = (struct drop_reason){ "rx_reset", s->rx_reset };
-	d[n++] = (struct drop_reason){ "rx_usb_xfer_error", s->rx_xfer_error };
-	d[n++] = (struct drop_reason){ "driver_skb_alloc", t->rx_alloc_fail };
-	d[n++] = (struct drop_reason){ "driver_length", t->rx_length };
-	d[n++] = (struct drop_reason){ "driver_runt", t->rx_runt };
-	d[n++] = (struct drop_reason){ "driver_purged", t->rx_purged };
-	d[n++] = (struct drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
+	d[n++] = (struct bed_drop_reason){ "rx_link_down", s->rx_link_down };
+	d[n++] = (struct bed_drop_reason){ "rx_disabled", s->rx_disabled };
+	d[n++] = (struct bed_drop_reason){ "rx_filtered", s->rx_filtered };
+	d[n++] = (struct bed_drop_reason){ "rx_runt", s->rx_runt };
+	d[n++] = (struct bed_drop_reason){ "rx_too_long", s->rx_too_long };
+	d[n++] = (struct bed_drop_reason){ "rx_fifo_overflow", s->rx_fifo_over };
+	d[n++] = (struct bed_drop_reason){ "rx_cancelled", s->rx_cancelled };
+	d[n++] = (struct bed_drop_reason){ "rx_dma_error", s->rx_dma_err };
+	d[n++] = (struct bed_drop_reason){ "rx_reset", s->rx_reset };
+	d[n++] = (struct bed_drop_reason){ "rx_usb_xfer_error", s->rx_xfer_error };
+	d[n++] = (struct bed_drop_reason){ "driver_skb_alloc", t->rx_alloc_fail };
+	d[n++] = (struct bed_drop_reason){ "driver_length", t->rx_length };
+	d[n++] = (struct bed_drop_reason){ "driver_runt", t->rx_runt };
+	d[n++] = (struct bed_drop_reason){ "driver_purged", t->rx_purged };
+	d[n++] = (struct bed_drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
 	return n;
 }
 
-static void usb_set_link(struct world *w, bool up)
+static void usb_set_link(struct bed_world *w, bool up)
 {
 	rtlu_set_link(w->u, up, 0);
 }
 
 /* Frames in the adapter, and in transfers the driver has not parsed. */
-static u64 usb_model_inflight(const struct world *w)
+static u64 usb_model_inflight(const struct bed_world *w)
 {
 	const struct rtlu_stats *s = rtlu_stats(w->u);
 
@@ -332,7 +332,7 @@ static u64 usb_model_inflight(const struct world *w)
 	       (w->utp->stats.rx_packets + w->utp->stats.rx_drops);
 }
 
-static u64 usb_tx_inflight(const struct world *w, u64 *drops)
+static u64 usb_tx_inflight(const struct bed_world *w, u64 *drops)
 {
 	const struct rtlu_stats *s = rtlu_stats(w->u);
 	const struct r8152 *tp = w->utp;
@@ -355,18 +355,18 @@ static void rtlu_port_tx(void *dev, load_wire_rx_fn fn, void *arg)
 	rtlu_set_wire_tx(dev, fn, arg);
 }
 
-static struct load_wire_nic usb_port(struct world *w)
+static struct load_wire_nic usb_port(struct bed_world *w)
 {
 	return (struct load_wire_nic){ .dev = w->u, .eth_rx = rtlu_port_rx,
 				       .set_wire_tx = rtlu_port_tx };
 }
 
-static u64 usb_interrupts(const struct world *w)
+static u64 usb_interrupts(const struct bed_world *w)
 {
 	return w->hc->stats.irqs;
 }
 
-static const struct cli_nic_ops usb_nic = {
+static const struct bed_nic_ops usb_nic = {
 	.bus = "usb",
 	.up = usb_up,
 	.down = usb_down,
@@ -383,7 +383,7 @@ static const struct cli_nic_ops usb_nic = {
 	.set_link = usb_set_link,
 };
 
-const struct rtl_chip_info *cli_pci_chip(const char *name)
+const struct rtl_chip_info *bed_pci_chip(const char *name)
 {
 	const struct rtl_chip_info *c = NULL;
 
@@ -397,9 +397,9 @@ const struct rtl_chip_info *cli_pci_chip(const char *name)
 	return c;
 }
 
-const struct cli_nic_ops *cli_nic_for_chip(const char *name)
+const struct bed_nic_ops *bed_nic_for_chip(const char *name)
 {
-	if (cli_pci_chip(name))
+	if (bed_pci_chip(name))
 		return &pci_nic;
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++)
 		if (!strcasecmp(rtl_usb_chips[i].name, name))

@@ -1,45 +1,45 @@
 // SPDX-License-Identifier: MIT
 /*
- * cli_faults.c - the fault.* keys of `rxscale run` (docs/run.md, Faults):
+ * bed_faults.c - the scenario's fault.* keys (docs/run.md, Faults):
  * the kernel's allocation and vector knobs (kern.h struct kern_faults),
  * the PCIe model's (rtlm.h struct rtlm_faults), the USB model's (rtlu.h
  * struct rtlu_faults), and link flaps through either model's PHY.
  */
 #include <stdio.h>
 
-#include "cli/cli.h"
-#include "cli/cli_world.h"
+#include "bed/bed_util.h"
+#include "bed/bed_world.h"
 
-int cli_faults_check(const struct world *w)
+int bed_faults_check(const struct bed_world *w)
 {
-	const struct scn_faults *f = &w->scn.fault;
+	const struct bed_scn_faults *f = &w->scn.fault;
 
 	if (w->uchip && (f->ownbit_every || f->ownbit_delay_ns || f->msix_avail != -1 ||
 			 f->msi_fail || f->msix_drop_next || f->msix_drop_every ||
 			 f->rx_ring_full || f->irq_fail_nth)) {
-		cli_err("fault.ownbit_*/msix_*/msi_fail/rx_ring_full/irq_fail_nth: these keys "
+		bed_err("fault.ownbit_*/msix_*/msi_fail/rx_ring_full/irq_fail_nth: these keys "
 			"apply to the PCIe chips, not to the %s", w->uchip->name);
 		return -1;
 	}
 	if (w->chip && (f->usb_ctrl_stall_next || f->usb_xfer_error_every ||
 			f->usb_intr_silent || f->urb_fail_nth)) {
-		cli_err("fault.usb_*/urb_fail_nth: these keys apply to the USB chips "
+		bed_err("fault.usb_*/urb_fail_nth: these keys apply to the USB chips "
 			"(RTL8157, RTL8159), not to %s", w->chip->name);
 		return -1;
 	}
 	if ((f->ownbit_every || f->ownbit_delay_ns) && !w->scn.ownbit_erratum) {
-		cli_err("fault.ownbit_every/ownbit_delay_ns: set fault.ownbit_erratum=1 too");
+		bed_err("fault.ownbit_every/ownbit_delay_ns: set fault.ownbit_erratum=1 too");
 		return -1;
 	}
 	if (f->link_flap_every && f->link_down >= f->link_flap_every) {
-		cli_err("fault.link_down: %g s is not shorter than fault.link_flap_every "
+		bed_err("fault.link_down: %g s is not shorter than fault.link_flap_every "
 			"(%g s)", f->link_down, f->link_flap_every);
 		return -1;
 	}
 	return 0;
 }
 
-void cli_faults_probe(struct world *w)
+void bed_faults_probe(struct bed_world *w)
 {
 	w->k.fault.msix_avail = w->scn.fault.msix_avail;
 	w->k.fault.msi_fail = w->scn.fault.msi_fail;
@@ -48,8 +48,8 @@ void cli_faults_probe(struct world *w)
 /* Link down every link_flap_every s, up again link_down s later. */
 static void flap_fn(struct sim *s, struct sim_event *ev)
 {
-	struct world *w = ev->arg;
-	const struct scn_faults *f = &w->scn.fault;
+	struct bed_world *w = ev->arg;
+	const struct bed_scn_faults *f = &w->scn.fault;
 
 	w->flap_down = !w->flap_down;
 	w->nic->set_link(w, !w->flap_down);
@@ -61,9 +61,9 @@ static void flap_fn(struct sim *s, struct sim_event *ev)
 	}
 }
 
-void cli_faults_arm(struct world *w)
+void bed_faults_arm(struct bed_world *w)
 {
-	const struct scn_faults *f = &w->scn.fault;
+	const struct bed_scn_faults *f = &w->scn.fault;
 
 	w->k.fault.dma_fail_nth = f->dma_fail_nth;
 	w->k.fault.skb_fail_nth = f->skb_fail_nth;

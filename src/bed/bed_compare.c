@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* compare.c - EXPERIMENTS.md rows E1a-E1e, E2a-E2e and E3a-E3e (see compare.h). */
+/* bed_compare.c - EXPERIMENTS.md rows E1a-E1e, E2a-E2e and E3a-E3e (see bed_compare.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/compare.h"
+#include "bed/bed_compare.h"
 
-double run_figures_mean_gbps(const struct run_figures *f, double *cov)
+double bed_figures_mean_gbps(const struct bed_figures *f, double *cov)
 {
 	double s = 0, s2 = 0;
 	unsigned n = 0;
@@ -25,7 +25,7 @@ double run_figures_mean_gbps(const struct run_figures *f, double *cov)
 	return s / n;
 }
 
-static double in_band(double v, const struct compare_row *r)
+static double in_band(double v, const struct bed_compare_row *r)
 {
 	return v >= r->lo && v <= r->hi;
 }
@@ -33,7 +33,7 @@ static double in_band(double v, const struct compare_row *r)
 /* E1a: unstable per-interval throughput: min <= 5.0 and max >= 7.5, over
  * the intervals of the mean window (the seed's 3600 s run fluctuated in
  * steady state; the first seconds' slow start is not the instability) */
-static double e1a(const struct run_figures *f, const struct compare_row *r,
+static double e1a(const struct bed_figures *f, const struct bed_compare_row *r,
 		  bool *ok, char *note, size_t nl)
 {
 	double mn = 1e9, mx = 0;
@@ -56,7 +56,7 @@ static double e1a(const struct run_figures *f, const struct compare_row *r,
 
 /* E1b, E1d: the busiest CPU's %soft as the seed read it off mpstat -P ALL
  * 1: the peak of the per-second values (mean window) */
-static double peak_soft(const struct run_figures *f, const struct compare_row *r,
+static double peak_soft(const struct bed_figures *f, const struct bed_compare_row *r,
 			bool *ok, char *note, size_t nl)
 {
 	double mx = 0, mean = 0;
@@ -76,20 +76,20 @@ static double peak_soft(const struct run_figures *f, const struct compare_row *r
 	return mx;
 }
 
-static double mean_stable(const struct run_figures *f, const struct compare_row *r,
+static double mean_stable(const struct bed_figures *f, const struct bed_compare_row *r,
 			  bool *ok, char *note, size_t nl)
 {
-	double cov = 0, m = run_figures_mean_gbps(f, &cov);
+	double cov = 0, m = bed_figures_mean_gbps(f, &cov);
 
 	*ok = in_band(m, r) && cov <= 2.0;
 	snprintf(note, nl, "interval CoV %.2f %% (band: <= 2 %%)", cov);
 	return m;
 }
 
-static double mean_only(const struct run_figures *f, const struct compare_row *r,
+static double mean_only(const struct bed_figures *f, const struct bed_compare_row *r,
 			bool *ok, char *note, size_t nl)
 {
-	double m = run_figures_mean_gbps(f, NULL);
+	double m = bed_figures_mean_gbps(f, NULL);
 
 	*ok = in_band(m, r);
 	note[0] = 0;
@@ -99,10 +99,10 @@ static double mean_only(const struct run_figures *f, const struct compare_row *r
 
 /* E2c: the mean in its band, and below the reference run's (E2a: the same
  * host with one stream) */
-static double mean_below_ref(const struct run_figures *f, const struct compare_row *r,
+static double mean_below_ref(const struct bed_figures *f, const struct bed_compare_row *r,
 			     bool *ok, char *note, size_t nl)
 {
-	double m = run_figures_mean_gbps(f, NULL);
+	double m = bed_figures_mean_gbps(f, NULL);
 	bool below = f->have_ref && m < f->ref_gbps;
 
 	*ok = in_band(m, r) && below;
@@ -115,7 +115,7 @@ static double mean_below_ref(const struct run_figures *f, const struct compare_r
 }
 
 /* E1e: CPUs with %soft >= 10 */
-static double spread_count(const struct run_figures *f, const struct compare_row *r,
+static double spread_count(const struct bed_figures *f, const struct bed_compare_row *r,
 			   bool *ok, char *note, size_t nl)
 {
 	unsigned n = 0;
@@ -128,7 +128,7 @@ static double spread_count(const struct run_figures *f, const struct compare_row
 }
 
 /* E2b: the busiest interrupt CPU's busy % (100 - idle) */
-static double busiest_irq_busy(const struct run_figures *f, const struct compare_row *r,
+static double busiest_irq_busy(const struct bed_figures *f, const struct bed_compare_row *r,
 			       bool *ok, char *note, size_t nl)
 {
 	double mx = 0;
@@ -145,7 +145,7 @@ static double busiest_irq_busy(const struct run_figures *f, const struct compare
 }
 
 /* E2e: the least softirq-loaded interrupt CPU's %soft */
-static double min_irq_soft(const struct run_figures *f, const struct compare_row *r,
+static double min_irq_soft(const struct bed_figures *f, const struct bed_compare_row *r,
 			   bool *ok, char *note, size_t nl)
 {
 	double mn = 1e9;
@@ -162,10 +162,10 @@ static double min_irq_soft(const struct run_figures *f, const struct compare_row
 
 /* E3a-E3d: throughput and the busiest ksoftirqd thread's %CPU, both in
  * their bands */
-static double tput_ksoftirqd(const struct run_figures *f, const struct compare_row *r,
+static double tput_ksoftirqd(const struct bed_figures *f, const struct bed_compare_row *r,
 			     bool *ok, char *note, size_t nl)
 {
-	double m = run_figures_mean_gbps(f, NULL);
+	double m = bed_figures_mean_gbps(f, NULL);
 	bool k = f->ksoftirqd_max >= r->lo2 && f->ksoftirqd_max <= r->hi2;
 
 	*ok = in_band(m, r) && k;
@@ -177,7 +177,7 @@ static double tput_ksoftirqd(const struct run_figures *f, const struct compare_r
 
 /* E3e: ping avg in its band in this run and in the reference run (the
  * other mitigation setting), and the two differ by <= 0.05 ms */
-static double ping_avg(const struct run_figures *f, const struct compare_row *r,
+static double ping_avg(const struct bed_figures *f, const struct bed_compare_row *r,
 		       bool *ok, char *note, size_t nl)
 {
 	bool both;
@@ -195,44 +195,44 @@ static double ping_avg(const struct run_figures *f, const struct compare_row *r,
 	return f->ping_avg;
 }
 
-const struct compare_row compare_rows[] = {
+const struct bed_compare_row bed_compare_rows[] = {
 	{ "E1a", "per-interval throughput (no RSS)", "unstable, 3.76 ... 8.2 Gbit/s",
-	  0, 5.0, true, e1a, 0, 0, "min <= 5, max >= 7.5", COMPARE_REF_NONE },
+	  0, 5.0, true, e1a, 0, 0, "min <= 5, max >= 7.5", BED_COMPARE_REF_NONE },
 	{ "E1b", "busiest CPU %soft peak/s (no RSS)", "up to 96 %", 90, 100, true, peak_soft,
-	  0, 0, NULL, COMPARE_REF_NONE },
+	  0, 0, NULL, BED_COMPARE_REF_NONE },
 	{ "E1c", "mean throughput (RSS)", "stable 9.42 Gbit/s", 9.30, 9.42, false,
-	  mean_stable, 0, 0, NULL, COMPARE_REF_NONE },
+	  mean_stable, 0, 0, NULL, BED_COMPARE_REF_NONE },
 	{ "E1d", "busiest CPU %soft peak/s (RSS)", "63 %", 50, 75, false, peak_soft, 0, 0,
-	  NULL, COMPARE_REF_NONE },
-	{ "E1e", "softirq spread (RSS)", "evenly distributed", 3, 1e9, false, spread_count, 0, 0, NULL, COMPARE_REF_NONE },
-	{ "E2a", "throughput, vanilla -P 1", "5.5 Gbit/s", 5.1, 5.9, true, mean_only, 0, 0, NULL, COMPARE_REF_NONE },
+	  NULL, BED_COMPARE_REF_NONE },
+	{ "E1e", "softirq spread (RSS)", "evenly distributed", 3, 1e9, false, spread_count, 0, 0, NULL, BED_COMPARE_REF_NONE },
+	{ "E2a", "throughput, vanilla -P 1", "5.5 Gbit/s", 5.1, 5.9, true, mean_only, 0, 0, NULL, BED_COMPARE_REF_NONE },
 	{ "E2b", "busiest A76 busy %, vanilla -P 1", "~100 %", 95, 100, true,
-	  busiest_irq_busy, 0, 0, NULL, COMPARE_REF_NONE },
+	  busiest_irq_busy, 0, 0, NULL, BED_COMPARE_REF_NONE },
 	{ "E2c", "throughput, vanilla -P 20", "4.3 Gbit/s (below E2a)", 3.9, 4.7, false,
-	  mean_below_ref, 0, 0, "3.9 ... 4.7, < E2a", COMPARE_REF_ONE_STREAM },
-	{ "E2d", "throughput, RSS -P 20", "9.4 Gbit/s", 9.25, 9.42, false, mean_only, 0, 0, NULL, COMPARE_REF_NONE },
+	  mean_below_ref, 0, 0, "3.9 ... 4.7, < E2a", BED_COMPARE_REF_ONE_STREAM },
+	{ "E2d", "throughput, RSS -P 20", "9.4 Gbit/s", 9.25, 9.42, false, mean_only, 0, 0, NULL, BED_COMPARE_REF_NONE },
 	{ "E2e", "spread over the A76s, RSS -P 20", "across all four A76", 10, 100, false,
-	  min_irq_soft, 0, 0, NULL, COMPARE_REF_NONE },
+	  min_irq_soft, 0, 0, NULL, BED_COMPARE_REF_NONE },
 	{ "E3a", "tput / ksoftirqd, mit. on, -P 1", "8.87 Gbit/s / 12.5 %", 8.6, 9.0,
-	  true, tput_ksoftirqd, 8, 17, NULL, COMPARE_REF_NONE },
+	  true, tput_ksoftirqd, 8, 17, NULL, BED_COMPARE_REF_NONE },
 	{ "E3b", "tput / ksoftirqd, mit. on, -P 4", "8.81 Gbit/s / 46.5 %", 8.5, 9.0,
-	  false, tput_ksoftirqd, 38, 55, NULL, COMPARE_REF_NONE },
+	  false, tput_ksoftirqd, 38, 55, NULL, BED_COMPARE_REF_NONE },
 	{ "E3c", "tput / ksoftirqd, mit. off, -P 1", "8.83 Gbit/s / 16.6 %", 8.6, 9.0,
-	  true, tput_ksoftirqd, 11, 22, NULL, COMPARE_REF_NONE },
+	  true, tput_ksoftirqd, 11, 22, NULL, BED_COMPARE_REF_NONE },
 	{ "E3d", "tput / ksoftirqd, mit. off, -P 4", "8.04 Gbit/s / 96.7 %", 7.7, 8.4,
-	  false, tput_ksoftirqd, 88, 1e9, NULL, COMPARE_REF_NONE },
+	  false, tput_ksoftirqd, 88, 1e9, NULL, BED_COMPARE_REF_NONE },
 	/* in the seed, 0.411 ms is the run with the patch's code, which clears
 	 * the bits: mitigation off */
 	{ "E3e", "ping rtt avg ms, idle", "0.411 (mit. off) / 0.388 (on)", 0.30, 0.50, false,
-	  ping_avg, 0, 0, "0.3...0.5, diff<=.05", COMPARE_REF_OTHER_MITIGATION },
+	  ping_avg, 0, 0, "0.3...0.5, diff<=.05", BED_COMPARE_REF_OTHER_MITIGATION },
 };
 
-const unsigned compare_rows_n = sizeof(compare_rows) / sizeof(compare_rows[0]);
+const unsigned bed_compare_rows_n = sizeof(bed_compare_rows) / sizeof(bed_compare_rows[0]);
 
-const struct compare_row *compare_row_find(const char *id)
+const struct bed_compare_row *bed_compare_row_find(const char *id)
 {
-	for (unsigned i = 0; i < compare_rows_n; i++)
-		if (!strcmp(compare_rows[i].id, id))
-			return &compare_rows[i];
+	for (unsigned i = 0; i < bed_compare_rows_n; i++)
+		if (!strcmp(bed_compare_rows[i].id, id))
+			return &bed_compare_rows[i];
 	return NULL;
 }

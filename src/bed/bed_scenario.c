@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* scenario.c - scenario INI files and --set overrides (see scenario.h). */
+/* bed_scenario.c - the typed scenario: INI files and --set overrides (see bed_scenario.h). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,14 +9,14 @@
 
 #include <ini.h>
 
-#include "cli/cli.h"
-#include "cli/compare.h"
-#include "cli/scenario.h"
+#include "bed/bed_util.h"
+#include "bed/bed_compare.h"
+#include "bed/bed_scenario.h"
 #include "hw/rtl_chips.h"
 #include "load/load_busy.h"
 #include "sim/sim_idle.h"
 
-void scenario_default(struct scenario *s)
+void bed_scenario_default(struct bed_scenario *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->duration_s = 10;
@@ -39,7 +39,7 @@ void scenario_default(struct scenario *s)
 	s->max_gap_s = 3600;
 	s->fault.msix_avail = -1;
 	s->fault.link_down = 0.01;
-	s->rx_usecs = SCN_RX_USECS_DEFAULT;
+	s->rx_usecs = BED_SCN_RX_USECS_DEFAULT;
 }
 
 /* "1G", "9.5G", "800M", "64K", "1000000": bits per second */
@@ -77,7 +77,7 @@ static int set_str(char *dst, size_t n, const char *v, char *msg, size_t ml,
 static int set_uint(unsigned long *out, const char *v, unsigned long lo,
 		    unsigned long hi, char *msg, size_t ml, const char *key)
 {
-	if (cli_parse_uint(v, lo, hi, out)) {
+	if (bed_parse_uint(v, lo, hi, out)) {
 		snprintf(msg, ml, "%s: '%.64s' is not a whole number in %lu..%lu",
 			 key, v, lo, hi);
 		return -1;
@@ -103,7 +103,7 @@ static int set_bytes(unsigned long *out, const char *v, unsigned long lo,
 		num[n - 1] = 0;
 		v = num;
 	}
-	if (cli_parse_uint(v, 0, hi / mul, &u) || u * mul < lo) {
+	if (bed_parse_uint(v, 0, hi / mul, &u) || u * mul < lo) {
 		snprintf(msg, ml, "%s: '%.64s' is not a byte count in %lu..%lu (a K, M or "
 			 "G suffix multiplies by 1024, 1024^2, 1024^3)", key, orig, lo, hi);
 		return -1;
@@ -126,10 +126,10 @@ static int set_bool(bool *out, const char *v, char *msg, size_t ml, const char *
 	return 0;
 }
 
-static int set_speed(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_speed(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 		     const char *key)
 {
-	char tmp[SCN_STR], *tok, *save = NULL;
+	char tmp[BED_SCN_STR], *tok, *save = NULL;
 
 	if (set_str(s->speed, sizeof(s->speed), v, msg, ml, key))
 		return -1;
@@ -146,7 +146,7 @@ static int set_speed(struct scenario *s, const char *v, char *msg, size_t ml,
 	return 0;
 }
 
-static int set_bitrate(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_bitrate(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 		       const char *key)
 {
 	if (parse_rate(v, &s->iperf_bitrate)) {
@@ -156,7 +156,7 @@ static int set_bitrate(struct scenario *s, const char *v, char *msg, size_t ml,
 	return 0;
 }
 
-static int set_cc(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_cc(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 		  const char *key)
 {
 	if (strcmp(v, "reno") && strcmp(v, "cubic")) {
@@ -167,7 +167,7 @@ static int set_cc(struct scenario *s, const char *v, char *msg, size_t ml,
 	return 0;
 }
 
-static int set_link_gbps(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_link_gbps(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 			 const char *key)
 {
 	if (strcmp(v, "5") && strcmp(v, "10") && strcmp(v, "20")) {
@@ -178,7 +178,7 @@ static int set_link_gbps(struct scenario *s, const char *v, char *msg, size_t ml
 	return 0;
 }
 
-static int set_cpuidle(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_cpuidle(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 		       const char *key)
 {
 	if (!sim_idle_table_find(v)) {
@@ -189,16 +189,16 @@ static int set_cpuidle(struct scenario *s, const char *v, char *msg, size_t ml,
 	return set_str(s->cpuidle, sizeof(s->cpuidle), v, msg, ml, key);
 }
 
-static int set_compare_rows(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_compare_rows(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 			    const char *key)
 {
 	char list[128], *tok, *save = NULL;
 
-	if (set_str(s->compare_rows, sizeof(s->compare_rows), v, msg, ml, key))
+	if (set_str(s->bed_compare_rows, sizeof(s->bed_compare_rows), v, msg, ml, key))
 		return -1;
 	snprintf(list, sizeof(list), "%s", v);
 	for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		if (!compare_row_find(tok)) {
+		if (!bed_compare_row_find(tok)) {
 			snprintf(msg, ml, "%s: no EXPERIMENTS.md row '%.16s' (E1a-E1e, E2a-E2e, E3a-E3e)",
 				 key, tok);
 			return -1;
@@ -207,17 +207,17 @@ static int set_compare_rows(struct scenario *s, const char *v, char *msg, size_t
 	return 0;
 }
 
-static int set_ethtool(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_ethtool(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 		       const char *key)
 {
-	if (s->n_ethtool == SCN_MAX_ETHTOOL) {
-		snprintf(msg, ml, "%s: more than %d commands", key, SCN_MAX_ETHTOOL);
+	if (s->n_ethtool == BED_SCN_MAX_ETHTOOL) {
+		snprintf(msg, ml, "%s: more than %d commands", key, BED_SCN_MAX_ETHTOOL);
 		return -1;
 	}
-	return set_str(s->ethtool[s->n_ethtool++], SCN_STR, v, msg, ml, key);
+	return set_str(s->ethtool[s->n_ethtool++], BED_SCN_STR, v, msg, ml, key);
 }
 
-int scenario_add_at(struct scenario *s, const char *t, const char *args, char *msg,
+int bed_scenario_add_at(struct bed_scenario *s, const char *t, const char *args, char *msg,
 		    size_t ml)
 {
 	char *end;
@@ -233,18 +233,18 @@ int scenario_add_at(struct scenario *s, const char *t, const char *args, char *m
 		snprintf(msg, ml, "timeline: no ethtool command at %.32s s", t);
 		return -1;
 	}
-	if (s->n_at == SCN_MAX_AT) {
-		snprintf(msg, ml, "timeline: more than %d commands", SCN_MAX_AT);
+	if (s->n_at == BED_SCN_MAX_AT) {
+		snprintf(msg, ml, "timeline: more than %d commands", BED_SCN_MAX_AT);
 		return -1;
 	}
-	if (set_str(s->at_cmd[s->n_at], SCN_STR, args, msg, ml, "timeline"))
+	if (set_str(s->at_cmd[s->n_at], BED_SCN_STR, args, msg, ml, "timeline"))
 		return -1;
 	s->at_s[s->n_at++] = d;
 	return 0;
 }
 
 /* timeline.at = T ARGS */
-static int set_at(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_at(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 		  const char *key)
 {
 	char t[64];
@@ -256,24 +256,24 @@ static int set_at(struct scenario *s, const char *v, char *msg, size_t ml,
 		return -1;
 	}
 	snprintf(t, sizeof(t), "%.*s", (int)n, v);
-	return scenario_add_at(s, t, v + n, msg, ml);
+	return bed_scenario_add_at(s, t, v + n, msg, ml);
 }
 
-static int set_rx_usecs(struct scenario *s, const char *v, char *msg, size_t ml,
+static int set_rx_usecs(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 			const char *key)
 {
 	unsigned long u;
 
 	if (!strcmp(v, "-1")) {
-		s->rx_usecs = SCN_RX_USECS_DEFAULT;
+		s->rx_usecs = BED_SCN_RX_USECS_DEFAULT;
 		return 0;
 	}
 	if (!strcmp(v, "adaptive")) {
-		s->rx_usecs = SCN_RX_USECS_ADAPTIVE;
+		s->rx_usecs = BED_SCN_RX_USECS_ADAPTIVE;
 		return 0;
 	}
 	/* the chip's limit is the driver's to enforce (ethtool -C) */
-	if (cli_parse_uint(v, 0, 100000, &u)) {
+	if (bed_parse_uint(v, 0, 100000, &u)) {
 		snprintf(msg, ml, "%s: '%.64s' is not -1, adaptive or a whole number "
 			 "of microseconds in 0..100000", key, v);
 		return -1;
@@ -297,17 +297,17 @@ enum scn_kind {
 struct scn_key {
 	const char *name;               /* "section.key" */
 	enum scn_kind kind;
-	size_t off, size;               /* the field in struct scenario */
+	size_t off, size;               /* the field in struct bed_scenario */
 	unsigned long lo, hi;           /* SK_UINT, SK_AUTO_UINT */
 	unsigned long min_set;          /* SK_UINT: a non-zero value is at
 					   least this (0 keeps the default) */
 	const char *what;               /* SK_SECONDS, SK_CHOICE: "is not ..." */
 	const char *choice[2];          /* SK_CHOICE: the false and true words */
-	int (*set)(struct scenario *s, const char *v, char *msg, size_t ml,
+	int (*set)(struct bed_scenario *s, const char *v, char *msg, size_t ml,
 		   const char *key);
 };
 
-#define FIELD(f) offsetof(struct scenario, f), sizeof(((struct scenario *)0)->f)
+#define FIELD(f) offsetof(struct bed_scenario, f), sizeof(((struct bed_scenario *)0)->f)
 #define UINT(k, f, l, h) { .name = k, .kind = SK_UINT, FIELD(f), .lo = l, .hi = h }
 #define BOOL(k, f) { .name = k, .kind = SK_BOOL, FIELD(f) }
 #define STR(k, f) { .name = k, .kind = SK_STR, FIELD(f) }
@@ -337,7 +337,7 @@ static const struct scn_key scn_keys[] = {
 	{ .name = "replay.max_gap", .kind = SK_SECONDS, FIELD(max_gap_s),
 	  .what = "a gap in [0.000001, 3600] s" },
 	UINT("iperf3.streams", iperf_streams, 0, 128),
-	UINT("iperf3.instances", iperf_instances, 1, SCN_IPERF3_MAX_INSTANCES),
+	UINT("iperf3.instances", iperf_instances, 1, BED_SCN_IPERF3_MAX_INSTANCES),
 	BOOL("iperf3.udp", iperf_udp),
 	FUNC("iperf3.bitrate", set_bitrate),
 	FUNC("iperf3.cc", set_cc),
@@ -393,7 +393,7 @@ static const struct scn_key scn_keys[] = {
 };
 
 /* One key; returns 0 or -1 with @msg set. */
-static int apply(struct scenario *s, const char *sec, const char *key,
+static int apply(struct bed_scenario *s, const char *sec, const char *key,
 		 const char *v, char *msg, size_t ml)
 {
 	const struct scn_key *k = NULL;
@@ -463,10 +463,10 @@ static int apply(struct scenario *s, const char *sec, const char *key,
 	return -1;
 }
 
-#define SCN_MAX_KEYS 512   /* distinct section.key lines a file may set */
+#define BED_SCN_MAX_KEYS 512   /* distinct section.key lines a file may set */
 
 struct load_ctx {
-	struct scenario s;
+	struct bed_scenario s;
 	char msg[512];
 	/* the section.key pairs set so far, to refuse one set twice */
 	char (*seen)[128];
@@ -495,8 +495,8 @@ static int once(struct load_ctx *lc, const char *sec, const char *key)
 				 "value per key; the last would win silently)", name, sec);
 			return -1;
 		}
-	if (lc->nseen == SCN_MAX_KEYS) {
-		snprintf(lc->msg, sizeof(lc->msg), "more than %d keys", SCN_MAX_KEYS);
+	if (lc->nseen == BED_SCN_MAX_KEYS) {
+		snprintf(lc->msg, sizeof(lc->msg), "more than %d keys", BED_SCN_MAX_KEYS);
 		return -1;
 	}
 	snprintf(lc->seen[lc->nseen++], sizeof(lc->seen[0]), "%s", name);
@@ -504,16 +504,16 @@ static int once(struct load_ctx *lc, const char *sec, const char *key)
 }
 
 static const char *const figure_names[] = {
-	[SCN_FIG_GBPS] = "gbps", [SCN_FIG_SOFT] = "soft",
-	[SCN_FIG_IRQS] = "irqs", [SCN_FIG_PING] = "ping",
+	[BED_SCN_FIG_GBPS] = "gbps", [BED_SCN_FIG_SOFT] = "soft",
+	[BED_SCN_FIG_IRQS] = "irqs", [BED_SCN_FIG_PING] = "ping",
 };
 
-const char *scenario_figure_name(enum scn_figure f)
+const char *bed_scenario_figure_name(enum bed_scn_figure f)
 {
 	return figure_names[f];
 }
 
-const struct scn_regime *scenario_regime(const struct scenario *s, const char *name)
+const struct bed_scn_regime *bed_scenario_regime(const struct bed_scenario *s, const char *name)
 {
 	for (unsigned i = 0; i < s->n_regimes; i++)
 		if (!strcmp(s->regime[i].name, name))
@@ -523,12 +523,12 @@ const struct scn_regime *scenario_regime(const struct scenario *s, const char *n
 
 /* One key of a [regime.NAME] section: "main = FIGURE" or an override,
  * which must be a valid "section.key = value" (checked on a copy). */
-static int regime_key(struct scenario *s, const char *name, const char *key,
+static int regime_key(struct bed_scenario *s, const char *name, const char *key,
 		      const char *v, char *msg, size_t ml)
 {
-	struct scn_regime *r = (struct scn_regime *)scenario_regime(s, name);
+	struct bed_scn_regime *r = (struct bed_scn_regime *)bed_scenario_regime(s, name);
 	char set[256], err[600];
-	struct scenario t = *s;
+	struct bed_scenario t = *s;
 
 	if (!name[0] || strlen(name) >= sizeof(r->name)) {
 		snprintf(msg, ml, "[regime.NAME]: a name of 1..%zu characters",
@@ -536,19 +536,19 @@ static int regime_key(struct scenario *s, const char *name, const char *key,
 		return -1;
 	}
 	if (!r) {
-		if (s->n_regimes == SCN_MAX_REGIMES) {
-			snprintf(msg, ml, "at most %d regimes", SCN_MAX_REGIMES);
+		if (s->n_regimes == BED_SCN_MAX_REGIMES) {
+			snprintf(msg, ml, "at most %d regimes", BED_SCN_MAX_REGIMES);
 			return -1;
 		}
 		r = &s->regime[s->n_regimes++];
 		memset(r, 0, sizeof(*r));
 		snprintf(r->name, sizeof(r->name), "%s", name);
-		r->main = SCN_FIG_GBPS;
+		r->main = BED_SCN_FIG_GBPS;
 	}
 	if (!strcmp(key, "main")) {
 		for (unsigned i = 0; i < sizeof(figure_names) / sizeof(figure_names[0]); i++)
 			if (!strcmp(v, figure_names[i])) {
-				r->main = (enum scn_figure)i;
+				r->main = (enum bed_scn_figure)i;
 				return 0;
 			}
 		snprintf(msg, ml, "regime.%s.main: '%.32s' is not gbps, soft, irqs or ping",
@@ -560,8 +560,8 @@ static int regime_key(struct scenario *s, const char *name, const char *key,
 			 name, key);
 		return -1;
 	}
-	if (r->n_set == SCN_MAX_REGIME_SETS) {
-		snprintf(msg, ml, "regime.%s: at most %d overrides", name, SCN_MAX_REGIME_SETS);
+	if (r->n_set == BED_SCN_MAX_REGIME_SETS) {
+		snprintf(msg, ml, "regime.%s: at most %d overrides", name, BED_SCN_MAX_REGIME_SETS);
 		return -1;
 	}
 	if ((size_t)snprintf(set, sizeof(set), "%s=%s", key, v) >= sizeof(r->set[0])) {
@@ -569,7 +569,7 @@ static int regime_key(struct scenario *s, const char *name, const char *key,
 			 key, sizeof(r->set[0]) - 1);
 		return -1;
 	}
-	if (scenario_set(&t, set, err, sizeof(err))) {
+	if (bed_scenario_set(&t, set, err, sizeof(err))) {
 		snprintf(msg, ml, "regime.%s: %.400s", name, err + strlen("--set: "));
 		return -1;
 	}
@@ -577,14 +577,14 @@ static int regime_key(struct scenario *s, const char *name, const char *key,
 	return 0;
 }
 
-void scenario_apply_regime(struct scenario *s, const struct scn_regime *r)
+void bed_scenario_apply_regime(struct bed_scenario *s, const struct bed_scn_regime *r)
 {
-	struct scn_regime copy = *r;
+	struct bed_scn_regime copy = *r;
 	char err[600];
 
 	s->n_regimes = 0;
 	for (unsigned i = 0; i < copy.n_set; i++)
-		scenario_set(s, copy.set[i], err, sizeof(err));  /* validated */
+		bed_scenario_set(s, copy.set[i], err, sizeof(err));  /* validated */
 }
 
 static int handler(void *user, const char *sec, const char *key, const char *v)
@@ -606,7 +606,7 @@ static int handler(void *user, const char *sec, const char *key, const char *v)
 
 /* Longest line inih reads whole (its INI_MAX_LINE, 200 with the newline):
  * a longer one is split and the rest read as a line of its own. */
-#define SCN_MAX_LINE 198
+#define BED_SCN_MAX_LINE 198
 
 /*
  * What inih does not say well, checked before it parses: not a regular
@@ -619,7 +619,7 @@ static int handler(void *user, const char *sec, const char *key, const char *v)
 static int precheck(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	char line[SCN_MAX_LINE + 2];
+	char line[BED_SCN_MAX_LINE + 2];
 	unsigned n = 0, len = 0;
 	const char *why = NULL;
 	FILE *f;
@@ -643,7 +643,7 @@ static int precheck(const char *path, char *err, size_t errlen)
 		if (c != EOF && c != '\n') {
 			if (c == 0)
 				why = "a NUL byte";
-			else if (len > SCN_MAX_LINE)
+			else if (len > BED_SCN_MAX_LINE)
 				why = "line longer than 198 characters";
 			else
 				line[len++] = (char)c;
@@ -690,14 +690,14 @@ static int precheck(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen)
+int bed_scenario_load(struct bed_scenario *s, const char *path, char *err, size_t errlen)
 {
 	struct load_ctx lc = { .s = *s };
 	int rc;
 
 	if (precheck(path, err, errlen))
 		return -1;
-	lc.seen = calloc(SCN_MAX_KEYS, sizeof(*lc.seen));
+	lc.seen = calloc(BED_SCN_MAX_KEYS, sizeof(*lc.seen));
 	if (!lc.seen) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
@@ -718,11 +718,11 @@ int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen
 	return 0;
 }
 
-int scenario_set(struct scenario *s, const char *a, char *err, size_t errlen)
+int bed_scenario_set(struct bed_scenario *s, const char *a, char *err, size_t errlen)
 {
 	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
 	char sec[64], key[64], msg[512];
-	struct scenario t = *s;
+	struct bed_scenario t = *s;
 
 	if (!dot || !eq || dot > eq || dot == a || eq == dot + 1 ||
 	    (size_t)(dot - a) >= sizeof(sec) || (size_t)(eq - dot - 1) >= sizeof(key)) {

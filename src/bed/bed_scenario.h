@@ -87,37 +87,37 @@
  * the figure that judges it.  `--sweep` runs every value in every regime
  * (the scenario with the regime's overrides, then the swept key);
  * `--regime NAME` runs the scenario as that regime.  At most
- * SCN_MAX_REGIMES regimes of SCN_MAX_REGIME_SETS overrides each.
+ * BED_SCN_MAX_REGIMES regimes of BED_SCN_MAX_REGIME_SETS overrides each.
  */
-#ifndef RXSCALE_CLI_SCENARIO_H
-#define RXSCALE_CLI_SCENARIO_H
+#ifndef RXSCALE_BED_SCENARIO_H
+#define RXSCALE_BED_SCENARIO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCN_MAX_ETHTOOL 32
-#define SCN_MAX_AT 64
-#define SCN_STR 256
-#define SCN_MAX_REGIMES 4
-#define SCN_MAX_REGIME_SETS 12
-#define SCN_RX_USECS_DEFAULT -1
-#define SCN_RX_USECS_ADAPTIVE -2
+#define BED_SCN_MAX_ETHTOOL 32
+#define BED_SCN_MAX_AT 64
+#define BED_SCN_STR 256
+#define BED_SCN_MAX_REGIMES 4
+#define BED_SCN_MAX_REGIME_SETS 12
+#define BED_SCN_RX_USECS_DEFAULT -1
+#define BED_SCN_RX_USECS_ADAPTIVE -2
 /* iperf3.instances: at most IPERF3_MAX_INSTANCES (load_iperf3.h) */
-#define SCN_IPERF3_MAX_INSTANCES 8
+#define BED_SCN_IPERF3_MAX_INSTANCES 8
 
 /* The figure a regime is judged by. */
-enum scn_figure { SCN_FIG_GBPS, SCN_FIG_SOFT, SCN_FIG_IRQS, SCN_FIG_PING };
+enum bed_scn_figure { BED_SCN_FIG_GBPS, BED_SCN_FIG_SOFT, BED_SCN_FIG_IRQS, BED_SCN_FIG_PING };
 
-struct scn_regime {
+struct bed_scn_regime {
 	char name[32];
-	enum scn_figure main;
+	enum bed_scn_figure main;
 	unsigned n_set;
-	char set[SCN_MAX_REGIME_SETS][128];     /* "section.key=value" */
+	char set[BED_SCN_MAX_REGIME_SETS][128];     /* "section.key=value" */
 };
 
 /* Fault knobs (fault.*): 0 / false / -1 = off. */
-struct scn_faults {
+struct bed_scn_faults {
 	/* PCIe: the model's OwnBit erratum detail (nic.ownbit_erratum on) */
 	unsigned ownbit_every, ownbit_delay_ns;
 	/* the kernel: the Nth call from the workload's start fails */
@@ -136,26 +136,26 @@ struct scn_faults {
 };
 
 /* Chaos (chaos.*): faults and reconfigurations at seeded random times. */
-struct scn_chaos {
+struct bed_scn_chaos {
 	double reconfig_every;          /* mean s between ethtool changes (0: none) */
 	double fault_every;             /* mean s between faults (0: none) */
 };
 
-struct scenario {
+struct bed_scenario {
 	double duration_s;
 	uint64_t seed;
 	unsigned cpus;
-	char preset[SCN_STR];
-	char irq_cpus[SCN_STR];         /* "" = all */
-	char speed[SCN_STR];            /* "" = all 1 */
+	char preset[BED_SCN_STR];
+	char irq_cpus[BED_SCN_STR];         /* "" = all */
+	char speed[BED_SCN_STR];            /* "" = all 1 */
 	char cpuidle[32];               /* "" = the preset's */
 	char chip[64];
 	unsigned rx_queues;
 	bool ownbit_erratum;
 	int ownbit_workaround;
-	int rx_usecs;                   /* SCN_RX_USECS_* or microseconds */
+	int rx_usecs;                   /* BED_SCN_RX_USECS_* or microseconds */
 	unsigned busy_tasks;
-	char pcap[SCN_STR];
+	char pcap[BED_SCN_STR];
 	bool line_rate;
 	double max_gap_s;
 	bool iperf_reverse;
@@ -170,7 +170,7 @@ struct scenario {
 	unsigned iperf_instances;
 	bool iperf_udp;
 	char iperf_cc[16];
-	char iperf_cpus[SCN_STR];       /* "" = all */
+	char iperf_cpus[BED_SCN_STR];       /* "" = all */
 	unsigned iperf_rcvbuf;
 	uint64_t iperf_bitrate;
 	unsigned iperf_len;
@@ -178,43 +178,43 @@ struct scenario {
 	unsigned ping_count;
 	double ping_interval_s;
 	unsigned ping_size;
-	char compare_rows[128];
+	char bed_compare_rows[128];
 	unsigned n_ethtool;
-	char ethtool[SCN_MAX_ETHTOOL][SCN_STR];
+	char ethtool[BED_SCN_MAX_ETHTOOL][BED_SCN_STR];
 	unsigned n_at;                  /* timeline.at / --at, in order given */
-	double at_s[SCN_MAX_AT];
-	char at_cmd[SCN_MAX_AT][SCN_STR];
-	struct scn_faults fault;
-	struct scn_chaos chaos;
+	double at_s[BED_SCN_MAX_AT];
+	char at_cmd[BED_SCN_MAX_AT][BED_SCN_STR];
+	struct bed_scn_faults fault;
+	struct bed_scn_chaos chaos;
 	unsigned n_regimes;
-	struct scn_regime regime[SCN_MAX_REGIMES];
+	struct bed_scn_regime regime[BED_SCN_MAX_REGIMES];
 };
 
 /* Add "ethtool ARGS at T s" to the timeline; 0 or -1 with @msg. */
-int scenario_add_at(struct scenario *s, const char *t, const char *args, char *msg,
+int bed_scenario_add_at(struct bed_scenario *s, const char *t, const char *args, char *msg,
 		    size_t ml);
 
 /* The built-in defaults (RTL8127A, 8 CPUs, auto queues, 10 s). */
-void scenario_default(struct scenario *s);
+void bed_scenario_default(struct bed_scenario *s);
 
 /*
  * Apply INI file @path over @s.  Returns 0, or -1 after writing one line
  * "PATH:LINE: message" to @err (at most @errlen bytes).
  */
-int scenario_load(struct scenario *s, const char *path, char *err, size_t errlen);
+int bed_scenario_load(struct bed_scenario *s, const char *path, char *err, size_t errlen);
 
 /* Apply one "section.key=value" override.  Returns 0 or -1 (message). */
-int scenario_set(struct scenario *s, const char *assignment, char *err,
+int bed_scenario_set(struct bed_scenario *s, const char *assignment, char *err,
 		 size_t errlen);
 
 /* Turn @s into its regime @r: apply the regime's overrides (validated
  * when the file was read) and drop every regime. */
-void scenario_apply_regime(struct scenario *s, const struct scn_regime *r);
+void bed_scenario_apply_regime(struct bed_scenario *s, const struct bed_scn_regime *r);
 
 /* The regime named @name, or NULL. */
-const struct scn_regime *scenario_regime(const struct scenario *s, const char *name);
+const struct bed_scn_regime *bed_scenario_regime(const struct bed_scenario *s, const char *name);
 
 /* A figure's name as scenarios spell it ("gbps", ...). */
-const char *scenario_figure_name(enum scn_figure f);
+const char *bed_scenario_figure_name(enum bed_scn_figure f);
 
-#endif /* RXSCALE_CLI_SCENARIO_H */
+#endif /* RXSCALE_BED_SCENARIO_H */
