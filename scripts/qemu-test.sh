@@ -17,7 +17,7 @@
 #              RTL8127A, RTL8126A and RTL8125B rows; rxscale_r8169's RSS over
 #              4 CPUs; ethtool -L/-X/-G under traffic with the accounting
 #              closed; the kernel's toeplitz selftest (hash, RSS, RPS); the
-#              OwnBit erratum; two guests cabled through one server; QEMU
+#              OwnBit erratum; INTx (pci=nomsi); two guests cabled through one server; QEMU
 #              killed mid-transfer
 #
 # Usage: scripts/qemu-test.sh [TEST...]     (default: all, in this order)
@@ -27,7 +27,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 run=$root/scripts/qemu-run.sh
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(checker exit watchdog kmod igb igb-neg vfio-mainline-8127
-  vfio-mainline-8126 vfio-mainline-8125b vfio-rss vfio-ethtool vfio-toeplitz vfio-ownbit vfio-pair vfio-vanish)
+  vfio-mainline-8126 vfio-mainline-8125b vfio-rss vfio-ethtool vfio-toeplitz vfio-ownbit vfio-intx vfio-pair vfio-vanish)
 tmp=$(mktemp -d /tmp/rxscale-qemu-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 assets=$("$root/scripts/qemu-guest.sh" "${QEMU_DIR:-$root/build/qemu}" | grep -E '^QEMU[A-Z_]*=') || {
@@ -69,6 +69,7 @@ t_vfio-ethtool() { vfio ethtool; }
 t_vfio-toeplitz() { vfio toeplitz; }
 t_vfio-ownbit() { vfio ownbit; }
 t_vfio-pair() { vfio pair; }
+t_vfio-intx() { vfio intx; }
 t_vfio-vanish() { vfio vanish; }
 t_igb-neg() { "$root/scripts/qemu-igb.sh" --negative; }
 

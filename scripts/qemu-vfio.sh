@@ -3,7 +3,7 @@
 # rxscale's NIC model in a real SMP Linux under QEMU: `rxscale vfio-user`
 # serves the model as a vfio-user PCI device (real time, real threads) to a
 # 4-vCPU Linux 7.3 guest (scripts/qemu-run.sh), its wire on the TAP device
-# of the rxq network namespace (scripts/qemu-netns.sh), where the host's
+# of a network namespace of its own (scripts/qemu-netns.sh), where the host's
 # real iperf3 and ping are the peer. One scenario per call:
 #
 #   mainline CHIP  mainline r8169 on the CHIP row (RTL8127A, RTL8126A,
@@ -54,8 +54,11 @@
 # Exit: 0 when every check passed, 1 otherwise, 2 on usage errors.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-ns=${RXQ_NETNS:-rxq}
-tap=${RXQ_TAP:-rxqtap0}
+# a namespace and TAP of this run's own (runs side by side never share a
+# wire, and one run's clean-up never removes another's)
+ns=${RXQ_NETNS:-rxq$$}
+tap=${RXQ_TAP:-rxqt$$}
+export RXQ_NETNS=$ns RXQ_TAP=$tap
 rx=${RXSCALE:-$root/build/rxscale}
 py=/usr/bin/python3
 limit=300 keep=0 scen="" chip=RTL8127A
@@ -78,6 +81,16 @@ assets=$("$root/scripts/qemu-guest.sh" "${QEMU_DIR:-$root/build/qemu}" | grep -E
 kmod=$(echo "$assets" | sed -n 's/^QEMU_KMOD=//p')/rxscale_r8169.ko
 toeplitz=$(echo "$assets" | sed -n 's/^QEMU_TOEPLITZ=//p')
 
+# QEMU's vfio-user client posts BAR writes by default: the guest goes on
+# before the device has taken them, and they may land milliseconds later
+# (TCG, a shared socket).  An interrupt acknowledgement (ISR write-1-clear)
+# landing after the NAPI poll has looked at the ring then clears the status
+# of frames that came in between, and nothing re-raises the vector: 2 runs
+# in 7 of the rss scenario stalled so (an open driver problem: it trusts
+# the ack to land before its poll, as it does within microseconds on PCIe).
+# Non-posted writes keep the suite about the device, not that race;
+# VFU_OPTS= (empty) brings the posted writes back.
+VFU_OPTS=${VFU_OPTS-'"x-no-posted-writes":true,'}
 tmp=$(mktemp -d /tmp/rxscale-qemu-vfio.XXXXXX)
 made_ns=0 spid="" qpid=""
 cleanup() {
@@ -119,7 +132,7 @@ serve() {
 boot() {
   local name=$1 script=$2; shift 2
   "$root/scripts/qemu-run.sh" --script "$script" --timeout "$limit" --log "$tmp/$name.log" "$@" \
-    --device -device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"path\":\"$tmp/$name.sock\",\"type\":\"unix\"}}" \
+    --device -device "{\"driver\":\"vfio-user-pci\",$VFU_OPTS\"socket\":{\"path\":\"$tmp/$name.sock\",\"type\":\"unix\"}}" \
     >"$tmp/$name.run" 2>&1 &
   qpid=$!
 }
@@ -457,6 +470,7 @@ ipid=$!
 sleep 1
 echo "RXQ-READY"
 wait $ipid; echo "RXQ-RC iperf3-server $?"
+echo "RXQ-BEGIN iperf3-server"; cat /tmp/iperf3.out; echo "RXQ-END iperf3-server"
 grep eth0 /proc/interrupts | sed 's/^/RXQ-IRQ-AFTER /'
 EOF
   epilogue "$g"
@@ -512,12 +526,12 @@ EOF
   spid=$!
   for _ in $(seq 100); do [ -S "$tmp/a.sock" ] && [ -S "$tmp/b.sock" ] && break; sleep 0.1; done
   "$root/scripts/qemu-run.sh" --script "$tmp/b.sh" --timeout "$limit" --log "$tmp/b.log" --file "$kmod" \
-    --device -device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"path\":\"$tmp/b.sock\",\"type\":\"unix\"}}" \
+    --device -device "{\"driver\":\"vfio-user-pci\",$VFU_OPTS\"socket\":{\"path\":\"$tmp/b.sock\",\"type\":\"unix\"}}" \
     >"$tmp/b.run" 2>&1 &
   bpid=$!
   "$root/scripts/qemu-run.sh" --script "$tmp/a.sh" --timeout "$limit" --log "$tmp/a.log" \
     --modules phy_package,realtek,r8169 \
-    --device -device "{\"driver\":\"vfio-user-pci\",\"socket\":{\"path\":\"$tmp/a.sock\",\"type\":\"unix\"}}" \
+    --device -device "{\"driver\":\"vfio-user-pci\",$VFU_OPTS\"socket\":{\"path\":\"$tmp/a.sock\",\"type\":\"unix\"}}" \
     >"$tmp/a.run" 2>&1 && arc=0 || arc=$?
   brc=0; wait "$bpid" || brc=$?
   src=0; wait "$spid" || src=$?; spid=""
