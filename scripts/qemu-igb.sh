@@ -29,8 +29,10 @@
 # Exit: 0 when every check passed, 1 otherwise.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-ns=${RXQ_NETNS:-rxq}
-tap=${RXQ_TAP:-rxqtap0}
+# a namespace and TAP of this run's own, as scripts/qemu-vfio.sh does
+ns=${RXQ_NETNS:-rxq$$}
+tap=${RXQ_TAP:-rxqt$$}
+export RXQ_NETNS=$ns RXQ_TAP=$tap
 limit=300 keep=0 negative=0
 while [ $# -gt 0 ]; do
   case "$1" in
