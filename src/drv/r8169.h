@@ -27,6 +27,7 @@
 #include "kern/netdevice.h"
 #include "kern/pci.h"
 #include "kern/timer.h"
+#include "kern/u64_stats_sync.h"
 
 /* KBUILD_MODNAME: "rxscale_r8169" as a kernel module (kmod/), "r8169" in
  * the simulator (src/drv/meson.build), so the module's driver name cannot
@@ -63,27 +64,38 @@
 
 struct rtl8169_private;
 
-/* Per-queue counters (ethtool -S rx_queue_N_*, tx_queue_N_*). */
+/*
+ * Per-queue counters: ethtool -S rx_queue_N_*, tx_queue_N_*, and summed
+ * into ndo_get_stats64 and the netdev qstats (netdev_stat_ops).  Each set
+ * has one writer at a time, inside u64_stats_update_begin/end of its
+ * syncp; readers copy it with u64_stats_fetch_begin/retry.
+ */
 struct rtl_rx_stats {
-	u64 packets, bytes;
-	u64 drops;		/* every frame the driver could not deliver */
-	u64 errors;		/* of which: error bits in the descriptor */
-	u64 alloc_fail;		/* of which: no skb */
-	u64 length;		/* of which: multi-descriptor or bad length */
-	u64 flushed;		/* of which: completed by the device, not
+	u64_stats_t packets, bytes;
+	u64_stats_t drops;	/* every frame the driver could not deliver */
+	u64_stats_t errors;	/* of which: error bits in the descriptor */
+	u64_stats_t alloc_fail;	/* of which: no skb */
+	u64_stats_t length;	/* of which: multi-descriptor or bad length */
+	u64_stats_t flushed;	/* of which: completed by the device, not
 				 * polled yet when the ring was freed
 				 * (close, ethtool -L/-G)
 				 */
-	u64 csum_ok;		/* CHECKSUM_UNNECESSARY given */
-	u64 ownbit_rechecks;	/* OWN seen, MMIO flush, OWN clear */
+	u64_stats_t csum_ok;	/* CHECKSUM_UNNECESSARY given */
+	u64_stats_t ownbit_rechecks;	/* OWN seen, MMIO flush, OWN clear */
+	struct u64_stats_sync syncp;	/* the queue's NAPI poll writes */
 };
 
+/* TX has two writers that may run at once on two CPUs: the completion in
+ * NAPI and ndo_start_xmit (under the queue's xmit lock), so two syncps.
+ */
 struct rtl_tx_stats {
-	u64 packets, bytes;
-	u64 drops;		/* dma mapping failures, and frames not sent
+	u64_stats_t packets, bytes;
+	struct u64_stats_sync syncp;	/* TX completion (NAPI) writes */
+	u64_stats_t drops;	/* dma mapping failures, and frames not sent
 				 * when the ring was freed (close, -L/-G)
 				 */
-	u64 stops;		/* queue stopped for lack of descriptors */
+	u64_stats_t stops;	/* queue stopped for lack of descriptors */
+	struct u64_stats_sync xmit_syncp;	/* ndo_start_xmit writes */
 };
 
 struct rtl_rx_ring {
@@ -272,6 +284,7 @@ void rtl_free_vectors(struct rtl8169_private *tp);
 int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx);
 /* Release the RX slots from @nrx on (all slots: @nrx 0 and @all). */
 void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all);
+void rtl_queues_set_napi(struct rtl8169_private *tp, bool set);
 void rtl_napi_enable_all(struct rtl8169_private *tp);
 void rtl_napi_disable_all(struct rtl8169_private *tp);
 void rtl_sync_irqs(struct rtl8169_private *tp);
@@ -316,6 +329,21 @@ void rtl_rss_write(struct rtl8169_private *tp);
 
 /* ---- r8169_ethtool.c ---- */
 extern const struct ethtool_ops rtl8169_ethtool_ops;
+extern const struct netdev_stat_ops rtl8169_stat_ops;
+
+/* A copy of a queue's counters (rtl_rx_stats, rtl_tx_stats). */
+struct rtl_rx_snap {
+	u64 packets, bytes, drops, errors, alloc_fail, length, flushed;
+	u64 csum_ok, ownbit_rechecks;
+};
+
+struct rtl_tx_snap {
+	u64 packets, bytes, drops, stops;
+};
+
+void rtl_rx_stats_fetch(const struct rtl_rx_ring *ring, struct rtl_rx_snap *s);
+void rtl_tx_stats_fetch(const struct rtl_tx_ring *ring, struct rtl_tx_snap *s);
+void rtl_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats);
 void rtl_coalesce_write(struct rtl8169_private *tp);
 /* Tally command @cmd (RTL_COUNTER_DUMP into tp->tally, RTL_COUNTER_RESET)
  * and the wait for the chip to finish it: 0 or -ETIMEDOUT.

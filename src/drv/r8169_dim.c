@@ -69,8 +69,9 @@ void rtl_dim_sample(struct rtl_q_vector *qv)
 {
 	struct dim_sample s;
 
-	dim_update_sample((u16)qv->irqs, qv->rx->stats.packets,
-			  qv->rx->stats.bytes, &s);
+	/* the poll that writes them is this context: no fetch loop */
+	dim_update_sample((u16)qv->irqs, u64_stats_read(&qv->rx->stats.packets),
+			  u64_stats_read(&qv->rx->stats.bytes), &s);
 	net_dim(&qv->dim, &s);
 }
 

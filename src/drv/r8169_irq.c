@@ -486,6 +486,32 @@ void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all)
 			qv_deactivate(tp, i);
 }
 
+/**
+ * rtl_queues_set_napi() - tell the core which NAPI serves each queue
+ * @tp: the device
+ * @set: name the active vectors' instances (true) or none (false)
+ *
+ * For the netdev netlink family's queue-get and per-NAPI settings
+ * (netif_queue_set_napi(), Linux 6.8+).  Context: RTNL, the vectors'
+ * NAPI added.
+ */
+void rtl_queues_set_napi(struct rtl8169_private *tp, bool set)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
+		struct rtl_q_vector *qv = &tp->qv[i];
+		struct napi_struct *napi = set ? &qv->napi : NULL;
+
+		if (!qv->active || !qv->napi_added)
+			continue;
+		if (qv->rx)
+			netif_queue_set_napi(tp->dev, qv->rx->index,
+					     NETDEV_QUEUE_TYPE_RX, napi);
+		if (qv->tx)
+			netif_queue_set_napi(tp->dev, qv->tx->index,
+					     NETDEV_QUEUE_TYPE_TX, napi);
+	}
+}
+
 void rtl_napi_enable_all(struct rtl8169_private *tp)
 {
 	for (unsigned int i = 0; i < R8169_NQV; i++) {

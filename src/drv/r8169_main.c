@@ -159,6 +159,7 @@ static void rtl_up(struct rtl8169_private *tp)
 	netif_set_real_num_rx_queues(tp->dev, tp->num_rx_queues);
 	netif_set_real_num_tx_queues(tp->dev, tp->num_tx_queues);
 	rtl_napi_enable_all(tp);
+	rtl_queues_set_napi(tp, true);
 	rtl_hw_start(tp);
 	netif_tx_wake_all_queues(tp->dev);
 	rtl_link_check(tp);
@@ -180,6 +181,7 @@ static void rtl_quiesce(struct rtl8169_private *tp)
 	netif_tx_disable(tp->dev);
 	tp->irq_ops->disable_all(tp);
 	rtl_sync_irqs(tp);
+	rtl_queues_set_napi(tp, false);
 	rtl_napi_disable_all(tp);
 	rtl_w8(tp, RTL_ChipCmd, 0);
 	rtl_hw_reset(tp);
@@ -293,6 +295,7 @@ static const struct net_device_ops rtl_netdev_ops = {
 	.ndo_stop = rtl_close,
 	.ndo_start_xmit = rtl_start_xmit,
 	.ndo_set_rx_mode = rtl_set_rx_mode,
+	.ndo_get_stats64 = rtl_get_stats64,
 };
 
 /* ---- probe / remove ---- */
@@ -358,6 +361,15 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->recheck_ownbit = !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM);
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl8169_ethtool_ops;
+#ifndef RXSCALE_COMPAT_NO_STAT_OPS	/* kmod/: a kernel before 6.9 */
+	dev->stat_ops = &rtl8169_stat_ops;
+#endif
+	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++)
+		u64_stats_init(&tp->rx_ring[q].stats.syncp);
+	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++) {
+		u64_stats_init(&tp->tx_ring[q].stats.syncp);
+		u64_stats_init(&tp->tx_ring[q].stats.xmit_syncp);
+	}
 	timer_setup(&tp->watchdog, rtl_watchdog, 0);
 	SET_NETDEV_DEV(dev, &pdev->dev);
 	mac0 = readl(mmio + RTL_MAC0);

@@ -283,6 +283,15 @@ void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
  * release the buffers only); here each is counted, so that every frame
  * the device delivered is in packets or in one drop reason.
  */
+/* A frame not delivered: @reason and drops, one update. */
+static void rtl_rx_drop(struct rtl_rx_ring *ring, u64_stats_t *reason)
+{
+	u64_stats_update_begin(&ring->stats.syncp);
+	u64_stats_inc(reason);
+	u64_stats_inc(&ring->stats.drops);
+	u64_stats_update_end(&ring->stats.syncp);
+}
+
 bool rtl_rx_pending(struct rtl_rx_ring *ring)
 {
 	return ring->desc &&
@@ -298,8 +307,7 @@ void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
 
 		if (ring->ops->opts1(desc) & RTL_DESC_OWN)
 			break;
-		ring->stats.flushed++;
-		ring->stats.drops++;
+		rtl_rx_drop(ring, &ring->stats.flushed);
 	}
 }
 
@@ -319,8 +327,11 @@ static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
 		return st;
 	(void)rtl_r8(tp, RTL_IntrMask_8125);
 	st = ring->ops->opts1(desc);
-	if (!(st & RTL_DESC_OWN))
-		ring->stats.ownbit_rechecks++;
+	if (!(st & RTL_DESC_OWN)) {
+		u64_stats_update_begin(&ring->stats.syncp);
+		u64_stats_inc(&ring->stats.ownbit_rechecks);
+		u64_stats_update_end(&ring->stats.syncp);
+	}
 	return st;
 }
 
@@ -333,6 +344,8 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 	const struct rtl_rx_desc_ops *ops = ring->ops;
 	const u32 fs_ls = ops->fmt->fs | ops->fmt->ls;
 	struct device *d = &tp->pdev->dev;
+	unsigned int packets = 0, csum_ok = 0;
+	u64 bytes = 0;
 	int count;
 
 	for (count = 0; count < budget; count++) {
@@ -354,8 +367,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		dma_rmb();
 		len = status & RTL_RX_LEN_MASK;
 		if (unlikely(status & ops->fmt->err_mask)) {
-			ring->stats.errors++;
-			ring->stats.drops++;
+			rtl_rx_drop(ring, &ring->stats.errors);
 			goto release;
 		}
 		/* A frame spanning descriptors (longer than the buffer) is not
@@ -363,15 +375,13 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		 */
 		if (unlikely((status & fs_ls) != fs_ls ||
 			     len < ETH_HLEN + ETH_FCS_LEN || len > R8169_RX_BUF_SIZE)) {
-			ring->stats.length++;
-			ring->stats.drops++;
+			rtl_rx_drop(ring, &ring->stats.length);
 			goto release;
 		}
 		len -= ETH_FCS_LEN;
 		skb = napi_alloc_skb(napi, len);
 		if (unlikely(!skb)) {
-			ring->stats.alloc_fail++;
-			ring->stats.drops++;
+			rtl_rx_drop(ring, &ring->stats.alloc_fail);
 			goto release;
 		}
 		dma_sync_single_for_cpu(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
@@ -384,7 +394,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 			skb_set_hash(skb, hash, l4 ? PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 		if (ops->csum_ok(desc)) {
 			skb->ip_summed = CHECKSUM_UNNECESSARY;
-			ring->stats.csum_ok++;
+			csum_ok++;
 		} else {
 			skb->ip_summed = CHECKSUM_NONE;
 		}
@@ -392,13 +402,18 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), tci);
 		skb->protocol = eth_type_trans(skb, tp->dev);
 		skb_record_rx_queue(skb, (u16)ring->index);
-		ring->stats.packets++;
-		ring->stats.bytes += len;
+		packets++;
+		bytes += len;
 		napi_gro_receive(napi, skb);
 release:
 		ops->refill(desc, ring->buf_dma[entry], R8169_RX_BUF_SIZE,
 			    entry == ring->num_desc - 1);
 		ring->cur_rx++;
 	}
+	u64_stats_update_begin(&ring->stats.syncp);
+	u64_stats_add(&ring->stats.packets, packets);
+	u64_stats_add(&ring->stats.bytes, bytes);
+	u64_stats_add(&ring->stats.csum_ok, csum_ok);
+	u64_stats_update_end(&ring->stats.syncp);
 	return count;
 }

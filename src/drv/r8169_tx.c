@@ -61,9 +61,11 @@ void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
 		return;
 	rtl_tx_clean(ring, 0);
 	/* what never completed is freed with the ring */
+	u64_stats_update_begin(&ring->stats.xmit_syncp);
 	for (unsigned int i = ring->dirty_tx; i != ring->cur_tx; i++)
 		if (ring->skb[i % ring->num_desc])
-			ring->stats.drops++;
+			u64_stats_inc(&ring->stats.drops);
+	u64_stats_update_end(&ring->stats.xmit_syncp);
 	netdev_tx_reset_queue(netdev_get_tx_queue(dev, ring->index));
 }
 
@@ -103,7 +105,9 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	entry = ring->cur_tx % ring->num_desc;
 	mapping = dma_map_single(d, skb->data, skb->len, DMA_TO_DEVICE);
 	if (unlikely(dma_mapping_error(d, mapping))) {
-		ring->stats.drops++;
+		u64_stats_update_begin(&ring->stats.xmit_syncp);
+		u64_stats_inc(&ring->stats.drops);
+		u64_stats_update_end(&ring->stats.xmit_syncp);
 		dev_kfree_skb_any(skb);
 		/* frames posted before it with xmit_more still wait for it */
 		if (!netdev_xmit_more())
@@ -129,7 +133,9 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* stop, then re-check against a completion on another CPU */
 	if (!netif_subqueue_maybe_stop(dev, q, tx_free(ring), R8169_TX_STOP_THRS,
 				       R8169_TX_START_THRS)) {
-		ring->stats.stops++;
+		u64_stats_update_begin(&ring->stats.xmit_syncp);
+		u64_stats_inc(&ring->stats.stops);
+		u64_stats_update_end(&ring->stats.xmit_syncp);
 		ring_it = true; /* no later call would ring it */
 	}
 	if (ring_it)
@@ -144,7 +150,7 @@ void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 {
 	struct rtl8169_private *tp = ring->tp;
 	struct device *d = &tp->pdev->dev;
-	unsigned int done = 0, bytes = 0;
+	unsigned int done = 0, pkts = 0, bytes = 0;
 
 	while (ring->dirty_tx != ring->cur_tx) {
 		unsigned int entry = ring->dirty_tx % ring->num_desc;
@@ -158,14 +164,17 @@ void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 		ring->skb[entry] = NULL;
 		if (skb) {
 			dma_unmap_single(d, ring->skb_dma[entry], skb->len, DMA_TO_DEVICE);
-			ring->stats.packets++;
-			ring->stats.bytes += skb->len;
 			bytes += skb->len;
+			pkts++;
 			napi_consume_skb(skb, budget);
 		}
 		WRITE_ONCE(ring->dirty_tx, ring->dirty_tx + 1);
 		done++;
 	}
+	u64_stats_update_begin(&ring->stats.syncp);
+	u64_stats_add(&ring->stats.packets, pkts);
+	u64_stats_add(&ring->stats.bytes, bytes);
+	u64_stats_update_end(&ring->stats.syncp);
 	/* publish dirty_tx, barrier, then look at the stopped bit */
 	netif_subqueue_completed_wake(tp->dev, ring->index, done, bytes,
 				      tx_free(ring), R8169_TX_START_THRS);
