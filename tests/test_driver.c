@@ -393,6 +393,32 @@ static void test_unknown_chip(void **state)
 	assert_int_equal(rc, -ENODEV);
 	assert_non_null(strstr(f->k.last_log, "unknown chip XID 103"));
 	assert_int_equal(f->k.dma_live, 0);
+	/* the driver core released what probe had acquired managed */
+	assert_null(f->pdev.dev.devres);
+	dfx_free(f);
+}
+
+/* Probe failing late (no DMA memory for the tally block) leaves nothing:
+ * the managed netdev, mapping and enable are released by the core. */
+static void test_probe_enomem(void **state)
+{
+	struct dfx *f = calloc(1, sizeof(*f));
+	struct sim_host_params p;
+
+	(void)state;
+	sim_init(&f->sim);
+	sim_cost_load_default(&f->cost);
+	sim_host_params_default(&p, 2);
+	f->host = sim_host_create(&f->sim, &f->cost, &p);
+	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
+	f->k.fault.msix_avail = -1;
+	f->m = rtlm_create(f->host, &f->k.mem, chip_by_name("RTL8127A"), NULL);
+	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
+	f->k.fault.dma_fail_nth = 1;
+	assert_int_equal(kern_pci_probe(&rtl8169_pci_driver, &f->pdev), -ENOMEM);
+	assert_null(f->pdev.dev.devres);
+	assert_null(pci_get_drvdata(&f->pdev));
+	assert_int_equal(f->pdev.dev.coherent_dma_mask, DMA_BIT_MASK(64));
 	dfx_free(f);
 }
 
@@ -1971,6 +1997,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_unknown_chip),
+		cmocka_unit_test(test_probe_enomem),
 		cmocka_unit_test(test_every_chip),
 		cmocka_unit_test(test_rss_steering),
 		cmocka_unit_test(test_rss_ctx_rules),

@@ -301,7 +301,8 @@ static const struct net_device_ops rtl_netdev_ops = {
 /* ---- probe / remove ---- */
 
 /* The registers are in the first memory BAR; BAR 0 is I/O ports on the
- * RTL8125 family (src/hw/rtl_regs.h).
+ * RTL8125 family (src/hw/rtl_regs.h).  Mapped managed (pcim_iomap): the
+ * driver core unmaps it after remove or a failed probe.
  */
 static void __iomem *rtl_map_bar(struct pci_dev *pdev)
 {
@@ -309,28 +310,55 @@ static void __iomem *rtl_map_bar(struct pci_dev *pdev)
 
 	if (region < 0 || pci_resource_len(pdev, region) < RTL_BAR_SIZE / 2)
 		return NULL;
-	return pci_iomap(pdev, region, 0);
+	return pcim_iomap(pdev, region, 0);
 }
 
+/* The address the chip was given (MAC0..MAC5, loaded from its EEPROM or
+ * OTP at reset), or a random one if that is not a valid station address,
+ * as mainline rtl_init_mac_address() does.
+ */
+static void rtl_init_mac_address(struct rtl8169_private *tp)
+{
+	struct net_device *dev = tp->dev;
+	u32 mac0 = rtl_r32(tp, RTL_MAC0);
+	u32 mac4 = rtl_r32(tp, RTL_MAC4);
+
+	for (int i = 0; i < 4; i++)
+		tp->mac[i] = (u8)(mac0 >> (8 * i));
+	tp->mac[4] = (u8)mac4;
+	tp->mac[5] = (u8)(mac4 >> 8);
+	if (is_valid_ether_addr(tp->mac)) {
+		eth_hw_addr_set(dev, tp->mac);
+		return;
+	}
+	eth_hw_addr_random(dev);
+	memcpy(tp->mac, dev->dev_addr, ETH_ALEN);
+	dev_warn(&tp->pdev->dev, "no valid MAC address, using a random one\n");
+}
+
+/* Probe in mainline's shape: managed enable, BAR mapping, netdev and
+ * tally block (the driver core releases them after a failed probe or
+ * after remove), the 64-bit DMA mask, drvdata set before the netdev is
+ * registered.
+ */
 static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	const struct rtl_chip_info *chip;
 	struct rtl8169_private *tp;
 	struct net_device *dev;
 	void __iomem *mmio;
-	u32 txcfg, mac0, mac4;
+	u32 txcfg;
 	int rc;
 
 	(void)id;
-	rc = pci_enable_device(pdev);
+	rc = pcim_enable_device(pdev);
 	if (rc)
 		return rc;
 	pci_set_master(pdev);
 	mmio = rtl_map_bar(pdev);
 	if (!mmio) {
 		dev_err(&pdev->dev, "no MMIO BAR\n");
-		rc = -ENODEV;
-		goto err_disable;
+		return -ENODEV;
 	}
 	txcfg = readl(mmio + RTL_TxConfig);
 	chip = rtl_chip_lookup_xid(txcfg);
@@ -339,14 +367,12 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!chip) {
 		dev_err(&pdev->dev, "unknown chip XID %03x, contact Realtek\n",
 			RTL_TXCFG_XID(txcfg));
-		rc = -ENODEV;
-		goto err_unmap;
+		return -ENODEV;
 	}
-	dev = alloc_etherdev_mqs(sizeof(*tp), R8169_MAX_TX_QUEUES, chip->caps->rx_queues);
-	if (!dev) {
-		rc = -ENOMEM;
-		goto err_unmap;
-	}
+	dev = devm_alloc_etherdev_mqs(&pdev->dev, sizeof(*tp), R8169_MAX_TX_QUEUES,
+				      chip->caps->rx_queues);
+	if (!dev)
+		return -ENOMEM;
 	tp = netdev_priv(dev);
 	tp->pdev = pdev;
 	tp->dev = dev;
@@ -372,26 +398,26 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	timer_setup(&tp->watchdog, rtl_watchdog, 0);
 	SET_NETDEV_DEV(dev, &pdev->dev);
-	mac0 = readl(mmio + RTL_MAC0);
-	mac4 = readl(mmio + RTL_MAC4);
-	for (int i = 0; i < 4; i++)
-		tp->mac[i] = (u8)(mac0 >> (8 * i));
-	tp->mac[4] = (u8)mac4;
-	tp->mac[5] = (u8)(mac4 >> 8);
-	eth_hw_addr_set(dev, tp->mac);
+	rtl_init_mac_address(tp);
+	/* the RTL8125 family's descriptors and tally address take 64-bit
+	 * bus addresses (RX/TX_DESC_HIGH, CounterAddrHigh)
+	 */
+	rc = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (rc) {
+		dev_err(&pdev->dev, "no usable DMA configuration\n");
+		return rc;
+	}
 	/* page-aligned, so the 64-byte alignment the dump address needs
 	 * holds (its low 6 bits are the command bits)
 	 */
-	tp->tally = dma_alloc_coherent(&pdev->dev, sizeof(*tp->tally), &tp->tally_dma,
-				       GFP_KERNEL);
-	if (!tp->tally) {
-		rc = -ENOMEM;
-		goto err_free_netdev;
-	}
+	tp->tally = dmam_alloc_coherent(&pdev->dev, sizeof(*tp->tally), &tp->tally_dma,
+					GFP_KERNEL);
+	if (!tp->tally)
+		return -ENOMEM;
 
 	rc = rtl_alloc_vectors(tp);
 	if (rc)
-		goto err_free_tally;
+		return rc;
 	tp->num_rx_queues = min_t(unsigned int, tp->max_rx_queues,
 				  netif_get_num_default_rss_queues());
 	rtl_rss_init(tp);
@@ -408,29 +434,23 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	 * off, software coalescing on (research s5.3)
 	 */
 	netdev_sw_irq_coalesce_default_on(dev);
-	rc = register_netdev(dev);
-	if (rc)
-		goto err_free_vectors;
 	pci_set_drvdata(pdev, dev);
+	rc = register_netdev(dev);
+	if (rc) {
+		pci_set_drvdata(pdev, NULL);
+		rtl_free_vectors(tp);
+		return rc;
+	}
 	netdev_info(dev, "%s, XID %03x, %s interrupts, %u RX queue%s, %u vector%s\n",
 		    chip->name, RTL_TXCFG_XID(txcfg), tp->irq_ops->name,
 		    tp->num_rx_queues, tp->num_rx_queues == 1 ? "" : "s",
 		    tp->nvec, tp->nvec == 1 ? "" : "s");
 	return 0;
-
-err_free_vectors:
-	rtl_free_vectors(tp);
-err_free_tally:
-	dma_free_coherent(&pdev->dev, sizeof(*tp->tally), tp->tally, tp->tally_dma);
-err_free_netdev:
-	free_netdev(dev);
-err_unmap:
-	pci_iounmap(pdev, mmio);
-err_disable:
-	pci_disable_device(pdev);
-	return rc;
 }
 
+/* What probe set up by hand goes here; the managed rest (tally, BAR
+ * mapping, netdev, enable) the driver core releases after this returns.
+ */
 static void rtl_remove_one(struct pci_dev *pdev)
 {
 	struct net_device *dev = pci_get_drvdata(pdev);
@@ -441,11 +461,7 @@ static void rtl_remove_one(struct pci_dev *pdev)
 	tp = netdev_priv(dev);
 	unregister_netdev(dev);         /* closes it if open */
 	rtl_free_vectors(tp);
-	dma_free_coherent(&pdev->dev, sizeof(*tp->tally), tp->tally, tp->tally_dma);
-	pci_iounmap(pdev, tp->mmio_addr);
-	pci_disable_device(pdev);
 	pci_set_drvdata(pdev, NULL);
-	free_netdev(dev);
 }
 
 static const struct pci_device_id rtl8169_pci_tbl[] = {

@@ -498,3 +498,21 @@ int kern_netdev_qstats_dev(struct net_device *dev,
 			      0, (int)dev->real_num_tx_queues, tx);
 	return 0;
 }
+
+/* ----- addresses ----- */
+
+void eth_random_addr(u8 *addr)
+{
+	sim_rng_bytes(&kern->rng, addr, ETH_ALEN);
+	addr[0] &= 0xfe;        /* unicast */
+	addr[0] |= 0x02;        /* locally administered */
+}
+
+void eth_hw_addr_random(struct net_device *dev)
+{
+	u8 addr[ETH_ALEN];
+
+	eth_random_addr(addr);
+	dev->addr_assign_type = NET_ADDR_RANDOM;
+	eth_hw_addr_set(dev, addr);
+}

@@ -241,6 +241,7 @@ struct net_device {
 	/* Read-only for drivers since Linux 5.17: set it with
 	 * eth_hw_addr_set(); points at dev_addr_shadow. */
 	const unsigned char *dev_addr;
+	unsigned char addr_assign_type; /* NET_ADDR_PERM, NET_ADDR_RANDOM */
 	unsigned char dev_addr_shadow[MAX_ADDR_LEN];
 	bool registered, running, carrier;
 	u64 carrier_changes;
@@ -283,6 +284,35 @@ static inline void eth_hw_addr_set(struct net_device *dev, const u8 *addr)
 	dev_addr_set(dev, addr, ETH_ALEN);
 }
 
+/* dev->addr_assign_type (uapi <linux/netdevice.h>) */
+#define NET_ADDR_PERM 0         /* from the device */
+#define NET_ADDR_RANDOM 1       /* eth_hw_addr_random() */
+
+/* include/linux/etherdevice.h: an all-zero address; a group address (the
+ * I/G bit, first octet bit 0); valid = neither (a unicast station). */
+static inline bool is_zero_ether_addr(const u8 *addr)
+{
+	return !(addr[0] | addr[1] | addr[2] | addr[3] | addr[4] | addr[5]);
+}
+
+static inline bool is_multicast_ether_addr(const u8 *addr)
+{
+	return addr[0] & 0x01;
+}
+
+static inline bool is_valid_ether_addr(const u8 *addr)
+{
+	return !is_multicast_ether_addr(addr) && !is_zero_ether_addr(addr);
+}
+
+/* A random unicast, locally administered address (eth_random_addr), from
+ * the kernel's seeded randomness. */
+void eth_random_addr(u8 *addr);
+
+/* Give @dev a random address and mark it so (NET_ADDR_RANDOM), as
+ * drivers do when the device has no valid one. */
+void eth_hw_addr_random(struct net_device *dev);
+
 /* Driver private area allocated with the netdev. */
 static inline void *netdev_priv(const struct net_device *dev)
 {
@@ -296,6 +326,10 @@ static inline void *netdev_priv(const struct net_device *dev)
 struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 				      unsigned int rxqs);
 void free_netdev(struct net_device *dev);
+/* The same, freed with @dev's managed resources (devm_alloc_etherdev_mqs,
+ * net/devres.c); @dev is the bus device. */
+struct net_device *devm_alloc_etherdev_mqs(struct device *dev, int sizeof_priv,
+					   unsigned int txqs, unsigned int rxqs);
 
 /* Name it "ethN" (N = lowest free index) and make it visible.  Returns 0
  * or -EINVAL if already registered. */
