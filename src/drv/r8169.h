@@ -106,7 +106,10 @@ struct rtl_rx_ring {
 	void *desc;			/* num_desc descriptors of ops->fmt->size */
 	dma_addr_t desc_dma;
 	unsigned int num_desc;
-	unsigned int cur_rx;		/* next descriptor to look at (free-running) */
+	/* next descriptor to look at (free-running); the poll writes it
+	 * (WRITE_ONCE), the service timer reads it (READ_ONCE)
+	 */
+	unsigned int cur_rx;
 	void **buf;			/* num_desc RX buffers */
 	dma_addr_t *buf_dma;
 	struct rtl_rx_stats stats;

@@ -428,8 +428,8 @@ static int qv_activate(struct rtl8169_private *tp, unsigned int i,
 	/* RX queue q's vector on the q-th interrupt CPU; TX and link with
 	 * queue 0
 	 */
-	irq_set_affinity_hint((unsigned int)qv->irq,
-			      cpumask_of(cpumask_local_spread(cpu_idx, -1)));
+	irq_set_affinity_and_hint((unsigned int)qv->irq,
+				  cpumask_of(cpumask_local_spread(cpu_idx, -1)));
 	qv->active = true;
 	tp->nqv++;
 	return 0;
@@ -444,7 +444,7 @@ static void qv_deactivate(struct rtl8169_private *tp, unsigned int i)
 	if (qv->kind == RTL_VEC_RX)
 		rtl_dim_stop(qv);
 	if (qv->irq_requested) {
-		irq_set_affinity_hint((unsigned int)qv->irq, NULL);
+		irq_set_affinity_and_hint((unsigned int)qv->irq, NULL);
 		free_irq((unsigned int)qv->irq, qv);
 		qv->irq_requested = false;
 	}
@@ -576,7 +576,7 @@ static bool qv_stalled(struct rtl_q_vector *qv)
 	bool pending = false, stalled;
 
 	if (qv->rx) {
-		progress += qv->rx->cur_rx;
+		progress += READ_ONCE(qv->rx->cur_rx);
 		pending |= rtl_rx_pending(qv->rx);
 	}
 	if (qv->tx) {

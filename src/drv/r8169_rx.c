@@ -295,7 +295,8 @@ static void rtl_rx_drop(struct rtl_rx_ring *ring, u64_stats_t *reason)
 bool rtl_rx_pending(struct rtl_rx_ring *ring)
 {
 	return ring->desc &&
-	       !(ring->ops->opts1(rx_desc(ring, ring->cur_rx % ring->num_desc)) & RTL_DESC_OWN);
+	       !(ring->ops->opts1(rx_desc(ring, READ_ONCE(ring->cur_rx) % ring->num_desc)) &
+		 RTL_DESC_OWN);
 }
 
 void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
@@ -408,7 +409,8 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 release:
 		ops->refill(desc, ring->buf_dma[entry], R8169_RX_BUF_SIZE,
 			    entry == ring->num_desc - 1);
-		ring->cur_rx++;
+		/* the service timer reads it on another CPU (rtl_watchdog) */
+		WRITE_ONCE(ring->cur_rx, ring->cur_rx + 1);
 	}
 	u64_stats_update_begin(&ring->stats.syncp);
 	u64_stats_add(&ring->stats.packets, packets);
