@@ -1217,6 +1217,9 @@ static void test_rings_stats(void **state)
 	assert_int_equal(f->tp->tx_ring[0].num_desc, 128);
 	assert_int_not_equal(et(f, "-G eth0 rx 4096"), 0);
 	assert_int_not_equal(et(f, "-G eth0 rx 8"), 0);
+	/* ring indices are masked: sizes are powers of two */
+	assert_int_not_equal(et(f, "-G eth0 rx 500"), 0);
+	assert_int_equal(f->tp->rx_ring[0].num_desc, 512);
 	for (u32 i = 0; i < 40; i++) {
 		flow_make(&fl, i, 6);
 		send_frame(f, &fl, i);

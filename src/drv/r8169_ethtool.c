@@ -223,6 +223,11 @@ static int rtl_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r
 		NL_SET_ERR_MSG(extack, "rings need at least 64 descriptors");
 		return -EINVAL;
 	}
+	/* ring indices are masked, not taken modulo the size */
+	if (!is_power_of_2(r->rx_pending) || !is_power_of_2(r->tx_pending)) {
+		NL_SET_ERR_MSG(extack, "ring sizes must be powers of two");
+		return -EINVAL;
+	}
 	if (r->rx_pending == tp->rx_ring_size && r->tx_pending == tp->tx_ring_size)
 		return 0;
 	rtl_cfg_current(tp, &cfg);

@@ -216,6 +216,9 @@ int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
 	size_t bytes = (size_t)size * ops->fmt->size;
 	unsigned int i;
 
+	/* cur_rx is free-running, masked with num_desc - 1 */
+	if (!is_power_of_2(size))
+		return -EINVAL;
 	ring->tp = tp;
 	ring->ops = ops;
 	ring->num_desc = size;
@@ -295,7 +298,7 @@ static void rtl_rx_drop(struct rtl_rx_ring *ring, u64_stats_t *reason)
 bool rtl_rx_pending(struct rtl_rx_ring *ring)
 {
 	return ring->desc &&
-	       !(ring->ops->opts1(rx_desc(ring, READ_ONCE(ring->cur_rx) % ring->num_desc)) &
+	       !(ring->ops->opts1(rx_desc(ring, READ_ONCE(ring->cur_rx) & (ring->num_desc - 1))) &
 		 RTL_DESC_OWN);
 }
 
@@ -304,7 +307,7 @@ void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
 	if (!ring->desc)
 		return;
 	for (unsigned int n = 0; n < ring->num_desc; n++) {
-		void *desc = rx_desc(ring, (ring->cur_rx + n) % ring->num_desc);
+		void *desc = rx_desc(ring, (ring->cur_rx + n) & (ring->num_desc - 1));
 
 		if (ring->ops->opts1(desc) & RTL_DESC_OWN)
 			break;
@@ -320,14 +323,16 @@ void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
  * MMIO read flushes them; then OWN is read again (research s6; the
  * vendor drivers read IMR0 with an 8-bit access).
  */
-static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
+static __always_inline u32 rtl_recheck_own(struct rtl_rx_ring *ring,
+					   const struct rtl_rx_desc_ops *ops,
+					   const void *desc, u32 st)
 {
 	struct rtl8169_private *tp = ring->tp;
 
 	if (!tp->recheck_ownbit)
 		return st;
 	(void)rtl_r8(tp, RTL_IntrMask_8125);
-	st = ring->ops->opts1(desc);
+	st = ops->opts1(desc);
 	if (!(st & RTL_DESC_OWN)) {
 		u64_stats_update_begin(&ring->stats.syncp);
 		u64_stats_inc(&ring->stats.ownbit_rechecks);
@@ -336,13 +341,15 @@ static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
 	return st;
 }
 
-/* Deliver up to @budget frames from @ring; returns the number of
- * descriptors consumed (frames delivered or dropped).
+/* The RX poll's body for descriptor format @ops, a constant at each of
+ * the three call sites below: inlined there, every ops-> call becomes a
+ * direct (inlinable) call, so no frame costs an indirect call (a
+ * retpoline with the Spectre v2 mitigations on).
  */
-int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+static __always_inline int __rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi,
+				    int budget, const struct rtl_rx_desc_ops *ops)
 {
 	struct rtl8169_private *tp = ring->tp;
-	const struct rtl_rx_desc_ops *ops = ring->ops;
 	const u32 fs_ls = ops->fmt->fs | ops->fmt->ls;
 	struct device *d = &tp->pdev->dev;
 	unsigned int packets = 0, csum_ok = 0;
@@ -350,7 +357,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 	int count;
 
 	for (count = 0; count < budget; count++) {
-		unsigned int entry = ring->cur_rx % ring->num_desc;
+		unsigned int entry = ring->cur_rx & (ring->num_desc - 1);
 		void *desc = rx_desc(ring, entry);
 		u32 status = ops->opts1(desc);
 		unsigned int len;
@@ -360,7 +367,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		u16 tci;
 
 		if (status & RTL_DESC_OWN) {
-			status = rtl_recheck_own(ring, desc, status);
+			status = rtl_recheck_own(ring, ops, desc, status);
 			if (status & RTL_DESC_OWN)
 				break;
 		}
@@ -418,4 +425,40 @@ release:
 	u64_stats_add(&ring->stats.csum_ok, csum_ok);
 	u64_stats_update_end(&ring->stats.syncp);
 	return count;
+}
+
+static int rtl_rx_v1(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	return __rtl_rx(ring, napi, budget, &rtl_rx_desc_ops_v1);
+}
+
+static int rtl_rx_v3(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	return __rtl_rx(ring, napi, budget, &rtl_rx_desc_ops_v3);
+}
+
+static int rtl_rx_v4(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	return __rtl_rx(ring, napi, budget, &rtl_rx_desc_ops_v4);
+}
+
+/**
+ * rtl_rx() - the RX half of the NAPI poll
+ * @ring: the RX queue
+ * @napi: its NAPI instance (skb allocation, GRO)
+ * @budget: at most this many descriptors
+ *
+ * One poll per descriptor format (rtl_rx_v1/v3/v4), chosen once per call
+ * by a compare, not an indirect call.
+ *
+ * Context: NAPI poll of @ring's vector.
+ * Return: descriptors consumed (frames delivered or dropped).
+ */
+int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	if (ring->ops == &rtl_rx_desc_ops_v4)
+		return rtl_rx_v4(ring, napi, budget);
+	if (ring->ops == &rtl_rx_desc_ops_v3)
+		return rtl_rx_v3(ring, napi, budget);
+	return rtl_rx_v1(ring, napi, budget);
 }

@@ -11,6 +11,9 @@ int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
 {
 	struct device *d = &tp->pdev->dev;
 
+	/* indices are free-running, masked with num_desc - 1 */
+	if (!is_power_of_2(n))
+		return -EINVAL;
 	ring->tp = tp;
 	ring->num_desc = n;
 	ring->cur_tx = 0;
@@ -63,7 +66,7 @@ void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
 	/* what never completed is freed with the ring */
 	u64_stats_update_begin(&ring->stats.xmit_syncp);
 	for (unsigned int i = ring->dirty_tx; i != ring->cur_tx; i++)
-		if (ring->skb[i % ring->num_desc])
+		if (ring->skb[i & (ring->num_desc - 1)])
 			u64_stats_inc(&ring->stats.drops);
 	u64_stats_update_end(&ring->stats.xmit_syncp);
 	netdev_tx_reset_queue(netdev_get_tx_queue(dev, ring->index));
@@ -102,7 +105,7 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		netdev_err(dev, "BUG! TX ring full when queue awake\n");
 		return NETDEV_TX_BUSY;
 	}
-	entry = ring->cur_tx % ring->num_desc;
+	entry = ring->cur_tx & (ring->num_desc - 1);
 	mapping = dma_map_single(d, skb->data, skb->len, DMA_TO_DEVICE);
 	if (unlikely(dma_mapping_error(d, mapping))) {
 		u64_stats_update_begin(&ring->stats.xmit_syncp);
@@ -153,7 +156,7 @@ void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 	unsigned int done = 0, pkts = 0, bytes = 0;
 
 	while (ring->dirty_tx != ring->cur_tx) {
-		unsigned int entry = ring->dirty_tx % ring->num_desc;
+		unsigned int entry = ring->dirty_tx & (ring->num_desc - 1);
 		u32 status = le32_to_cpu(READ_ONCE(ring->desc[entry].opts1));
 		struct sk_buff *skb;
 
