@@ -243,8 +243,14 @@ static u32 miti_unit_ns(const struct rtl8169_private *tp)
 	return RTL_INT_MITI_UNIT_NS(tp->chip->miti->tick_div);
 }
 
-/* Write every queue's RX and TX timer (in units) and RX frame threshold;
+/**
+ * rtl_coalesce_write() - program each queue's moderation timers and frame threshold
+ * @tp: the device
+ *
+ * Write every queue's RX and TX timer (in units) and RX frame threshold;
  * 0 = an interrupt per event, what upstream programs.
+ *
+ * Context: process or the DIM work.
  */
 void rtl_coalesce_write(struct rtl8169_private *tp)
 {
@@ -394,6 +400,14 @@ static const char rtl_tally_names[][ETH_GSTRING_LEN] = {
 
 static_assert(ARRAY_SIZE(rtl_tally_names) == RTL_TALLY_NSTATS, "one name per tally value");
 
+/**
+ * rtl_tally_cmd() - run a tally counter command and wait for the chip
+ * @tp: the device
+ * @cmd: RTL_COUNTER_DUMP or RTL_COUNTER_RESET
+ *
+ * Context: any; busy-waits up to 10 ms.
+ * Return: 0 or -ETIMEDOUT.
+ */
 int rtl_tally_cmd(struct rtl8169_private *tp, u32 cmd)
 {
 	u32 v;

@@ -34,8 +34,14 @@ static void rtl_hw_reset(struct rtl8169_private *tp)
 		netdev_err(tp->dev, "chip reset did not complete\n");
 }
 
-/* Program rings, RX configuration, RSS, moderation and interrupts, and
+/**
+ * rtl_hw_start() - program the chip from the driver's state and start it
+ * @tp: the device
+ *
+ * Program rings, RX configuration, RSS, moderation and interrupts, and
  * start the receiver and transmitter.
+ *
+ * Context: process, RTNL; NAPI enabled first.
  */
 void rtl_hw_start(struct rtl8169_private *tp)
 {
@@ -143,6 +149,11 @@ static void rtl_cfg_apply(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, cfg->num_rx_queues);
 }
 
+/**
+ * rtl_cfg_current() - the datapath configuration in force
+ * @tp: the device
+ * @cfg: filled with it
+ */
 void rtl_cfg_current(const struct rtl8169_private *tp, struct rtl_cfg *cfg)
 {
 	cfg->num_rx_queues = tp->num_rx_queues;
@@ -191,6 +202,13 @@ static void rtl_quiesce(struct rtl8169_private *tp)
 		rtl_tx_ring_flush(&tp->tx_ring[q]);
 }
 
+/**
+ * rtl_open() - ndo_open: rings, vectors and NAPI up, chip started
+ * @dev: the network device
+ *
+ * Context: process, RTNL.
+ * Return: 0 or -errno, with nothing left allocated.
+ */
 int rtl_open(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
@@ -224,6 +242,13 @@ int rtl_open(struct net_device *dev)
 	return 0;
 }
 
+/**
+ * rtl_close() - ndo_stop: quiesce, release vectors, free rings
+ * @dev: the network device
+ *
+ * Context: process, RTNL.
+ * Return: 0.
+ */
 int rtl_close(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
@@ -238,7 +263,11 @@ int rtl_close(struct net_device *dev)
 	return 0;
 }
 
-/*
+/**
+ * rtl_reconfigure() - switch a running interface to a new configuration (ethtool -L/-G)
+ * @tp: the device
+ * @cfg: the datapath configuration
+ *
  * What modern drivers do for a live ring or channel change (mlx5e's
  * mlx5e_safe_switch_params, ice_vsi_realloc_stat_arrays/ice_vsi_rebuild):
  * everything that can fail is done before the running configuration is
@@ -251,6 +280,9 @@ int rtl_close(struct net_device *dev)
  *   4. start the chip on the new rings, then free the old ones.
  * A failure in 1 returns its errno with nothing changed: the interface
  * stays up on its old configuration.
+ *
+ * Context: process, RTNL.
+ * Return: 0, or -errno with the old configuration intact and running.
  */
 int rtl_reconfigure(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 {

@@ -183,7 +183,14 @@ static const struct rtl_rx_desc_ops *const rtl_rx_desc_ops_all[] = {
 	&rtl_rx_desc_ops_v1, &rtl_rx_desc_ops_v3, &rtl_rx_desc_ops_v4,
 };
 
-/* The accessors for descriptor row @fmt; type 1's for a row without. */
+/**
+ * rtl_rx_desc_ops_for() - the accessors for an RX descriptor format
+ * @fmt: the datasheet row of a descriptor format
+ *
+ * The accessors for descriptor row @fmt; type 1's for a row without.
+ *
+ * Return: the format's ops; type 1's for a row without.
+ */
 const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt)
 {
 	for (unsigned int i = 0; i < ARRAY_SIZE(rtl_rx_desc_ops_all); i++)
@@ -194,6 +201,13 @@ const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *
 
 /* ---- rings ---- */
 
+/**
+ * rtl_rx_ops_for_queues() - the RX descriptor format for a queue count
+ * @tp: the device
+ * @nrx: number of RX queues
+ *
+ * Return: the chip's RSS format with two queues or more, else type 1's.
+ */
 const struct rtl_rx_desc_ops *rtl_rx_ops_for_queues(const struct rtl8169_private *tp,
 						    unsigned int nrx)
 {
@@ -205,9 +219,21 @@ static void *rx_desc(struct rtl_rx_ring *ring, unsigned int i)
 	return (u8 *)ring->desc + (size_t)i * ring->ops->fmt->size;
 }
 
-/* Lay out @ring: @size descriptors of format @ops, each with a mapped
+/**
+ * rtl_rx_ring_alloc() - lay out an RX ring with mapped buffers, all given to the device
+ * @tp: the device
+ * @ring: the ring
+ * @ops: the descriptor format
+ * @size: number of descriptors, a power of two
+ *
+ * Lay out @ring: @size descriptors of format @ops, each with a mapped
  * buffer, all given to the device.  The ring's index and statistics are
  * the caller's.
+ *
+ * The ring's index and statistics are the caller's.
+ *
+ * Context: process.
+ * Return: 0, -EINVAL (size not a power of two) or -ENOMEM.
  */
 int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
 		      const struct rtl_rx_desc_ops *ops, unsigned int size)
@@ -255,6 +281,13 @@ err_free:
 	return -ENOMEM;
 }
 
+/**
+ * rtl_rx_ring_free() - unmap and free an RX ring and its buffers
+ * @tp: the device
+ * @ring: the ring
+ *
+ * Context: process; the device no longer uses the ring.
+ */
 void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
 {
 	struct device *d = &tp->pdev->dev;
@@ -295,6 +328,13 @@ static void rtl_rx_drop(struct rtl_rx_ring *ring, u64_stats_t *reason)
 	u64_stats_update_end(&ring->stats.syncp);
 }
 
+/**
+ * rtl_rx_pending() - whether the device completed a descriptor no poll took yet
+ * @ring: the ring
+ *
+ * Context: any (the service timer reads it beside the poll).
+ * Return: true if one is waiting.
+ */
 bool rtl_rx_pending(struct rtl_rx_ring *ring)
 {
 	return ring->desc &&
@@ -302,6 +342,12 @@ bool rtl_rx_pending(struct rtl_rx_ring *ring)
 		 RTL_DESC_OWN);
 }
 
+/**
+ * rtl_rx_ring_flush() - count descriptors completed but never polled before the ring is freed
+ * @ring: the ring
+ *
+ * Context: process; the device is stopped and NAPI disabled.
+ */
 void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
 {
 	if (!ring->desc)

@@ -6,6 +6,15 @@
 #include "drv/r8169.h"
 #include "kern/netdev_queues.h"
 
+/**
+ * rtl_tx_ring_alloc() - lay out an empty TX ring
+ * @tp: the device
+ * @ring: the ring
+ * @n: number of descriptors, a power of two
+ *
+ * Context: process.
+ * Return: 0, -EINVAL (not a power of two) or -ENOMEM.
+ */
 int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
 		      unsigned int n)
 {
@@ -33,6 +42,13 @@ int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
 	return 0;
 }
 
+/**
+ * rtl_tx_ring_free() - unmap and free a TX ring and the frames still in it
+ * @tp: the device
+ * @ring: the ring
+ *
+ * Context: process; the device no longer uses the ring.
+ */
 void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 {
 	struct device *d = &tp->pdev->dev;
@@ -56,6 +72,12 @@ void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 	ring->desc = NULL;
 }
 
+/**
+ * rtl_tx_ring_flush() - reclaim what was sent and count the rest as dropped
+ * @ring: the ring
+ *
+ * Context: process; the device is stopped.
+ */
 void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
 {
 	struct net_device *dev = ring->tp->dev;
@@ -87,6 +109,14 @@ static void rtl_tx_doorbell(struct rtl8169_private *tp, unsigned int q)
 	rtl_w16(tp, RTL_TxPoll_8125, (u16)RTL_TXPOLL_Q(q));
 }
 
+/**
+ * rtl_start_xmit() - ndo_start_xmit: one frame into the TX ring, doorbell unless more follow
+ * @skb: the frame
+ * @dev: the network device
+ *
+ * Context: softirq or process, the queue's xmit lock held.
+ * Return: NETDEV_TX_OK, or NETDEV_TX_BUSY if the ring was full while awake (a bug).
+ */
 netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
@@ -146,8 +176,15 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 }
 
-/* Reclaim completed descriptors; TX work ignores the NAPI budget
+/**
+ * rtl_tx_clean() - reclaim TX descriptors the device completed and wake the queue
+ * @ring: the ring
+ * @budget: the NAPI budget (0: netpoll)
+ *
+ * Reclaim completed descriptors; TX work ignores the NAPI budget
  * (napi.rst), but @budget 0 means netpoll: free with that in mind.
+ *
+ * Context: the NAPI poll of the TX ring's vector.
  */
 void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 {
