@@ -31,10 +31,10 @@
  * @index: OCP register address
  * @size: bytes to read
  * @data: where they go
- * @type: MCU_TYPE_PLA or MCU_TYPE_USB
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
  *
  * Context: process; sleeps (usb_control_msg).
- * Return: 0 or -errno.
+ * Return: 0, or -errno with the bytes not read set to all ones.
  */
 int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type)
 {
@@ -108,11 +108,11 @@ static int set_dword(struct r8152 *tp, u16 type, u16 addr, u8 byen, u32 val)
 /**
  * ocp_read_dword() - read a 32-bit OCP register
  * @tp: the device
- * @type: MCU_TYPE_PLA or MCU_TYPE_USB
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
  * @index: OCP register address
  *
  * Context: process; sleeps.
- * Return: the value (0 on a failed transfer).
+ * Return: the value (all ones if the transfer failed).
  */
 u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index)
 {
@@ -125,7 +125,7 @@ u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index)
 /**
  * ocp_read_word() - read a 16-bit OCP register (from its dword)
  * @tp: the device
- * @type: MCU_TYPE_PLA or MCU_TYPE_USB
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
  * @index: OCP register address
  *
  * Context: process; sleeps.
@@ -139,7 +139,7 @@ u16 ocp_read_word(struct r8152 *tp, u16 type, u16 index)
 /**
  * ocp_read_byte() - read an 8-bit OCP register (from its dword)
  * @tp: the device
- * @type: MCU_TYPE_PLA or MCU_TYPE_USB
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
  * @index: OCP register address
  *
  * Context: process; sleeps.
@@ -153,7 +153,7 @@ u8 ocp_read_byte(struct r8152 *tp, u16 type, u16 index)
 /**
  * ocp_write_dword() - write a 32-bit OCP register
  * @tp: the device
- * @type: MCU_TYPE_PLA or MCU_TYPE_USB
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
  * @index: OCP register address
  * @data: the value
  *
@@ -168,7 +168,7 @@ int ocp_write_dword(struct r8152 *tp, u16 type, u16 index, u32 data)
 /**
  * ocp_write_word() - write a 16-bit OCP register with byte enables
  * @tp: the device
- * @type: MCU_TYPE_PLA or MCU_TYPE_USB
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
  * @index: OCP register address
  * @data: the value
  *
@@ -186,7 +186,7 @@ int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data)
 /**
  * ocp_write_byte() - write an 8-bit OCP register with a byte enable
  * @tp: the device
- * @type: MCU_TYPE_PLA or MCU_TYPE_USB
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
  * @index: OCP register address
  * @data: the value
  *
