@@ -111,8 +111,8 @@ static void ring_totals(u64 *pk, u64 *dr)
 
 	*pk = *dr = 0;
 	for (unsigned q = 0; q < R8169_MAX_RX_QUEUES; q++) {
-		*pk += tp->rx_ring[q].stats.packets;
-		*dr += tp->rx_ring[q].stats.drops;
+		*pk += u64_stats_read(&tp->rx_ring[q].stats.packets);
+		*dr += u64_stats_read(&tp->rx_ring[q].stats.drops);
 	}
 }
 

@@ -16,6 +16,7 @@
 #include "drv/r8169.h"
 #include "kern/kern.h"
 #include "kern/irq_internal.h"
+#include "kern/netdev_queues.h"
 #include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "rss/rss_toeplitz.h"
@@ -279,6 +280,43 @@ static unsigned expect_queue(struct dfx *f, const struct flow *fl, bool l4,
 	return indir[*hash & 127];
 }
 
+/* The driver's counters as the stack reads them: ndo_get_stats64 (every
+ * frame in packets, errors or drops) and the netdev qstats (base plus the
+ * queues in use add up to the same totals); each queue in use names the
+ * NAPI instance that serves it. */
+static void check_stats64(struct dfx *f, u64 pk, u64 dr)
+{
+	struct rtnl_link_stats64 st;
+	struct netdev_queue_stats_rx qrx;
+	struct netdev_queue_stats_tx qtx;
+	u64 bytes = 0, tx_pk = 0, tx_bytes = 0;
+
+	for (unsigned q = 0; q < R8169_MAX_RX_QUEUES; q++)
+		bytes += u64_stats_read(&f->tp->rx_ring[q].stats.bytes);
+	for (unsigned q = 0; q < R8169_MAX_TX_QUEUES; q++) {
+		tx_pk += u64_stats_read(&f->tp->tx_ring[q].stats.packets);
+		tx_bytes += u64_stats_read(&f->tp->tx_ring[q].stats.bytes);
+	}
+	dev_get_stats(f->dev, &st);
+	assert_int_equal(st.rx_packets, pk);
+	assert_int_equal(st.rx_bytes, bytes);
+	assert_int_equal(st.rx_errors + st.rx_dropped, dr);
+	assert_int_equal(st.tx_packets, tx_pk);
+	assert_int_equal(st.tx_bytes, tx_bytes);
+	assert_int_equal(kern_netdev_qstats_dev(f->dev, &qrx, &qtx), 0);
+	assert_int_equal(qrx.packets, pk);
+	assert_int_equal(qrx.bytes, bytes);
+	assert_int_equal(qrx.csum_unnecessary + qrx.csum_none, pk);
+	assert_int_equal(qrx.hw_drops, NETDEV_QSTAT_UNSET);
+	assert_int_equal(qtx.packets, tx_pk);
+	assert_int_equal(qtx.bytes, tx_bytes);
+	for (unsigned q = 0; q < f->dev->real_num_rx_queues; q++)
+		if (netif_running(f->dev))
+			assert_non_null(f->dev->_rx[q].napi);
+		else
+			assert_null(f->dev->_rx[q].napi);
+}
+
 /* Model offered = model delivered + model drops; driver: model
  * delivered = driver packets + driver drops; hook = driver packets. */
 static void check_conservation(struct dfx *f)
@@ -292,12 +330,13 @@ static void check_conservation(struct dfx *f)
 	assert_int_equal(ms->rx_offered, f->offered);
 	assert_int_equal(ms->rx_offered, ok + rtlm_rx_dropped(f->m));
 	for (unsigned q = 0; q < R8169_MAX_RX_QUEUES; q++) {
-		pk += f->tp->rx_ring[q].stats.packets;
-		dr += f->tp->rx_ring[q].stats.drops;
+		pk += u64_stats_read(&f->tp->rx_ring[q].stats.packets);
+		dr += u64_stats_read(&f->tp->rx_ring[q].stats.drops);
 	}
 	/* (after a close the rings' counters are history: kept per test) */
 	assert_int_equal(ok, pk + dr);
 	assert_int_equal(pk, f->nrec + f->dev->core_stats.rx_nohandler);
+	check_stats64(f, pk, dr);
 	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
 }
 
@@ -354,6 +393,32 @@ static void test_unknown_chip(void **state)
 	assert_int_equal(rc, -ENODEV);
 	assert_non_null(strstr(f->k.last_log, "unknown chip XID 103"));
 	assert_int_equal(f->k.dma_live, 0);
+	/* the driver core released what probe had acquired managed */
+	assert_null(f->pdev.dev.devres);
+	dfx_free(f);
+}
+
+/* Probe failing late (no DMA memory for the tally block) leaves nothing:
+ * the managed netdev, mapping and enable are released by the core. */
+static void test_probe_enomem(void **state)
+{
+	struct dfx *f = calloc(1, sizeof(*f));
+	struct sim_host_params p;
+
+	(void)state;
+	sim_init(&f->sim);
+	sim_cost_load_default(&f->cost);
+	sim_host_params_default(&p, 2);
+	f->host = sim_host_create(&f->sim, &f->cost, &p);
+	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
+	f->k.fault.msix_avail = -1;
+	f->m = rtlm_create(f->host, &f->k.mem, chip_by_name("RTL8127A"), NULL);
+	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
+	f->k.fault.dma_fail_nth = 1;
+	assert_int_equal(kern_pci_probe(&rtl8169_pci_driver, &f->pdev), -ENOMEM);
+	assert_null(f->pdev.dev.devres);
+	assert_null(pci_get_drvdata(&f->pdev));
+	assert_int_equal(f->pdev.dev.coherent_dma_mask, DMA_BIT_MASK(64));
 	dfx_free(f);
 }
 
@@ -788,7 +853,7 @@ static void test_intx_shared_line(void **state)
 	/* the first frame still arrives through the driver's own interrupt */
 	sim_run(&f->sim);
 	assert_int_equal(f->nrec, 1);
-	assert_int_equal(f->tp->rx_ring[0].stats.packets, 1);
+	assert_int_equal(u64_stats_read(&f->tp->rx_ring[0].stats.packets), 1);
 	dfx_free(f);
 }
 
@@ -888,7 +953,7 @@ static void test_alloc_failures(void **state)
 	assert_int_equal(f->nrec, 9);
 	u64 af = 0;
 	for (unsigned q = 0; q < 4; q++)
-		af += f->tp->rx_ring[q].stats.alloc_fail;
+		af += u64_stats_read(&f->tp->rx_ring[q].stats.alloc_fail);
 	assert_int_equal(af, 1);
 	check_conservation(f);
 	dfx_free(f);
@@ -917,7 +982,7 @@ static sim_time_t erratum_latency(bool workaround, u64 *rechecks)
 	assert_int_equal(f->nrec, 2);
 	assert_int_equal(f->recs[0].id, 0);
 	lat = f->recs[0].t;
-	*rechecks = f->tp->rx_ring[0].stats.ownbit_rechecks;
+	*rechecks = u64_stats_read(&f->tp->rx_ring[0].stats.ownbit_rechecks);
 	check_conservation(f);
 	dfx_free(f);
 	return lat;
@@ -1152,6 +1217,9 @@ static void test_rings_stats(void **state)
 	assert_int_equal(f->tp->tx_ring[0].num_desc, 128);
 	assert_int_not_equal(et(f, "-G eth0 rx 4096"), 0);
 	assert_int_not_equal(et(f, "-G eth0 rx 8"), 0);
+	/* ring indices are masked: sizes are powers of two */
+	assert_int_not_equal(et(f, "-G eth0 rx 500"), 0);
+	assert_int_equal(f->tp->rx_ring[0].num_desc, 512);
 	for (u32 i = 0; i < 40; i++) {
 		flow_make(&fl, i, 6);
 		send_frame(f, &fl, i);
@@ -1161,12 +1229,12 @@ static void test_rings_stats(void **state)
 	assert_non_null(strstr(f->outbuf, "NIC statistics:"));
 	char line[64];
 	snprintf(line, sizeof(line), "rx_queue_0_packets: %llu",
-		 (unsigned long long)f->tp->rx_ring[0].stats.packets);
+		 (unsigned long long)u64_stats_read(&f->tp->rx_ring[0].stats.packets));
 	assert_non_null(strstr(f->outbuf, line));
 	assert_non_null(strstr(f->outbuf, "rx_queue_1_drops: 0"));
 	snprintf(line, sizeof(line), "irq_%s-rx-0: ", f->dev->name);
 	assert_non_null(strstr(f->outbuf, line));
-	assert_int_equal(f->tp->rx_ring[0].stats.packets + f->tp->rx_ring[1].stats.packets, 40);
+	assert_int_equal(u64_stats_read(&f->tp->rx_ring[0].stats.packets) + u64_stats_read(&f->tp->rx_ring[1].stats.packets), 40);
 	check_conservation(f);
 	dfx_free(f);
 }
@@ -1203,7 +1271,7 @@ static void test_tx(void **state)
 	}
 	sim_run(&f->sim);
 	assert_int_equal(wire_frames, 1000);
-	assert_int_equal(f->tp->tx_ring[0].stats.packets, 1000);
+	assert_int_equal(u64_stats_read(&f->tp->tx_ring[0].stats.packets), 1000);
 	assert_int_equal(f->dev->_tx[0].q_drops, 0);
 	dfx_free(f);
 }
@@ -1378,10 +1446,10 @@ static void test_pcaps(void **state)
 				 * long...) or the driver */
 				dropped++;
 				assert_true(rtlm_rx_dropped(f->m) > drops_before ||
-					    f->tp->rx_ring[0].stats.drops +
-					    f->tp->rx_ring[1].stats.drops +
-					    f->tp->rx_ring[2].stats.drops +
-					    f->tp->rx_ring[3].stats.drops > 0);
+					    u64_stats_read(&f->tp->rx_ring[0].stats.drops) +
+					    u64_stats_read(&f->tp->rx_ring[1].stats.drops) +
+					    u64_stats_read(&f->tp->rx_ring[2].stats.drops) +
+					    u64_stats_read(&f->tp->rx_ring[3].stats.drops) > 0);
 				continue;
 			}
 			assert_int_equal(f->nrec, before + 1);
@@ -1456,8 +1524,8 @@ static void reconfig_run(const char *what, const char *const *cmds, unsigned ncm
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
 		ok += rtlm_stats(f->m)->rx_ok[q];
 	for (unsigned q = 0; q < R8169_MAX_RX_QUEUES; q++) {
-		pk += f->tp->rx_ring[q].stats.packets;
-		dr += f->tp->rx_ring[q].stats.drops;
+		pk += u64_stats_read(&f->tp->rx_ring[q].stats.packets);
+		dr += u64_stats_read(&f->tp->rx_ring[q].stats.drops);
 	}
 	print_message("%s: %llu offered = %zu delivered + %llu counted by the device + "
 		      "%llu by the driver + %lld unaccounted\n", what,
@@ -1932,6 +2000,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_unknown_chip),
+		cmocka_unit_test(test_probe_enomem),
 		cmocka_unit_test(test_every_chip),
 		cmocka_unit_test(test_rss_steering),
 		cmocka_unit_test(test_rss_ctx_rules),

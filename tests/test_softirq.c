@@ -691,11 +691,11 @@ static void test_affinity(void **state)
 	/* a hint inside the set is honoured, outside it is ignored */
 	sim_cpuset_zero(&set);
 	sim_cpuset_set(&set, 3);
-	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[0].irq, cpumask_of(3)), 0);
+	assert_int_equal(irq_set_affinity_and_hint((unsigned)f->drv.q[0].irq, cpumask_of(3)), 0);
 	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[0].irq), 3);
 	sim_cpuset_zero(&set);
 	sim_cpuset_set(&set, 0);
-	assert_int_equal(irq_set_affinity_hint((unsigned)f->drv.q[1].irq, cpumask_of(0)), 0);
+	assert_int_equal(irq_set_affinity_and_hint((unsigned)f->drv.q[1].irq, cpumask_of(0)), 0);
 	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[1].irq), 3);
 	assert_int_equal(irq_set_affinity((unsigned)f->drv.q[1].irq, cpumask_of(0)), 0);
 	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[1].irq), 0);

@@ -12,6 +12,10 @@
  *         timer_delete_sync (del_timer_sync before)
  *   6.3   netif_subqueue_completed_wake and friends (net/netdev_queues.h;
  *         Debian's 6.1 has the stop helpers only)
+ *   6.8   netif_queue_set_napi, enum netdev_queue_type
+ *   6.9   per-queue statistics: struct netdev_stat_ops and the
+ *         netdev_queue_stats_rx/tx it fills, dev->stat_ops (before: the
+ *         types only, so the driver builds, and RXSCALE_COMPAT_NO_STAT_OPS)
  *   6.8   get_rxfh/set_rxfh take struct ethtool_rxfh_param, input_xfrm
  *   6.9   ethtool_puts
  *   (DIM) NET_DIM_DEF_PROFILE_EQE: in <linux/dim.h> in 7.3, only in
@@ -67,6 +71,7 @@
 #include <linux/ktime.h>
 #include <linux/workqueue.h>
 #include <linux/dim.h>
+#include <linux/u64_stats_sync.h>
 #include <asm/barrier.h>
 
 /* ---- netlink, netdev (6.2) ---- */
@@ -127,6 +132,54 @@ static inline void rxscale_txq_completed_mb(struct netdev_queue *txq,
 		}							\
 		_res_cw;						\
 	})
+#endif
+
+/* ---- queue-to-NAPI mapping (6.8) ---- */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+enum netdev_queue_type {
+	NETDEV_QUEUE_TYPE_RX,
+	NETDEV_QUEUE_TYPE_TX,
+};
+
+/* nothing to tell a kernel without the netdev queue-get */
+static inline void netif_queue_set_napi(struct net_device *dev,
+					unsigned int queue_index,
+					enum netdev_queue_type type,
+					struct napi_struct *napi)
+{
+}
+#endif
+
+/* ---- per-queue statistics (netdev qstats, 6.9) ---- */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+/* The driver fills these; with no dev->stat_ops nothing asks for them. */
+struct netdev_queue_stats_rx {
+	u64 bytes;
+	u64 packets;
+	u64 alloc_fail;
+	u64 csum_unnecessary;
+	u64 csum_none;
+};
+
+struct netdev_queue_stats_tx {
+	u64 bytes;
+	u64 packets;
+	u64 stop;
+};
+
+struct netdev_stat_ops {
+	void (*get_queue_stats_rx)(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_rx *stats);
+	void (*get_queue_stats_tx)(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_tx *stats);
+	void (*get_base_stats)(struct net_device *dev,
+			       struct netdev_queue_stats_rx *rx,
+			       struct netdev_queue_stats_tx *tx);
+};
+
+#define RXSCALE_COMPAT_NO_STAT_OPS 1
 #endif
 
 /* ---- DIM (the default profile's name; 6.13) ---- */

@@ -85,11 +85,12 @@ static bool pci_rss_on(const struct bed_world *w)
 static void pci_queue(const struct bed_world *w, unsigned q, u64 *packets,
 		      u64 *bytes, u64 *drops)
 {
-	const struct rtl_rx_stats *st = &w->tp->rx_ring[q].stats;
+	struct rtl_rx_snap st;
 
-	*packets = st->packets;
-	*bytes = st->bytes;
-	*drops = st->drops;
+	rtl_rx_stats_fetch(&w->tp->rx_ring[q], &st);
+	*packets = st.packets;
+	*bytes = st.bytes;
+	*drops = st.drops;
 }
 
 static unsigned pci_drop_reasons(const struct bed_world *w, struct bed_drop_reason *d)
@@ -102,10 +103,10 @@ static unsigned pci_drop_reasons(const struct bed_world *w, struct bed_drop_reas
 		missed += s->rx_missed[q];
 		dma += s->rx_dma_err[q];
 		small += s->rx_buf_small[q];
-		err += w->tp->rx_ring[q].stats.errors;
-		alloc += w->tp->rx_ring[q].stats.alloc_fail;
-		len += w->tp->rx_ring[q].stats.length;
-		flushed += w->tp->rx_ring[q].stats.flushed;
+		err += u64_stats_read(&w->tp->rx_ring[q].stats.errors);
+		alloc += u64_stats_read(&w->tp->rx_ring[q].stats.alloc_fail);
+		len += u64_stats_read(&w->tp->rx_ring[q].stats.length);
+		flushed += u64_stats_read(&w->tp->rx_ring[q].stats.flushed);
 	}
 	d[n++] = (struct bed_drop_reason){ "rx_missed", missed };
 	d[n++] = (struct bed_drop_reason){ "rx_dma_error", dma };
@@ -138,7 +139,8 @@ static u64 pci_model_inflight(const struct bed_world *w)
 
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++) {
 		ok += s->rx_ok[q];
-		took += w->tp->rx_ring[q].stats.packets + w->tp->rx_ring[q].stats.drops;
+		took += u64_stats_read(&w->tp->rx_ring[q].stats.packets) +
+			u64_stats_read(&w->tp->rx_ring[q].stats.drops);
 	}
 	return s->rx_inflight + ok - took;
 }
@@ -153,10 +155,10 @@ static u64 pci_tx_inflight(const struct bed_world *w, u64 *drops)
 		const struct rtl_tx_ring *r = &w->tp->tx_ring[q];
 
 		/* reclaimed after the device sent them, or still in the ring */
-		took += r->stats.packets;
+		took += u64_stats_read(&r->stats.packets);
 		for (unsigned i = r->dirty_tx; r->skb && i != r->cur_tx; i++)
 			took += r->skb[i % r->num_desc] != NULL;
-		*drops += r->stats.drops;
+		*drops += u64_stats_read(&r->stats.drops);
 	}
 	for (unsigned q = 0; q < RTL_MAX_TX_QUEUES; q++)
 		out += s->tx_ok[q];

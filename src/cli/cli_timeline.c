@@ -471,7 +471,8 @@ static void queue_state(struct bed_world *w, unsigned q, bool *pending, uint64_t
 		struct rtl_rx_ring *ring = &w->tp->rx_ring[q];
 
 		*pending = q < w->tp->num_rx_queues && rtl_rx_pending(ring);
-		*progress = ring->stats.packets + ring->stats.drops;
+		*progress = u64_stats_read(&ring->stats.packets) +
+			    u64_stats_read(&ring->stats.drops);
 	} else if (w->tp) {
 		struct rtl_tx_ring *ring = &w->tp->tx_ring[0];
 		unsigned dirty = READ_ONCE(ring->dirty_tx);

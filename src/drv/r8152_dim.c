@@ -28,6 +28,12 @@ static void r8152_dim_work(struct work_struct *work)
 	dim->state = DIM_START_MEASURE;
 }
 
+/**
+ * r8152_dim_init() - set up adaptive RX moderation (DIM) for the adapter
+ * @tp: the device
+ *
+ * Context: probe or open, before the first sample.
+ */
 void r8152_dim_init(struct r8152 *tp)
 {
 	memset(&tp->rx_dim, 0, sizeof(tp->rx_dim));
@@ -36,6 +42,12 @@ void r8152_dim_init(struct r8152 *tp)
 	tp->rx_dim.profile_ix = NET_DIM_DEF_PROFILE_EQE;
 }
 
+/**
+ * r8152_dim_sample() - feed DIM one sample of the RX counters
+ * @tp: the device
+ *
+ * Context: the NAPI poll, after it completed.
+ */
 void r8152_dim_sample(struct r8152 *tp)
 {
 	struct dim_sample s;
@@ -45,13 +57,26 @@ void r8152_dim_sample(struct r8152 *tp)
 	net_dim(&tp->rx_dim, &s);
 }
 
+/**
+ * r8152_dim_stop() - stop DIM and wait for its work
+ * @tp: the device
+ *
+ * Context: process, RTNL; sleeps.
+ * Return: true if work was pending.
+ */
 bool r8152_dim_stop(struct r8152 *tp)
 {
 	return cancel_work_sync(&tp->rx_dim.work);
 }
 
-/* The RX aggregation timer in ns: DIM's profile with adaptive-rx on, else
+/**
+ * r8152_rx_timer_ns() - the RX aggregation timer now in force
+ * @tp: the device
+ *
+ * The RX aggregation timer in ns: DIM's profile with adaptive-rx on, else
  * the static rx-usecs.
+ *
+ * Return: nanoseconds: DIM's profile with adaptive-rx on, else rx-usecs.
  */
 u32 r8152_rx_timer_ns(const struct r8152 *tp)
 {

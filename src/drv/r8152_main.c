@@ -25,6 +25,17 @@
 
 #define R8152_CTRL_TIMEOUT_MS	500
 
+/**
+ * generic_ocp_read() - read @size bytes of OCP registers through a vendor control transfer
+ * @tp: the device
+ * @index: OCP register address
+ * @size: bytes to read
+ * @data: where they go
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ *
+ * Context: process; sleeps (usb_control_msg).
+ * Return: 0, or -errno with the bytes not read set to all ones.
+ */
 int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type)
 {
 	/* control transfer buffers are DMA-able heap memory, never the
@@ -94,6 +105,15 @@ static int set_dword(struct r8152 *tp, u16 type, u16 addr, u8 byen, u32 val)
 	return rc == (int)sizeof(*tmp) ? 0 : -EIO;
 }
 
+/**
+ * ocp_read_dword() - read a 32-bit OCP register
+ * @tp: the device
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @index: OCP register address
+ *
+ * Context: process; sleeps.
+ * Return: the value (all ones if the transfer failed).
+ */
 u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index)
 {
 	u32 v;
@@ -102,21 +122,59 @@ u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index)
 	return v;
 }
 
+/**
+ * ocp_read_word() - read a 16-bit OCP register (from its dword)
+ * @tp: the device
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @index: OCP register address
+ *
+ * Context: process; sleeps.
+ * Return: the value.
+ */
 u16 ocp_read_word(struct r8152 *tp, u16 type, u16 index)
 {
 	return (u16)(ocp_read_dword(tp, type, index) >> (8 * (index & 2u)));
 }
 
+/**
+ * ocp_read_byte() - read an 8-bit OCP register (from its dword)
+ * @tp: the device
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @index: OCP register address
+ *
+ * Context: process; sleeps.
+ * Return: the value.
+ */
 u8 ocp_read_byte(struct r8152 *tp, u16 type, u16 index)
 {
 	return (u8)(ocp_read_dword(tp, type, index) >> (8 * (index & 3u)));
 }
 
+/**
+ * ocp_write_dword() - write a 32-bit OCP register
+ * @tp: the device
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @index: OCP register address
+ * @data: the value
+ *
+ * Context: process; sleeps.
+ * Return: 0 or -errno.
+ */
 int ocp_write_dword(struct r8152 *tp, u16 type, u16 index, u32 data)
 {
 	return set_dword(tp, type, index & ~3u, RTLU_BYTE_EN_DWORD, data);
 }
 
+/**
+ * ocp_write_word() - write a 16-bit OCP register with byte enables
+ * @tp: the device
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @index: OCP register address
+ * @data: the value
+ *
+ * Context: process; sleeps.
+ * Return: 0 or -errno.
+ */
 int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data)
 {
 	unsigned int shift = index & 2u;
@@ -125,6 +183,16 @@ int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data)
 			 (u8)(RTLU_BYTE_EN_WORD << shift), (u32)data << (8 * shift));
 }
 
+/**
+ * ocp_write_byte() - write an 8-bit OCP register with a byte enable
+ * @tp: the device
+ * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @index: OCP register address
+ * @data: the value
+ *
+ * Context: process; sleeps.
+ * Return: 0 or -errno.
+ */
 int ocp_write_byte(struct r8152 *tp, u16 type, u16 index, u8 data)
 {
 	unsigned int shift = index & 3u;
@@ -141,6 +209,13 @@ static int ocp_word_clr_bits(struct r8152 *tp, u16 type, u16 index, u16 clr)
 
 /* ---- hardware setup ---- */
 
+/**
+ * r8152_write_coalesce() - program the RX aggregation timer
+ * @tp: the device
+ *
+ * Context: process; sleeps.
+ * Return: 0 or -errno.
+ */
 int r8152_write_coalesce(struct r8152 *tp)
 {
 	return ocp_write_word(tp, RTLU_MCU_TYPE_USB, RTLU_USB_RX_EXTRA_AGGR_TMR,
@@ -303,6 +378,13 @@ static void r8152_stop_urbs(struct r8152 *tp)
 	r8152_tx_stop(tp);
 }
 
+/**
+ * r8152_open() - ndo_open: allocate URBs, start RX and TX, enable NAPI
+ * @dev: the network device
+ *
+ * Context: process, RTNL.
+ * Return: 0 or -errno, with nothing left allocated.
+ */
 int r8152_open(struct net_device *dev)
 {
 	struct r8152 *tp = netdev_priv(dev);
@@ -341,6 +423,13 @@ err_free:
 	return rc;
 }
 
+/**
+ * r8152_close() - ndo_stop: stop transfers and NAPI, free the URBs
+ * @dev: the network device
+ *
+ * Context: process, RTNL.
+ * Return: 0.
+ */
 int r8152_close(struct net_device *dev)
 {
 	struct r8152 *tp = netdev_priv(dev);
@@ -463,6 +552,12 @@ static void rtl8152_disconnect(struct usb_interface *intf)
 	free_netdev(tp->netdev);
 }
 
+/**
+ * r8152_netdev() - the network device bound to a USB interface
+ * @intf: the USB interface
+ *
+ * Return: the netdev, or NULL if the driver is not bound to @intf.
+ */
 struct net_device *r8152_netdev(struct usb_interface *intf)
 {
 	struct r8152 *tp = usb_get_intfdata(intf);

@@ -17,6 +17,13 @@
 
 static void read_bulk_callback(struct urb *urb);
 
+/**
+ * r8152_rx_alloc() - allocate the RX aggregation buffers and their URBs
+ * @tp: the device
+ *
+ * Context: process, RTNL.
+ * Return: 0 or -ENOMEM.
+ */
 int r8152_rx_alloc(struct r8152 *tp)
 {
 	for (unsigned int i = 0; i < RTL8152_MAX_RX; i++) {
@@ -37,6 +44,12 @@ int r8152_rx_alloc(struct r8152 *tp)
 	return 0;
 }
 
+/**
+ * r8152_rx_free() - free the RX aggregation buffers and URBs
+ * @tp: the device
+ *
+ * Context: process, RTNL; the URBs are not in flight.
+ */
 void r8152_rx_free(struct r8152 *tp)
 {
 	for (unsigned int i = 0; i < RTL8152_MAX_RX; i++) {
@@ -64,6 +77,13 @@ static int rx_submit(struct r8152 *tp, struct rx_agg *agg, gfp_t gfp)
 	return rc;
 }
 
+/**
+ * r8152_rx_start() - submit the bulk-in URBs
+ * @tp: the device
+ *
+ * Context: process, RTNL.
+ * Return: 0 or the first submit error.
+ */
 int r8152_rx_start(struct r8152 *tp)
 {
 	unsigned long flags;
@@ -287,12 +307,17 @@ next:
 	rx_hist(tp, frames);
 }
 
-/*
+/**
+ * r8152_rx_stop() - kill the bulk-in URBs and drop what they held
+ * @tp: the device
+ *
  * Kill every bulk-in URB (their completions see -ENOENT and do nothing).
  * Transfers completed but not parsed yet are parsed now with no budget,
  * and every frame held for the next poll is dropped and counted
  * (rx_purged), so that a close leaves no frame unaccounted for.  Call with
  * tp->running false and NAPI disabled.
+ *
+ * Context: process, RTNL; sleeps.
  */
 void r8152_rx_stop(struct r8152 *tp)
 {
@@ -321,13 +346,20 @@ static bool rx_agg_idle(struct r8152 *tp, const struct rx_agg *agg)
 	return idle;
 }
 
-/*
+/**
+ * r8152_rx_set_pending() - change the number of bulk-in URBs in flight (ethtool -G)
+ * @tp: the device
+ * @n: the new count
+ *
  * ethtool -G on a running interface, as mainline r8152 changes rx_pending:
  * with NAPI paused, nothing reallocated (all RTL8152_MAX_RX buffers exist
  * while open).  More URBs: the idle ones are submitted; if a submission
  * fails, those submitted here are taken back and the old count stays.
  * Fewer: the URBs beyond the count finish their transfer (nothing in them
  * is lost) and are not resubmitted.
+ *
+ * Context: process, RTNL.
+ * Return: 0 or -errno with the old count kept.
  */
 int r8152_rx_set_pending(struct r8152 *tp, unsigned int n)
 {
@@ -358,6 +390,14 @@ int r8152_rx_set_pending(struct r8152 *tp, unsigned int n)
 	return rc;
 }
 
+/**
+ * r8152_rx_bottom() - deliver frames from completed bulk-in transfers
+ * @tp: the device
+ * @budget: the NAPI budget (0: netpoll)
+ *
+ * Context: the NAPI poll.
+ * Return: frames delivered or dropped, at most @budget.
+ */
 int r8152_rx_bottom(struct r8152 *tp, int budget)
 {
 	struct rx_agg *agg;
@@ -381,11 +421,18 @@ int r8152_rx_bottom(struct r8152 *tp, int budget)
 	return work;
 }
 
-/*
+/**
+ * r8152_poll() - the NAPI poll: RX, then TX completion work
+ * @napi: the NAPI instance
+ * @budget: the NAPI budget (0: netpoll)
+ *
  * The NAPI poll: RX within @budget (TX is the tasklet's, r8152_tx.c).
  * Budget 0 (netpoll) does no RX work and never completes.  There is no
  * device interrupt to unmask: once complete, the poll reschedules itself
  * only if a transfer or held frames are waiting.
+ *
+ * Context: softirq.
+ * Return: RX work done, at most @budget.
  */
 int r8152_poll(struct napi_struct *napi, int budget)
 {

@@ -83,6 +83,13 @@ static void tx_maybe_wake(struct r8152 *tp)
 		netif_tx_wake_queue(txq);
 }
 
+/**
+ * r8152_tx_alloc() - allocate the TX aggregation buffers and their URBs
+ * @tp: the device
+ *
+ * Context: process, RTNL.
+ * Return: 0 or -ENOMEM.
+ */
 int r8152_tx_alloc(struct r8152 *tp)
 {
 	tp->tx_free = NULL;
@@ -112,6 +119,12 @@ static void tx_agg_drop_skbs(struct r8152 *tp, struct tx_agg *agg)
 	agg->skb_len = 0;
 }
 
+/**
+ * r8152_tx_free() - free the TX aggregation buffers and URBs
+ * @tp: the device
+ *
+ * Context: process, RTNL; the URBs are not in flight.
+ */
 void r8152_tx_free(struct r8152 *tp)
 {
 	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++) {
@@ -127,8 +140,14 @@ void r8152_tx_free(struct r8152 *tp)
 	tp->tx_free_cnt = 0;
 }
 
-/* Kill the bulk-out URBs in flight (their completions give the buffers
+/**
+ * r8152_tx_stop() - kill the bulk-out URBs and drop the queued frames
+ * @tp: the device
+ *
+ * Kill the bulk-out URBs in flight (their completions give the buffers
  * back) and drop what was queued but not yet packed.
+ *
+ * Context: process, RTNL; sleeps.
  */
 void r8152_tx_stop(struct r8152 *tp)
 {
@@ -144,6 +163,14 @@ void r8152_tx_stop(struct r8152 *tp)
 	}
 }
 
+/**
+ * r8152_start_xmit() - ndo_start_xmit: queue a frame for the next aggregate
+ * @skb: the frame
+ * @dev: the network device
+ *
+ * Context: softirq or process, the queue's xmit lock held.
+ * Return: NETDEV_TX_OK.
+ */
 netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct r8152 *tp = netdev_priv(dev);
@@ -210,6 +237,12 @@ static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 	return used;
 }
 
+/**
+ * r8152_tx_bottom() - pack queued frames into free aggregates and submit them
+ * @t: the tasklet embedded in the device
+ *
+ * Context: tasklet (softirq).
+ */
 void r8152_tx_bottom(struct tasklet_struct *t)
 {
 	struct r8152 *tp = from_tasklet(tp, t, tx_tl);

@@ -27,6 +27,7 @@
 #include "kern/netdevice.h"
 #include "kern/pci.h"
 #include "kern/timer.h"
+#include "kern/u64_stats_sync.h"
 
 /* KBUILD_MODNAME: "rxscale_r8169" as a kernel module (kmod/), "r8169" in
  * the simulator (src/drv/meson.build), so the module's driver name cannot
@@ -63,51 +64,111 @@
 
 struct rtl8169_private;
 
-/* Per-queue counters (ethtool -S rx_queue_N_*, tx_queue_N_*). */
+/**
+ * struct rtl_rx_stats - one RX queue's counters
+ * @packets: frames handed to the stack
+ * @bytes: their bytes, FCS excluded
+ * @drops: every frame the driver could not deliver (the sum of the four
+ *	reasons below)
+ * @errors: of which: error bits in the descriptor
+ * @alloc_fail: of which: no skb
+ * @length: of which: multi-descriptor or bad length
+ * @flushed: of which: completed by the device, not polled yet when the
+ *	ring was freed (close, ethtool -L/-G)
+ * @csum_ok: frames given CHECKSUM_UNNECESSARY
+ * @ownbit_rechecks: OWN seen, MMIO flush, OWN clear (the RTL8127 erratum)
+ * @syncp: the queue's NAPI poll is the one writer
+ *
+ * Reported by ethtool -S (rx_queue_N_*), summed into ndo_get_stats64 and
+ * the netdev qstats (netdev_stat_ops).  Written inside
+ * u64_stats_update_begin/end, read with u64_stats_fetch_begin/retry.
+ */
 struct rtl_rx_stats {
-	u64 packets, bytes;
-	u64 drops;		/* every frame the driver could not deliver */
-	u64 errors;		/* of which: error bits in the descriptor */
-	u64 alloc_fail;		/* of which: no skb */
-	u64 length;		/* of which: multi-descriptor or bad length */
-	u64 flushed;		/* of which: completed by the device, not
-				 * polled yet when the ring was freed
-				 * (close, ethtool -L/-G)
-				 */
-	u64 csum_ok;		/* CHECKSUM_UNNECESSARY given */
-	u64 ownbit_rechecks;	/* OWN seen, MMIO flush, OWN clear */
+	u64_stats_t packets, bytes;
+	u64_stats_t drops;
+	u64_stats_t errors;
+	u64_stats_t alloc_fail;
+	u64_stats_t length;
+	u64_stats_t flushed;
+	u64_stats_t csum_ok;
+	u64_stats_t ownbit_rechecks;
+	struct u64_stats_sync syncp;
 };
 
+/**
+ * struct rtl_tx_stats - one TX queue's counters
+ * @packets: frames the device sent (reclaimed)
+ * @bytes: their bytes
+ * @syncp: for @packets and @bytes, written by the TX completion (NAPI)
+ * @drops: DMA mapping failures, and frames not sent when the ring was
+ *	freed (close, -L/-G)
+ * @stops: queue stopped for lack of descriptors
+ * @xmit_syncp: for @drops and @stops, written by ndo_start_xmit under the
+ *	queue's xmit lock
+ *
+ * The two writers may run at once on two CPUs, hence two syncps.
+ */
 struct rtl_tx_stats {
-	u64 packets, bytes;
-	u64 drops;		/* dma mapping failures, and frames not sent
-				 * when the ring was freed (close, -L/-G)
-				 */
-	u64 stops;		/* queue stopped for lack of descriptors */
+	u64_stats_t packets, bytes;
+	struct u64_stats_sync syncp;
+	u64_stats_t drops;
+	u64_stats_t stops;
+	struct u64_stats_sync xmit_syncp;
 };
 
+/**
+ * struct rtl_rx_ring - one RX queue's descriptor ring
+ * @tp: the device
+ * @index: the queue number
+ * @ops: the descriptor format this ring was laid out in
+ * @desc: @num_desc descriptors of @ops->fmt->size bytes
+ * @desc_dma: their bus address
+ * @num_desc: ring size, a power of two
+ * @cur_rx: next descriptor to look at (free-running, masked with
+ *	@num_desc - 1); the poll writes it (WRITE_ONCE), the service timer
+ *	reads it (READ_ONCE)
+ * @buf: @num_desc RX buffers
+ * @buf_dma: their bus addresses
+ * @stats: the queue's counters; they stay with the queue number across
+ *	ring changes
+ */
 struct rtl_rx_ring {
 	struct rtl8169_private *tp;
 	unsigned int index;
-	/* the descriptor format this ring was laid out in */
 	const struct rtl_rx_desc_ops *ops;
-	void *desc;			/* num_desc descriptors of ops->fmt->size */
+	void *desc;
 	dma_addr_t desc_dma;
 	unsigned int num_desc;
-	unsigned int cur_rx;		/* next descriptor to look at (free-running) */
-	void **buf;			/* num_desc RX buffers */
+	unsigned int cur_rx;
+	void **buf;
 	dma_addr_t *buf_dma;
 	struct rtl_rx_stats stats;
 };
 
+/**
+ * struct rtl_tx_ring - one TX queue's descriptor ring
+ * @tp: the device
+ * @index: the queue number
+ * @desc: @num_desc descriptors
+ * @desc_dma: their bus address
+ * @num_desc: ring size, a power of two
+ * @cur_tx: next free descriptor (free-running); ndo_start_xmit writes it
+ * @dirty_tx: next to reclaim (free-running); the completion writes it
+ * @skb: the frame each descriptor carries, NULL if none
+ * @skb_dma: its mapping
+ * @stats: the queue's counters
+ *
+ * @cur_tx and @dirty_tx are written with WRITE_ONCE and read with
+ * READ_ONCE by the other side and the service timer.
+ */
 struct rtl_tx_ring {
 	struct rtl8169_private *tp;
 	unsigned int index;
 	struct rtl_tx_desc *desc;
 	dma_addr_t desc_dma;
 	unsigned int num_desc;
-	unsigned int cur_tx;		/* next free descriptor (free-running) */
-	unsigned int dirty_tx;		/* next to reclaim (free-running) */
+	unsigned int cur_tx;
+	unsigned int dirty_tx;
 	struct sk_buff **skb;
 	dma_addr_t *skb_dma;
 	struct rtl_tx_stats stats;
@@ -132,26 +193,44 @@ enum rtl_vec_kind {
 #define R8169_QV_LINK	(R8169_MAX_RX_QUEUES + R8169_MAX_TX_QUEUES)
 #define R8169_NQV	(R8169_QV_LINK + 1)
 
+/**
+ * struct rtl_q_vector - one interrupt vector and the NAPI instance it schedules
+ * @tp: the device
+ * @active: in use for the current queue counts
+ * @kind: what the vector serves
+ * @id: message id = MSI-X entry (V2 model), 0 legacy
+ * @irq: Linux irq number, < 0 if none
+ * @irq_requested: request_irq() done
+ * @napi: the NAPI instance
+ * @napi_added: netif_napi_add() done
+ * @napi_enabled: napi_enable()d and not disabled since
+ * @rx: the RX ring it serves, or NULL
+ * @tx: the TX ring it serves, or NULL
+ * @name: the irq's name, "eth0-rx-0"
+ * @irqs: interrupts taken
+ * @wd_pending: the service timer saw work waiting at its last check
+ * @wd_progress: descriptors done by then
+ * @dim: RX vectors: adaptive moderation (r8169_dim.c)
+ * @dim_changes: profiles applied by the DIM work
+ */
 struct rtl_q_vector {
 	struct rtl8169_private *tp;
-	bool active;			/* in use for the current queue counts */
+	bool active;
 	enum rtl_vec_kind kind;
-	unsigned int id;		/* message id = MSI-X entry (V2), 0 legacy */
-	int irq;			/* Linux irq number, < 0 if none */
+	unsigned int id;
+	int irq;
 	bool irq_requested;
 	struct napi_struct napi;
 	bool napi_added;
-	bool napi_enabled;		/* napi_enable()d and not disabled since */
+	bool napi_enabled;
 	struct rtl_rx_ring *rx;
 	struct rtl_tx_ring *tx;
-	char name[IFNAMSIZ + 16];	/* "eth0-rx-0" */
+	char name[IFNAMSIZ + 16];
 	u64 irqs;
-	/* the service timer's view at its last check (rtl_watchdog) */
-	bool wd_pending;		/* work was waiting */
-	u64 wd_progress;		/* descriptors done by then */
-	/* RX vectors: adaptive moderation (r8169_dim.c) */
+	bool wd_pending;
+	u64 wd_progress;
 	struct dim dim;
-	u64 dim_changes;		/* profiles applied by the work */
+	u64 dim_changes;
 };
 
 /* RX descriptor format: size and field access for one descriptor type. */
@@ -191,6 +270,52 @@ struct rtl_irq_ops {
 	void (*kick)(struct rtl_q_vector *qv);
 };
 
+/**
+ * struct rtl8169_private - the driver's per-device state (netdev_priv)
+ * @pdev: the PCI function
+ * @dev: the network device
+ * @mmio_addr: the register BAR
+ * @chip: the chip's row (src/hw/rtl_chips.h)
+ * @map: its interrupt message-id map
+ * @irq_ops: the interrupt register model in use
+ * @rx_ops: the RX descriptor format in use
+ * @v2_irq: the per-message-id model is in use
+ * @link_irq: link changes have a vector (else the service timer polls the
+ *	link)
+ * @nvec: vectors allocated
+ * @max_rx_queues: RX queues the vectors allow
+ * @num_rx_queues: RX queues in use (ethtool -L)
+ * @num_tx_queues: TX queues in use
+ * @rx_ring_size: RX descriptors per ring (ethtool -G), a power of two
+ * @tx_ring_size: TX descriptors per ring, a power of two
+ * @rx_ring: the RX rings, one per possible queue; the counters of queues
+ *	not in use stay here (the qstats base)
+ * @tx_ring: the TX rings
+ * @spare: open/close/reconfigure's other set of rings; they run under
+ *	RTNL, one at a time
+ * @qv: the vector slots (see R8169_QV_TX, R8169_QV_LINK)
+ * @nqv: active slots
+ * @legacy_mask: IntrMask_8125 value when enabled (legacy model)
+ * @rss_on: RSS in use (two RX queues or more)
+ * @rss_key: the RSS key
+ * @rss_indir: the indirection table
+ * @rss_indir_size: its size: R8169_RSS_INDIR_SIZE, or a what-if row's
+ *	larger table
+ * @rss_ht: RTL_RSS_CTRL_* hash-type bits
+ * @rx_usecs: RX moderation, INT_MITI_V2 units per queue (ethtool -C)
+ * @tx_usecs: TX moderation, the same units
+ * @rx_frames: RX frame threshold, units of 4
+ * @adaptive_rx: DIM moves each RX queue's timer
+ * @recheck_ownbit: the row's RTL_QUIRK_OWNBIT_ERRATUM
+ * @mac: the station address
+ * @link_changes: carrier changes seen
+ * @watchdog: the service timer: lost interrupts (and the link, when it has
+ *	no vector)
+ * @watchdog_kicks: stalled vectors made to fire again
+ * @tally: the block the chip dumps its tally counters into
+ * @tally_dma: its bus address
+ * @tally_reset_done: the tally was zeroed, once, at the first open
+ */
 struct rtl8169_private {
 	struct pci_dev *pdev;
 	struct net_device *dev;
@@ -199,48 +324,35 @@ struct rtl8169_private {
 	const struct rtl_irq_map *map;
 	const struct rtl_irq_ops *irq_ops;
 	const struct rtl_rx_desc_ops *rx_ops;
-	bool v2_irq;			/* per-message-id model in use */
-	bool link_irq;			/* link changes have a vector (else the
-					 * service timer polls the link)
-					 */
-	unsigned int nvec;		/* vectors allocated */
-	unsigned int max_rx_queues;	/* what the vectors allow */
+	bool v2_irq;
+	bool link_irq;
+	unsigned int nvec;
+	unsigned int max_rx_queues;
 	unsigned int num_rx_queues;
 	unsigned int num_tx_queues;
 	unsigned int rx_ring_size, tx_ring_size;
 	struct rtl_rx_ring rx_ring[R8169_MAX_RX_QUEUES];
 	struct rtl_tx_ring tx_ring[R8169_MAX_TX_QUEUES];
-	/* open/close/reconfigure's other set (rtl_rings): they run under
-	 * RTNL, one at a time
-	 */
 	struct rtl_rings spare;
 	struct rtl_q_vector qv[R8169_NQV];
-	unsigned int nqv;		/* active slots */
-	u32 legacy_mask;		/* IntrMask_8125 value when enabled */
-	/* RSS shadow state */
+	unsigned int nqv;
+	u32 legacy_mask;
 	bool rss_on;
 	u8 rss_key[R8169_RSS_KEY_SIZE];
 	u8 rss_indir[R8169_RSS_INDIR_MAX];
-	unsigned int rss_indir_size;	/* R8169_RSS_INDIR_SIZE, or a what-if
-					 * row's larger table
-					 */
-	u32 rss_ht;			/* RTL_RSS_CTRL_* hash-type bits */
-	/* moderation: INT_MITI_V2 units per queue, as set by ethtool -C */
+	unsigned int rss_indir_size;
+	u32 rss_ht;
 	u32 rx_usecs, tx_usecs;
-	u32 rx_frames;			/* RX frame threshold, units of 4 */
-	bool adaptive_rx;		/* DIM moves each RX queue's timer */
-	bool recheck_ownbit;		/* the row's RTL_QUIRK_OWNBIT_ERRATUM */
+	u32 rx_frames;
+	bool adaptive_rx;
+	bool recheck_ownbit;
 	u8 mac[ETH_ALEN];
 	u64 link_changes;
-	/* the service timer: lost interrupts (and link, when it has no
-	 * vector)
-	 */
 	struct timer_list watchdog;
-	u64 watchdog_kicks;		/* stalled vectors made to fire again */
-	/* the block the chip dumps its tally counters into (ethtool -S) */
+	u64 watchdog_kicks;
 	struct rtl_tally *tally;
 	dma_addr_t tally_dma;
-	bool tally_reset_done;		/* zeroed once, at the first open */
+	bool tally_reset_done;
 };
 
 /* A datapath configuration: what open and ethtool -L/-G set up. */
@@ -272,6 +384,7 @@ void rtl_free_vectors(struct rtl8169_private *tp);
 int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx);
 /* Release the RX slots from @nrx on (all slots: @nrx 0 and @all). */
 void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all);
+void rtl_queues_set_napi(struct rtl8169_private *tp, bool set);
 void rtl_napi_enable_all(struct rtl8169_private *tp);
 void rtl_napi_disable_all(struct rtl8169_private *tp);
 void rtl_sync_irqs(struct rtl8169_private *tp);
@@ -316,6 +429,21 @@ void rtl_rss_write(struct rtl8169_private *tp);
 
 /* ---- r8169_ethtool.c ---- */
 extern const struct ethtool_ops rtl8169_ethtool_ops;
+extern const struct netdev_stat_ops rtl8169_stat_ops;
+
+/* A copy of a queue's counters (rtl_rx_stats, rtl_tx_stats). */
+struct rtl_rx_snap {
+	u64 packets, bytes, drops, errors, alloc_fail, length, flushed;
+	u64 csum_ok, ownbit_rechecks;
+};
+
+struct rtl_tx_snap {
+	u64 packets, bytes, drops, stops;
+};
+
+void rtl_rx_stats_fetch(const struct rtl_rx_ring *ring, struct rtl_rx_snap *s);
+void rtl_tx_stats_fetch(const struct rtl_tx_ring *ring, struct rtl_tx_snap *s);
+void rtl_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats);
 void rtl_coalesce_write(struct rtl8169_private *tp);
 /* Tally command @cmd (RTL_COUNTER_DUMP into tp->tally, RTL_COUNTER_RESET)
  * and the wait for the chip to finish it: 0 or -ETIMEDOUT.

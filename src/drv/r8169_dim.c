@@ -55,6 +55,12 @@ static void rtl_dim_work(struct work_struct *work)
 	dim->state = DIM_START_MEASURE;
 }
 
+/**
+ * rtl_dim_init() - set up adaptive RX moderation (DIM) for an RX vector
+ * @qv: the vector
+ *
+ * Context: process, RTNL.
+ */
 void rtl_dim_init(struct rtl_q_vector *qv)
 {
 	memset(&qv->dim, 0, sizeof(qv->dim));
@@ -64,24 +70,46 @@ void rtl_dim_init(struct rtl_q_vector *qv)
 	qv->dim_changes = 0;
 }
 
-/* After napi_complete_done() succeeded, before the unmask. */
+/**
+ * rtl_dim_sample() - feed DIM one sample of the vector's RX counters
+ * @qv: the vector
+ *
+ * After napi_complete_done() succeeded, before the unmask.
+ *
+ * Context: the NAPI poll, after napi_complete_done() succeeded.
+ */
 void rtl_dim_sample(struct rtl_q_vector *qv)
 {
 	struct dim_sample s;
 
-	dim_update_sample((u16)qv->irqs, qv->rx->stats.packets,
-			  qv->rx->stats.bytes, &s);
+	/* the poll that writes them is this context: no fetch loop */
+	dim_update_sample((u16)qv->irqs, u64_stats_read(&qv->rx->stats.packets),
+			  u64_stats_read(&qv->rx->stats.bytes), &s);
 	net_dim(&qv->dim, &s);
 }
 
-/* Stop it: no work may touch the registers after this. */
+/**
+ * rtl_dim_stop() - stop DIM on a vector and wait for its work
+ * @qv: the vector
+ *
+ * Stop it: no work may touch the registers after this.
+ *
+ * Context: process, RTNL; sleeps.
+ */
 void rtl_dim_stop(struct rtl_q_vector *qv)
 {
 	cancel_work_sync(&qv->dim.work);
 }
 
-/* The vector of RX queue @q (the V2 model has one per queue, in slot q),
+/**
+ * rtl_rx_qv() - the active RX vector that serves an RX queue
+ * @tp: the device
+ * @q: RX queue index
+ *
+ * The vector of RX queue @q (the V2 model has one per queue, in slot q),
  * or NULL.
+ *
+ * Return: the vector, or NULL.
  */
 struct rtl_q_vector *rtl_rx_qv(struct rtl8169_private *tp, unsigned int q)
 {
@@ -90,8 +118,15 @@ struct rtl_q_vector *rtl_rx_qv(struct rtl8169_private *tp, unsigned int q)
 	return qv && qv->active && qv->kind == RTL_VEC_RX ? qv : NULL;
 }
 
-/* RX timer units of queue @q: DIM's profile with adaptive-rx on, else
+/**
+ * rtl_rx_timer_units() - the RX interrupt timer of a queue, in INT_MITI_V2 units
+ * @tp: the device
+ * @q: RX queue index
+ *
+ * RX timer units of queue @q: DIM's profile with adaptive-rx on, else
  * the static rx-usecs.
+ *
+ * Return: DIM's profile with adaptive-rx on, else rx-usecs converted.
  */
 u32 rtl_rx_timer_units(struct rtl8169_private *tp, unsigned int q)
 {

@@ -11,6 +11,7 @@
 #include "drv/r8169.h"
 #include "drv/rtl_tally.h"
 #include "kern/iopoll.h"
+#include "kern/netdev_queues.h"
 
 /* ---- channels: RX queues each have a vector; one TX queue ---- */
 
@@ -222,6 +223,11 @@ static int rtl_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r
 		NL_SET_ERR_MSG(extack, "rings need at least 64 descriptors");
 		return -EINVAL;
 	}
+	/* ring indices are masked, not taken modulo the size */
+	if (!is_power_of_2(r->rx_pending) || !is_power_of_2(r->tx_pending)) {
+		NL_SET_ERR_MSG(extack, "ring sizes must be powers of two");
+		return -EINVAL;
+	}
 	if (r->rx_pending == tp->rx_ring_size && r->tx_pending == tp->tx_ring_size)
 		return 0;
 	rtl_cfg_current(tp, &cfg);
@@ -237,8 +243,14 @@ static u32 miti_unit_ns(const struct rtl8169_private *tp)
 	return RTL_INT_MITI_UNIT_NS(tp->chip->miti->tick_div);
 }
 
-/* Write every queue's RX and TX timer (in units) and RX frame threshold;
+/**
+ * rtl_coalesce_write() - program each queue's moderation timers and frame threshold
+ * @tp: the device
+ *
+ * Write every queue's RX and TX timer (in units) and RX frame threshold;
  * 0 = an interrupt per event, what upstream programs.
+ *
+ * Context: process or the DIM work.
  */
 void rtl_coalesce_write(struct rtl8169_private *tp)
 {
@@ -388,6 +400,14 @@ static const char rtl_tally_names[][ETH_GSTRING_LEN] = {
 
 static_assert(ARRAY_SIZE(rtl_tally_names) == RTL_TALLY_NSTATS, "one name per tally value");
 
+/**
+ * rtl_tally_cmd() - run a tally counter command and wait for the chip
+ * @tp: the device
+ * @cmd: RTL_COUNTER_DUMP or RTL_COUNTER_RESET
+ *
+ * Context: any; busy-waits up to 10 ms.
+ * Return: 0 or -ETIMEDOUT.
+ */
 int rtl_tally_cmd(struct rtl8169_private *tp, u32 cmd)
 {
 	u32 v;
@@ -485,17 +505,18 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 	(void)st;
 	d = rtl_tally_stats(tp, d);
 	for (unsigned int q = 0; q < tp->num_rx_queues; q++) {
-		const struct rtl_rx_stats *s = &tp->rx_ring[q].stats;
+		struct rtl_rx_snap s;
 
-		*d++ = s->packets;
-		*d++ = s->bytes;
-		*d++ = s->drops;
-		*d++ = s->errors;
-		*d++ = s->alloc_fail;
-		*d++ = s->length;
-		*d++ = s->flushed;
-		*d++ = s->csum_ok;
-		*d++ = s->ownbit_rechecks;
+		rtl_rx_stats_fetch(&tp->rx_ring[q], &s);
+		*d++ = s.packets;
+		*d++ = s.bytes;
+		*d++ = s.drops;
+		*d++ = s.errors;
+		*d++ = s.alloc_fail;
+		*d++ = s.length;
+		*d++ = s.flushed;
+		*d++ = s.csum_ok;
+		*d++ = s.ownbit_rechecks;
 		if (tp->adaptive_rx) {
 			const struct rtl_q_vector *qv = rtl_rx_qv(tp, q);
 
@@ -506,12 +527,13 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 		}
 	}
 	for (unsigned int q = 0; q < tp->num_tx_queues; q++) {
-		const struct rtl_tx_stats *s = &tp->tx_ring[q].stats;
+		struct rtl_tx_snap s;
 
-		*d++ = s->packets;
-		*d++ = s->bytes;
-		*d++ = s->drops;
-		*d++ = s->stops;
+		rtl_tx_stats_fetch(&tp->tx_ring[q], &s);
+		*d++ = s.packets;
+		*d++ = s.bytes;
+		*d++ = s.drops;
+		*d++ = s.stops;
 	}
 	for (unsigned int i = 0; i < R8169_NQV; i++)
 		if (tp->qv[i].active)
@@ -519,6 +541,175 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 	*d++ = tp->link_changes;
 	*d++ = tp->watchdog_kicks;
 }
+
+/**
+ * rtl_rx_stats_fetch() - a consistent copy of one RX queue's counters
+ * @ring: the queue
+ * @s: filled with its counters
+ *
+ * Context: any; retries while the queue's poll updates them.
+ */
+void rtl_rx_stats_fetch(const struct rtl_rx_ring *ring, struct rtl_rx_snap *s)
+{
+	const struct rtl_rx_stats *st = &ring->stats;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&st->syncp);
+		s->packets = u64_stats_read(&st->packets);
+		s->bytes = u64_stats_read(&st->bytes);
+		s->drops = u64_stats_read(&st->drops);
+		s->errors = u64_stats_read(&st->errors);
+		s->alloc_fail = u64_stats_read(&st->alloc_fail);
+		s->length = u64_stats_read(&st->length);
+		s->flushed = u64_stats_read(&st->flushed);
+		s->csum_ok = u64_stats_read(&st->csum_ok);
+		s->ownbit_rechecks = u64_stats_read(&st->ownbit_rechecks);
+	} while (u64_stats_fetch_retry(&st->syncp, start));
+}
+
+/**
+ * rtl_tx_stats_fetch() - a consistent copy of one TX queue's counters
+ * @ring: the queue
+ * @s: filled with its counters
+ *
+ * Context: any; each of the two writer groups is read in its own loop.
+ */
+void rtl_tx_stats_fetch(const struct rtl_tx_ring *ring, struct rtl_tx_snap *s)
+{
+	const struct rtl_tx_stats *st = &ring->stats;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&st->syncp);
+		s->packets = u64_stats_read(&st->packets);
+		s->bytes = u64_stats_read(&st->bytes);
+	} while (u64_stats_fetch_retry(&st->syncp, start));
+	do {
+		start = u64_stats_fetch_begin(&st->xmit_syncp);
+		s->drops = u64_stats_read(&st->drops);
+		s->stops = u64_stats_read(&st->stops);
+	} while (u64_stats_fetch_retry(&st->xmit_syncp, start));
+}
+
+/**
+ * rtl_get_stats64() - ndo_get_stats64: the interface counters
+ * @dev: the netdev
+ * @stats: zeroed by the core; filled here
+ *
+ * Frames and bytes are the queues' own counts, summed over every queue
+ * the device has had (so a channel change loses nothing); the errors the
+ * chip alone sees come from the tally block, as mainline
+ * rtl8169_get_stats64() takes tx_errors, collisions, tx_aborted_errors
+ * and rx_missed_errors from it (drivers/net/ethernet/realtek/r8169_main.c).
+ *
+ * Context: any, beside the datapath (the fetch loops).
+ */
+void rtl_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	const struct rtl_tally *t = tp->tally;
+	u64 tally[RTL_TALLY_NSTATS];
+
+	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++) {
+		struct rtl_rx_snap s;
+
+		rtl_rx_stats_fetch(&tp->rx_ring[q], &s);
+		stats->rx_packets += s.packets;
+		stats->rx_bytes += s.bytes;
+		/* descriptor errors and bad lengths are bad frames; no skb
+		 * and frames freed with the ring are drops
+		 */
+		stats->rx_errors += s.errors + s.length;
+		stats->rx_length_errors += s.length;
+		stats->rx_dropped += s.alloc_fail + s.flushed;
+	}
+	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++) {
+		struct rtl_tx_snap s;
+
+		rtl_tx_stats_fetch(&tp->tx_ring[q], &s);
+		stats->tx_packets += s.packets;
+		stats->tx_bytes += s.bytes;
+		stats->tx_dropped += s.drops;
+	}
+	rtl_tally_stats(tp, tally);
+	stats->tx_errors = le64_to_cpu(t->tx_errors);
+	stats->collisions = le32_to_cpu(t->tx_multi_collision);
+	stats->tx_aborted_errors = le16_to_cpu(t->tx_aborted);
+	stats->rx_missed_errors = le16_to_cpu(t->rx_missed);
+}
+
+/* ---- per-queue statistics (netdev qstats) ---- */
+
+static void rtl_qstat_rx(const struct rtl_rx_snap *s, struct netdev_queue_stats_rx *rx)
+{
+	rx->packets = s->packets;
+	rx->bytes = s->bytes;
+	rx->alloc_fail = s->alloc_fail;
+	rx->csum_unnecessary = s->csum_ok;
+	rx->csum_none = s->packets - s->csum_ok;
+}
+
+static void rtl_qstat_tx(const struct rtl_tx_snap *s, struct netdev_queue_stats_tx *tx)
+{
+	tx->packets = s->packets;
+	tx->bytes = s->bytes;
+	tx->stop = s->stops;
+}
+
+static void rtl_get_queue_stats_rx(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_rx *rx)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	struct rtl_rx_snap s;
+
+	rtl_rx_stats_fetch(&tp->rx_ring[idx], &s);
+	rtl_qstat_rx(&s, rx);
+}
+
+static void rtl_get_queue_stats_tx(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_tx *tx)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	struct rtl_tx_snap s;
+
+	rtl_tx_stats_fetch(&tp->tx_ring[idx], &s);
+	rtl_qstat_tx(&s, tx);
+}
+
+/* The queues not in use now keep their counts (a channel change moves
+ * none): they are the base, so base plus queues is what ndo_get_stats64
+ * reports.  Every counter the queues report is set, 0 if need be.
+ */
+static void rtl_get_base_stats(struct net_device *dev, struct netdev_queue_stats_rx *rx,
+			       struct netdev_queue_stats_tx *tx)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+	struct rtl_rx_snap rs = { 0 }, s;
+	struct rtl_tx_snap ts = { 0 }, t;
+
+	for (unsigned int q = dev->real_num_rx_queues; q < R8169_MAX_RX_QUEUES; q++) {
+		rtl_rx_stats_fetch(&tp->rx_ring[q], &s);
+		rs.packets += s.packets;
+		rs.bytes += s.bytes;
+		rs.alloc_fail += s.alloc_fail;
+		rs.csum_ok += s.csum_ok;
+	}
+	for (unsigned int q = dev->real_num_tx_queues; q < R8169_MAX_TX_QUEUES; q++) {
+		rtl_tx_stats_fetch(&tp->tx_ring[q], &t);
+		ts.packets += t.packets;
+		ts.bytes += t.bytes;
+		ts.stops += t.stops;
+	}
+	rtl_qstat_rx(&rs, rx);
+	rtl_qstat_tx(&ts, tx);
+}
+
+const struct netdev_stat_ops rtl8169_stat_ops = {
+	.get_queue_stats_rx = rtl_get_queue_stats_rx,
+	.get_queue_stats_tx = rtl_get_queue_stats_tx,
+	.get_base_stats = rtl_get_base_stats,
+};
 
 static void rtl_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info)
 {

@@ -208,7 +208,10 @@ static unsigned int v2_queues_for(const struct rtl_irq_map *m, unsigned int want
 	return want;
 }
 
-/*
+/**
+ * rtl_alloc_vectors() - allocate interrupt vectors and pick the interrupt model
+ * @tp: the device
+ *
  * The vector ladder, as drivers with per-queue vectors step down when
  * MSI-X grants fewer than they asked for (ixgbe, ice: as many queue
  * vectors as were granted, then MSI with one queue):
@@ -221,6 +224,9 @@ static unsigned int v2_queues_for(const struct rtl_irq_map *m, unsigned int want
  * The message ids are fixed by the chip's map, so a vector count helps
  * only if it reaches the ids: on the RTL8127A (RX 0-3, TX 8, link 29)
  * 30 vectors give step 1, 9 to 29 step 2 with 4 queues, fewer step 3.
+ *
+ * Context: probe.
+ * Return: 0 or -errno.
  */
 int rtl_alloc_vectors(struct rtl8169_private *tp)
 {
@@ -273,6 +279,12 @@ int rtl_alloc_vectors(struct rtl8169_private *tp)
 	return 0;
 }
 
+/**
+ * rtl_free_vectors() - release every vector slot and the PCI vectors
+ * @tp: the device
+ *
+ * Context: remove, or a probe that failed after rtl_alloc_vectors().
+ */
 void rtl_free_vectors(struct rtl8169_private *tp)
 {
 	pci_free_irq_vectors(tp->pdev);
@@ -428,8 +440,8 @@ static int qv_activate(struct rtl8169_private *tp, unsigned int i,
 	/* RX queue q's vector on the q-th interrupt CPU; TX and link with
 	 * queue 0
 	 */
-	irq_set_affinity_hint((unsigned int)qv->irq,
-			      cpumask_of(cpumask_local_spread(cpu_idx, -1)));
+	irq_set_affinity_and_hint((unsigned int)qv->irq,
+				  cpumask_of(cpumask_local_spread(cpu_idx, -1)));
 	qv->active = true;
 	tp->nqv++;
 	return 0;
@@ -444,7 +456,7 @@ static void qv_deactivate(struct rtl8169_private *tp, unsigned int i)
 	if (qv->kind == RTL_VEC_RX)
 		rtl_dim_stop(qv);
 	if (qv->irq_requested) {
-		irq_set_affinity_hint((unsigned int)qv->irq, NULL);
+		irq_set_affinity_and_hint((unsigned int)qv->irq, NULL);
 		free_irq((unsigned int)qv->irq, qv);
 		qv->irq_requested = false;
 	}
@@ -455,6 +467,16 @@ static void qv_deactivate(struct rtl8169_private *tp, unsigned int i)
 	tp->nqv--;
 }
 
+/**
+ * rtl_q_vectors_up() - activate the vector slots @nrx RX queues need
+ * @tp: the device
+ * @nrx: number of RX queues
+ *
+ * NAPI is added and the IRQ requested; NAPI stays disabled.
+ *
+ * Context: process, RTNL.
+ * Return: 0, or -errno with the slots it activated released again.
+ */
 int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx)
 {
 	bool added[R8169_NQV] = { false };
@@ -479,6 +501,14 @@ int rtl_q_vectors_up(struct rtl8169_private *tp, unsigned int nrx)
 	return rc;
 }
 
+/**
+ * rtl_q_vectors_down() - release the RX vector slots from @nrx on
+ * @tp: the device
+ * @nrx: number of RX queues
+ * @all: release every slot
+ *
+ * Context: process, RTNL; the datapath is quiesced.
+ */
 void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all)
 {
 	for (unsigned int i = 0; i < R8169_NQV; i++)
@@ -486,6 +516,38 @@ void rtl_q_vectors_down(struct rtl8169_private *tp, unsigned int nrx, bool all)
 			qv_deactivate(tp, i);
 }
 
+/**
+ * rtl_queues_set_napi() - tell the core which NAPI serves each queue
+ * @tp: the device
+ * @set: name the active vectors' instances (true) or none (false)
+ *
+ * For the netdev netlink family's queue-get and per-NAPI settings
+ * (netif_queue_set_napi(), Linux 6.8+).  Context: RTNL, the vectors'
+ * NAPI added.
+ */
+void rtl_queues_set_napi(struct rtl8169_private *tp, bool set)
+{
+	for (unsigned int i = 0; i < R8169_NQV; i++) {
+		struct rtl_q_vector *qv = &tp->qv[i];
+		struct napi_struct *napi = set ? &qv->napi : NULL;
+
+		if (!qv->active || !qv->napi_added)
+			continue;
+		if (qv->rx)
+			netif_queue_set_napi(tp->dev, qv->rx->index,
+					     NETDEV_QUEUE_TYPE_RX, napi);
+		if (qv->tx)
+			netif_queue_set_napi(tp->dev, qv->tx->index,
+					     NETDEV_QUEUE_TYPE_TX, napi);
+	}
+}
+
+/**
+ * rtl_napi_enable_all() - enable NAPI on every active slot not yet enabled
+ * @tp: the device
+ *
+ * Context: process, RTNL.
+ */
 void rtl_napi_enable_all(struct rtl8169_private *tp)
 {
 	for (unsigned int i = 0; i < R8169_NQV; i++) {
@@ -498,10 +560,16 @@ void rtl_napi_enable_all(struct rtl8169_private *tp)
 	}
 }
 
-/* Only instances that were enabled: napi_disable() on one that never was
+/**
+ * rtl_napi_disable_all() - disable NAPI on every slot that is enabled
+ * @tp: the device
+ *
+ * Only instances that were enabled: napi_disable() on one that never was
  * (netif_napi_add() leaves it claimed) waits forever for its SCHED bit
  * (net/core/dev.c, napi_disable_locked()); a channel change adds its new
  * vectors before the datapath stops.
+ *
+ * Context: process, RTNL; sleeps until running polls end.
  */
 void rtl_napi_disable_all(struct rtl8169_private *tp)
 {
@@ -515,8 +583,14 @@ void rtl_napi_disable_all(struct rtl8169_private *tp)
 	}
 }
 
-/* Wait for every handler of the device's vectors that is running on
+/**
+ * rtl_sync_irqs() - wait for handlers of the device's vectors running on other CPUs
+ * @tp: the device
+ *
+ * Wait for every handler of the device's vectors that is running on
  * another CPU (after the device's interrupts are masked).
+ *
+ * Context: process; the device's interrupts are masked.
  */
 void rtl_sync_irqs(struct rtl8169_private *tp)
 {
@@ -550,7 +624,7 @@ static bool qv_stalled(struct rtl_q_vector *qv)
 	bool pending = false, stalled;
 
 	if (qv->rx) {
-		progress += qv->rx->cur_rx;
+		progress += READ_ONCE(qv->rx->cur_rx);
 		pending |= rtl_rx_pending(qv->rx);
 	}
 	if (qv->tx) {
@@ -563,6 +637,12 @@ static bool qv_stalled(struct rtl_q_vector *qv)
 	return stalled;
 }
 
+/**
+ * rtl_watchdog() - the service timer: kick stalled vectors, poll the link without a link vector
+ * @t: the timer (or tasklet) embedded in the device
+ *
+ * Context: timer (softirq); re-arms itself every R8169_WATCHDOG_PERIOD.
+ */
 void rtl_watchdog(struct timer_list *t)
 {
 	struct rtl8169_private *tp = timer_container_of(tp, t, watchdog);
@@ -629,6 +709,12 @@ void rtl_phy_power_up(struct rtl8169_private *tp)
 		netdev_info(tp->dev, "PHY was powered down: powered up, autonegotiating\n");
 }
 
+/**
+ * rtl_link_check() - read the PHY status and report carrier changes
+ * @tp: the device
+ *
+ * Context: the link interrupt, the service timer, or open.
+ */
 void rtl_link_check(struct rtl8169_private *tp)
 {
 	bool up = rtl_r32(tp, RTL_PHYstatus) & RTL_PHY_LINK;

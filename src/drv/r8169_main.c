@@ -34,8 +34,14 @@ static void rtl_hw_reset(struct rtl8169_private *tp)
 		netdev_err(tp->dev, "chip reset did not complete\n");
 }
 
-/* Program rings, RX configuration, RSS, moderation and interrupts, and
+/**
+ * rtl_hw_start() - program the chip from the driver's state and start it
+ * @tp: the device
+ *
+ * Program rings, RX configuration, RSS, moderation and interrupts, and
  * start the receiver and transmitter.
+ *
+ * Context: process, RTNL; NAPI enabled first.
  */
 void rtl_hw_start(struct rtl8169_private *tp)
 {
@@ -143,6 +149,11 @@ static void rtl_cfg_apply(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 			tp->rss_indir[i] = (u8)ethtool_rxfh_indir_default(i, cfg->num_rx_queues);
 }
 
+/**
+ * rtl_cfg_current() - the datapath configuration in force
+ * @tp: the device
+ * @cfg: filled with it
+ */
 void rtl_cfg_current(const struct rtl8169_private *tp, struct rtl_cfg *cfg)
 {
 	cfg->num_rx_queues = tp->num_rx_queues;
@@ -159,6 +170,7 @@ static void rtl_up(struct rtl8169_private *tp)
 	netif_set_real_num_rx_queues(tp->dev, tp->num_rx_queues);
 	netif_set_real_num_tx_queues(tp->dev, tp->num_tx_queues);
 	rtl_napi_enable_all(tp);
+	rtl_queues_set_napi(tp, true);
 	rtl_hw_start(tp);
 	netif_tx_wake_all_queues(tp->dev);
 	rtl_link_check(tp);
@@ -180,6 +192,7 @@ static void rtl_quiesce(struct rtl8169_private *tp)
 	netif_tx_disable(tp->dev);
 	tp->irq_ops->disable_all(tp);
 	rtl_sync_irqs(tp);
+	rtl_queues_set_napi(tp, false);
 	rtl_napi_disable_all(tp);
 	rtl_w8(tp, RTL_ChipCmd, 0);
 	rtl_hw_reset(tp);
@@ -189,6 +202,13 @@ static void rtl_quiesce(struct rtl8169_private *tp)
 		rtl_tx_ring_flush(&tp->tx_ring[q]);
 }
 
+/**
+ * rtl_open() - ndo_open: rings, vectors and NAPI up, chip started
+ * @dev: the network device
+ *
+ * Context: process, RTNL.
+ * Return: 0 or -errno, with nothing left allocated.
+ */
 int rtl_open(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
@@ -222,6 +242,13 @@ int rtl_open(struct net_device *dev)
 	return 0;
 }
 
+/**
+ * rtl_close() - ndo_stop: quiesce, release vectors, free rings
+ * @dev: the network device
+ *
+ * Context: process, RTNL.
+ * Return: 0.
+ */
 int rtl_close(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
@@ -236,7 +263,11 @@ int rtl_close(struct net_device *dev)
 	return 0;
 }
 
-/*
+/**
+ * rtl_reconfigure() - switch a running interface to a new configuration (ethtool -L/-G)
+ * @tp: the device
+ * @cfg: the datapath configuration
+ *
  * What modern drivers do for a live ring or channel change (mlx5e's
  * mlx5e_safe_switch_params, ice_vsi_realloc_stat_arrays/ice_vsi_rebuild):
  * everything that can fail is done before the running configuration is
@@ -249,6 +280,9 @@ int rtl_close(struct net_device *dev)
  *   4. start the chip on the new rings, then free the old ones.
  * A failure in 1 returns its errno with nothing changed: the interface
  * stays up on its old configuration.
+ *
+ * Context: process, RTNL.
+ * Return: 0, or -errno with the old configuration intact and running.
  */
 int rtl_reconfigure(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 {
@@ -293,12 +327,14 @@ static const struct net_device_ops rtl_netdev_ops = {
 	.ndo_stop = rtl_close,
 	.ndo_start_xmit = rtl_start_xmit,
 	.ndo_set_rx_mode = rtl_set_rx_mode,
+	.ndo_get_stats64 = rtl_get_stats64,
 };
 
 /* ---- probe / remove ---- */
 
 /* The registers are in the first memory BAR; BAR 0 is I/O ports on the
- * RTL8125 family (src/hw/rtl_regs.h).
+ * RTL8125 family (src/hw/rtl_regs.h).  Mapped managed (pcim_iomap): the
+ * driver core unmaps it after remove or a failed probe.
  */
 static void __iomem *rtl_map_bar(struct pci_dev *pdev)
 {
@@ -306,28 +342,55 @@ static void __iomem *rtl_map_bar(struct pci_dev *pdev)
 
 	if (region < 0 || pci_resource_len(pdev, region) < RTL_BAR_SIZE / 2)
 		return NULL;
-	return pci_iomap(pdev, region, 0);
+	return pcim_iomap(pdev, region, 0);
 }
 
+/* The address the chip was given (MAC0..MAC5, loaded from its EEPROM or
+ * OTP at reset), or a random one if that is not a valid station address,
+ * as mainline rtl_init_mac_address() does.
+ */
+static void rtl_init_mac_address(struct rtl8169_private *tp)
+{
+	struct net_device *dev = tp->dev;
+	u32 mac0 = rtl_r32(tp, RTL_MAC0);
+	u32 mac4 = rtl_r32(tp, RTL_MAC4);
+
+	for (int i = 0; i < 4; i++)
+		tp->mac[i] = (u8)(mac0 >> (8 * i));
+	tp->mac[4] = (u8)mac4;
+	tp->mac[5] = (u8)(mac4 >> 8);
+	if (is_valid_ether_addr(tp->mac)) {
+		eth_hw_addr_set(dev, tp->mac);
+		return;
+	}
+	eth_hw_addr_random(dev);
+	memcpy(tp->mac, dev->dev_addr, ETH_ALEN);
+	dev_warn(&tp->pdev->dev, "no valid MAC address, using a random one\n");
+}
+
+/* Probe in mainline's shape: managed enable, BAR mapping, netdev and
+ * tally block (the driver core releases them after a failed probe or
+ * after remove), the 64-bit DMA mask, drvdata set before the netdev is
+ * registered.
+ */
 static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	const struct rtl_chip_info *chip;
 	struct rtl8169_private *tp;
 	struct net_device *dev;
 	void __iomem *mmio;
-	u32 txcfg, mac0, mac4;
+	u32 txcfg;
 	int rc;
 
 	(void)id;
-	rc = pci_enable_device(pdev);
+	rc = pcim_enable_device(pdev);
 	if (rc)
 		return rc;
 	pci_set_master(pdev);
 	mmio = rtl_map_bar(pdev);
 	if (!mmio) {
 		dev_err(&pdev->dev, "no MMIO BAR\n");
-		rc = -ENODEV;
-		goto err_disable;
+		return -ENODEV;
 	}
 	txcfg = readl(mmio + RTL_TxConfig);
 	chip = rtl_chip_lookup_xid(txcfg);
@@ -336,14 +399,12 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!chip) {
 		dev_err(&pdev->dev, "unknown chip XID %03x, contact Realtek\n",
 			RTL_TXCFG_XID(txcfg));
-		rc = -ENODEV;
-		goto err_unmap;
+		return -ENODEV;
 	}
-	dev = alloc_etherdev_mqs(sizeof(*tp), R8169_MAX_TX_QUEUES, chip->caps->rx_queues);
-	if (!dev) {
-		rc = -ENOMEM;
-		goto err_unmap;
-	}
+	dev = devm_alloc_etherdev_mqs(&pdev->dev, sizeof(*tp), R8169_MAX_TX_QUEUES,
+				      chip->caps->rx_queues);
+	if (!dev)
+		return -ENOMEM;
 	tp = netdev_priv(dev);
 	tp->pdev = pdev;
 	tp->dev = dev;
@@ -358,28 +419,37 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->recheck_ownbit = !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM);
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl8169_ethtool_ops;
+#ifndef RXSCALE_COMPAT_NO_STAT_OPS	/* kmod/: a kernel before 6.9 */
+	dev->stat_ops = &rtl8169_stat_ops;
+#endif
+	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++)
+		u64_stats_init(&tp->rx_ring[q].stats.syncp);
+	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++) {
+		u64_stats_init(&tp->tx_ring[q].stats.syncp);
+		u64_stats_init(&tp->tx_ring[q].stats.xmit_syncp);
+	}
 	timer_setup(&tp->watchdog, rtl_watchdog, 0);
 	SET_NETDEV_DEV(dev, &pdev->dev);
-	mac0 = readl(mmio + RTL_MAC0);
-	mac4 = readl(mmio + RTL_MAC4);
-	for (int i = 0; i < 4; i++)
-		tp->mac[i] = (u8)(mac0 >> (8 * i));
-	tp->mac[4] = (u8)mac4;
-	tp->mac[5] = (u8)(mac4 >> 8);
-	eth_hw_addr_set(dev, tp->mac);
+	rtl_init_mac_address(tp);
+	/* the RTL8125 family's descriptors and tally address take 64-bit
+	 * bus addresses (RX/TX_DESC_HIGH, CounterAddrHigh)
+	 */
+	rc = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (rc) {
+		dev_err(&pdev->dev, "no usable DMA configuration\n");
+		return rc;
+	}
 	/* page-aligned, so the 64-byte alignment the dump address needs
 	 * holds (its low 6 bits are the command bits)
 	 */
-	tp->tally = dma_alloc_coherent(&pdev->dev, sizeof(*tp->tally), &tp->tally_dma,
-				       GFP_KERNEL);
-	if (!tp->tally) {
-		rc = -ENOMEM;
-		goto err_free_netdev;
-	}
+	tp->tally = dmam_alloc_coherent(&pdev->dev, sizeof(*tp->tally), &tp->tally_dma,
+					GFP_KERNEL);
+	if (!tp->tally)
+		return -ENOMEM;
 
 	rc = rtl_alloc_vectors(tp);
 	if (rc)
-		goto err_free_tally;
+		return rc;
 	tp->num_rx_queues = min_t(unsigned int, tp->max_rx_queues,
 				  netif_get_num_default_rss_queues());
 	rtl_rss_init(tp);
@@ -396,29 +466,23 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	 * off, software coalescing on (research s5.3)
 	 */
 	netdev_sw_irq_coalesce_default_on(dev);
-	rc = register_netdev(dev);
-	if (rc)
-		goto err_free_vectors;
 	pci_set_drvdata(pdev, dev);
+	rc = register_netdev(dev);
+	if (rc) {
+		pci_set_drvdata(pdev, NULL);
+		rtl_free_vectors(tp);
+		return rc;
+	}
 	netdev_info(dev, "%s, XID %03x, %s interrupts, %u RX queue%s, %u vector%s\n",
 		    chip->name, RTL_TXCFG_XID(txcfg), tp->irq_ops->name,
 		    tp->num_rx_queues, tp->num_rx_queues == 1 ? "" : "s",
 		    tp->nvec, tp->nvec == 1 ? "" : "s");
 	return 0;
-
-err_free_vectors:
-	rtl_free_vectors(tp);
-err_free_tally:
-	dma_free_coherent(&pdev->dev, sizeof(*tp->tally), tp->tally, tp->tally_dma);
-err_free_netdev:
-	free_netdev(dev);
-err_unmap:
-	pci_iounmap(pdev, mmio);
-err_disable:
-	pci_disable_device(pdev);
-	return rc;
 }
 
+/* What probe set up by hand goes here; the managed rest (tally, BAR
+ * mapping, netdev, enable) the driver core releases after this returns.
+ */
 static void rtl_remove_one(struct pci_dev *pdev)
 {
 	struct net_device *dev = pci_get_drvdata(pdev);
@@ -429,11 +493,7 @@ static void rtl_remove_one(struct pci_dev *pdev)
 	tp = netdev_priv(dev);
 	unregister_netdev(dev);         /* closes it if open */
 	rtl_free_vectors(tp);
-	dma_free_coherent(&pdev->dev, sizeof(*tp->tally), tp->tally, tp->tally_dma);
-	pci_iounmap(pdev, tp->mmio_addr);
-	pci_disable_device(pdev);
 	pci_set_drvdata(pdev, NULL);
-	free_netdev(dev);
 }
 
 static const struct pci_device_id rtl8169_pci_tbl[] = {

@@ -9,8 +9,14 @@
 
 #include "drv/r8169.h"
 
-/* Defaults when the device comes up: the kernel's boot-random key, the
+/**
+ * rtl_rss_init() - the default RSS key, indirection table and hash types
+ * @tp: the device
+ *
+ * Defaults when the device comes up: the kernel's boot-random key, the
  * round-robin table unless the user set one, the chip's hash types.
+ *
+ * Context: probe.
  */
 void rtl_rss_init(struct rtl8169_private *tp)
 {
@@ -20,6 +26,12 @@ void rtl_rss_init(struct rtl8169_private *tp)
 	tp->rss_ht = R8169_RSS_HT_DEFAULT;
 }
 
+/**
+ * rtl_rss_write() - program the RSS key, table and hash types (or RSS off)
+ * @tp: the device
+ *
+ * Context: process; the chip is stopped or running.
+ */
 void rtl_rss_write(struct rtl8169_private *tp)
 {
 	unsigned int lq = order_base_2(tp->num_rx_queues);

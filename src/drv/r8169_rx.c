@@ -183,7 +183,14 @@ static const struct rtl_rx_desc_ops *const rtl_rx_desc_ops_all[] = {
 	&rtl_rx_desc_ops_v1, &rtl_rx_desc_ops_v3, &rtl_rx_desc_ops_v4,
 };
 
-/* The accessors for descriptor row @fmt; type 1's for a row without. */
+/**
+ * rtl_rx_desc_ops_for() - the accessors for an RX descriptor format
+ * @fmt: the datasheet row of a descriptor format
+ *
+ * The accessors for descriptor row @fmt; type 1's for a row without.
+ *
+ * Return: the format's ops; type 1's for a row without.
+ */
 const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt)
 {
 	for (unsigned int i = 0; i < ARRAY_SIZE(rtl_rx_desc_ops_all); i++)
@@ -194,6 +201,13 @@ const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *
 
 /* ---- rings ---- */
 
+/**
+ * rtl_rx_ops_for_queues() - the RX descriptor format for a queue count
+ * @tp: the device
+ * @nrx: number of RX queues
+ *
+ * Return: the chip's RSS format with two queues or more, else type 1's.
+ */
 const struct rtl_rx_desc_ops *rtl_rx_ops_for_queues(const struct rtl8169_private *tp,
 						    unsigned int nrx)
 {
@@ -205,9 +219,21 @@ static void *rx_desc(struct rtl_rx_ring *ring, unsigned int i)
 	return (u8 *)ring->desc + (size_t)i * ring->ops->fmt->size;
 }
 
-/* Lay out @ring: @size descriptors of format @ops, each with a mapped
+/**
+ * rtl_rx_ring_alloc() - lay out an RX ring with mapped buffers, all given to the device
+ * @tp: the device
+ * @ring: the ring
+ * @ops: the descriptor format
+ * @size: number of descriptors, a power of two
+ *
+ * Lay out @ring: @size descriptors of format @ops, each with a mapped
  * buffer, all given to the device.  The ring's index and statistics are
  * the caller's.
+ *
+ * The ring's index and statistics are the caller's.
+ *
+ * Context: process.
+ * Return: 0, -EINVAL (size not a power of two) or -ENOMEM.
  */
 int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
 		      const struct rtl_rx_desc_ops *ops, unsigned int size)
@@ -216,6 +242,9 @@ int rtl_rx_ring_alloc(struct rtl8169_private *tp, struct rtl_rx_ring *ring,
 	size_t bytes = (size_t)size * ops->fmt->size;
 	unsigned int i;
 
+	/* cur_rx is free-running, masked with num_desc - 1 */
+	if (!is_power_of_2(size))
+		return -EINVAL;
 	ring->tp = tp;
 	ring->ops = ops;
 	ring->num_desc = size;
@@ -252,6 +281,13 @@ err_free:
 	return -ENOMEM;
 }
 
+/**
+ * rtl_rx_ring_free() - unmap and free an RX ring and its buffers
+ * @tp: the device
+ * @ring: the ring
+ *
+ * Context: process; the device no longer uses the ring.
+ */
 void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
 {
 	struct device *d = &tp->pdev->dev;
@@ -283,23 +319,45 @@ void rtl_rx_ring_free(struct rtl8169_private *tp, struct rtl_rx_ring *ring)
  * release the buffers only); here each is counted, so that every frame
  * the device delivered is in packets or in one drop reason.
  */
+/* A frame not delivered: @reason and drops, one update. */
+static void rtl_rx_drop(struct rtl_rx_ring *ring, u64_stats_t *reason)
+{
+	u64_stats_update_begin(&ring->stats.syncp);
+	u64_stats_inc(reason);
+	u64_stats_inc(&ring->stats.drops);
+	u64_stats_update_end(&ring->stats.syncp);
+}
+
+/**
+ * rtl_rx_pending() - whether the device completed a descriptor no poll took yet
+ * @ring: the ring
+ *
+ * Context: any (the service timer reads it beside the poll).
+ * Return: true if one is waiting.
+ */
 bool rtl_rx_pending(struct rtl_rx_ring *ring)
 {
 	return ring->desc &&
-	       !(ring->ops->opts1(rx_desc(ring, ring->cur_rx % ring->num_desc)) & RTL_DESC_OWN);
+	       !(ring->ops->opts1(rx_desc(ring, READ_ONCE(ring->cur_rx) & (ring->num_desc - 1))) &
+		 RTL_DESC_OWN);
 }
 
+/**
+ * rtl_rx_ring_flush() - count descriptors completed but never polled before the ring is freed
+ * @ring: the ring
+ *
+ * Context: process; the device is stopped and NAPI disabled.
+ */
 void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
 {
 	if (!ring->desc)
 		return;
 	for (unsigned int n = 0; n < ring->num_desc; n++) {
-		void *desc = rx_desc(ring, (ring->cur_rx + n) % ring->num_desc);
+		void *desc = rx_desc(ring, (ring->cur_rx + n) & (ring->num_desc - 1));
 
 		if (ring->ops->opts1(desc) & RTL_DESC_OWN)
 			break;
-		ring->stats.flushed++;
-		ring->stats.drops++;
+		rtl_rx_drop(ring, &ring->stats.flushed);
 	}
 }
 
@@ -311,32 +369,41 @@ void rtl_rx_ring_flush(struct rtl_rx_ring *ring)
  * MMIO read flushes them; then OWN is read again (research s6; the
  * vendor drivers read IMR0 with an 8-bit access).
  */
-static u32 rtl_recheck_own(struct rtl_rx_ring *ring, const void *desc, u32 st)
+static __always_inline u32 rtl_recheck_own(struct rtl_rx_ring *ring,
+					   const struct rtl_rx_desc_ops *ops,
+					   const void *desc, u32 st)
 {
 	struct rtl8169_private *tp = ring->tp;
 
 	if (!tp->recheck_ownbit)
 		return st;
 	(void)rtl_r8(tp, RTL_IntrMask_8125);
-	st = ring->ops->opts1(desc);
-	if (!(st & RTL_DESC_OWN))
-		ring->stats.ownbit_rechecks++;
+	st = ops->opts1(desc);
+	if (!(st & RTL_DESC_OWN)) {
+		u64_stats_update_begin(&ring->stats.syncp);
+		u64_stats_inc(&ring->stats.ownbit_rechecks);
+		u64_stats_update_end(&ring->stats.syncp);
+	}
 	return st;
 }
 
-/* Deliver up to @budget frames from @ring; returns the number of
- * descriptors consumed (frames delivered or dropped).
+/* The RX poll's body for descriptor format @ops, a constant at each of
+ * the three call sites below: inlined there, every ops-> call becomes a
+ * direct (inlinable) call, so no frame costs an indirect call (a
+ * retpoline with the Spectre v2 mitigations on).
  */
-int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+static __always_inline int __rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi,
+				    int budget, const struct rtl_rx_desc_ops *ops)
 {
 	struct rtl8169_private *tp = ring->tp;
-	const struct rtl_rx_desc_ops *ops = ring->ops;
 	const u32 fs_ls = ops->fmt->fs | ops->fmt->ls;
 	struct device *d = &tp->pdev->dev;
+	unsigned int packets = 0, csum_ok = 0;
+	u64 bytes = 0;
 	int count;
 
 	for (count = 0; count < budget; count++) {
-		unsigned int entry = ring->cur_rx % ring->num_desc;
+		unsigned int entry = ring->cur_rx & (ring->num_desc - 1);
 		void *desc = rx_desc(ring, entry);
 		u32 status = ops->opts1(desc);
 		unsigned int len;
@@ -346,7 +413,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		u16 tci;
 
 		if (status & RTL_DESC_OWN) {
-			status = rtl_recheck_own(ring, desc, status);
+			status = rtl_recheck_own(ring, ops, desc, status);
 			if (status & RTL_DESC_OWN)
 				break;
 		}
@@ -354,8 +421,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		dma_rmb();
 		len = status & RTL_RX_LEN_MASK;
 		if (unlikely(status & ops->fmt->err_mask)) {
-			ring->stats.errors++;
-			ring->stats.drops++;
+			rtl_rx_drop(ring, &ring->stats.errors);
 			goto release;
 		}
 		/* A frame spanning descriptors (longer than the buffer) is not
@@ -363,15 +429,13 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 		 */
 		if (unlikely((status & fs_ls) != fs_ls ||
 			     len < ETH_HLEN + ETH_FCS_LEN || len > R8169_RX_BUF_SIZE)) {
-			ring->stats.length++;
-			ring->stats.drops++;
+			rtl_rx_drop(ring, &ring->stats.length);
 			goto release;
 		}
 		len -= ETH_FCS_LEN;
 		skb = napi_alloc_skb(napi, len);
 		if (unlikely(!skb)) {
-			ring->stats.alloc_fail++;
-			ring->stats.drops++;
+			rtl_rx_drop(ring, &ring->stats.alloc_fail);
 			goto release;
 		}
 		dma_sync_single_for_cpu(d, ring->buf_dma[entry], len, DMA_FROM_DEVICE);
@@ -384,7 +448,7 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 			skb_set_hash(skb, hash, l4 ? PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 		if (ops->csum_ok(desc)) {
 			skb->ip_summed = CHECKSUM_UNNECESSARY;
-			ring->stats.csum_ok++;
+			csum_ok++;
 		} else {
 			skb->ip_summed = CHECKSUM_NONE;
 		}
@@ -392,13 +456,55 @@ int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
 			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), tci);
 		skb->protocol = eth_type_trans(skb, tp->dev);
 		skb_record_rx_queue(skb, (u16)ring->index);
-		ring->stats.packets++;
-		ring->stats.bytes += len;
+		packets++;
+		bytes += len;
 		napi_gro_receive(napi, skb);
 release:
 		ops->refill(desc, ring->buf_dma[entry], R8169_RX_BUF_SIZE,
 			    entry == ring->num_desc - 1);
-		ring->cur_rx++;
+		/* the service timer reads it on another CPU (rtl_watchdog) */
+		WRITE_ONCE(ring->cur_rx, ring->cur_rx + 1);
 	}
+	u64_stats_update_begin(&ring->stats.syncp);
+	u64_stats_add(&ring->stats.packets, packets);
+	u64_stats_add(&ring->stats.bytes, bytes);
+	u64_stats_add(&ring->stats.csum_ok, csum_ok);
+	u64_stats_update_end(&ring->stats.syncp);
 	return count;
+}
+
+static int rtl_rx_v1(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	return __rtl_rx(ring, napi, budget, &rtl_rx_desc_ops_v1);
+}
+
+static int rtl_rx_v3(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	return __rtl_rx(ring, napi, budget, &rtl_rx_desc_ops_v3);
+}
+
+static int rtl_rx_v4(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	return __rtl_rx(ring, napi, budget, &rtl_rx_desc_ops_v4);
+}
+
+/**
+ * rtl_rx() - the RX half of the NAPI poll
+ * @ring: the RX queue
+ * @napi: its NAPI instance (skb allocation, GRO)
+ * @budget: at most this many descriptors
+ *
+ * One poll per descriptor format (rtl_rx_v1/v3/v4), chosen once per call
+ * by a compare, not an indirect call.
+ *
+ * Context: NAPI poll of @ring's vector.
+ * Return: descriptors consumed (frames delivered or dropped).
+ */
+int rtl_rx(struct rtl_rx_ring *ring, struct napi_struct *napi, int budget)
+{
+	if (ring->ops == &rtl_rx_desc_ops_v4)
+		return rtl_rx_v4(ring, napi, budget);
+	if (ring->ops == &rtl_rx_desc_ops_v3)
+		return rtl_rx_v3(ring, napi, budget);
+	return rtl_rx_v1(ring, napi, budget);
 }

@@ -6,11 +6,23 @@
 #include "drv/r8169.h"
 #include "kern/netdev_queues.h"
 
+/**
+ * rtl_tx_ring_alloc() - lay out an empty TX ring
+ * @tp: the device
+ * @ring: the ring
+ * @n: number of descriptors, a power of two
+ *
+ * Context: process.
+ * Return: 0, -EINVAL (not a power of two) or -ENOMEM.
+ */
 int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
 		      unsigned int n)
 {
 	struct device *d = &tp->pdev->dev;
 
+	/* indices are free-running, masked with num_desc - 1 */
+	if (!is_power_of_2(n))
+		return -EINVAL;
 	ring->tp = tp;
 	ring->num_desc = n;
 	ring->cur_tx = 0;
@@ -30,6 +42,13 @@ int rtl_tx_ring_alloc(struct rtl8169_private *tp, struct rtl_tx_ring *ring,
 	return 0;
 }
 
+/**
+ * rtl_tx_ring_free() - unmap and free a TX ring and the frames still in it
+ * @tp: the device
+ * @ring: the ring
+ *
+ * Context: process; the device no longer uses the ring.
+ */
 void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 {
 	struct device *d = &tp->pdev->dev;
@@ -53,6 +72,12 @@ void rtl_tx_ring_free(struct rtl8169_private *tp, struct rtl_tx_ring *ring)
 	ring->desc = NULL;
 }
 
+/**
+ * rtl_tx_ring_flush() - reclaim what was sent and count the rest as dropped
+ * @ring: the ring
+ *
+ * Context: process; the device is stopped.
+ */
 void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
 {
 	struct net_device *dev = ring->tp->dev;
@@ -61,9 +86,11 @@ void rtl_tx_ring_flush(struct rtl_tx_ring *ring)
 		return;
 	rtl_tx_clean(ring, 0);
 	/* what never completed is freed with the ring */
+	u64_stats_update_begin(&ring->stats.xmit_syncp);
 	for (unsigned int i = ring->dirty_tx; i != ring->cur_tx; i++)
-		if (ring->skb[i % ring->num_desc])
-			ring->stats.drops++;
+		if (ring->skb[i & (ring->num_desc - 1)])
+			u64_stats_inc(&ring->stats.drops);
+	u64_stats_update_end(&ring->stats.xmit_syncp);
 	netdev_tx_reset_queue(netdev_get_tx_queue(dev, ring->index));
 }
 
@@ -82,6 +109,14 @@ static void rtl_tx_doorbell(struct rtl8169_private *tp, unsigned int q)
 	rtl_w16(tp, RTL_TxPoll_8125, (u16)RTL_TXPOLL_Q(q));
 }
 
+/**
+ * rtl_start_xmit() - ndo_start_xmit: one frame into the TX ring, doorbell unless more follow
+ * @skb: the frame
+ * @dev: the network device
+ *
+ * Context: softirq or process, the queue's xmit lock held.
+ * Return: NETDEV_TX_OK, or NETDEV_TX_BUSY if the ring was full while awake (a bug).
+ */
 netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
@@ -100,10 +135,12 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		netdev_err(dev, "BUG! TX ring full when queue awake\n");
 		return NETDEV_TX_BUSY;
 	}
-	entry = ring->cur_tx % ring->num_desc;
+	entry = ring->cur_tx & (ring->num_desc - 1);
 	mapping = dma_map_single(d, skb->data, skb->len, DMA_TO_DEVICE);
 	if (unlikely(dma_mapping_error(d, mapping))) {
-		ring->stats.drops++;
+		u64_stats_update_begin(&ring->stats.xmit_syncp);
+		u64_stats_inc(&ring->stats.drops);
+		u64_stats_update_end(&ring->stats.xmit_syncp);
 		dev_kfree_skb_any(skb);
 		/* frames posted before it with xmit_more still wait for it */
 		if (!netdev_xmit_more())
@@ -129,7 +166,9 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* stop, then re-check against a completion on another CPU */
 	if (!netif_subqueue_maybe_stop(dev, q, tx_free(ring), R8169_TX_STOP_THRS,
 				       R8169_TX_START_THRS)) {
-		ring->stats.stops++;
+		u64_stats_update_begin(&ring->stats.xmit_syncp);
+		u64_stats_inc(&ring->stats.stops);
+		u64_stats_update_end(&ring->stats.xmit_syncp);
 		ring_it = true; /* no later call would ring it */
 	}
 	if (ring_it)
@@ -137,17 +176,24 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 }
 
-/* Reclaim completed descriptors; TX work ignores the NAPI budget
+/**
+ * rtl_tx_clean() - reclaim TX descriptors the device completed and wake the queue
+ * @ring: the ring
+ * @budget: the NAPI budget (0: netpoll)
+ *
+ * Reclaim completed descriptors; TX work ignores the NAPI budget
  * (napi.rst), but @budget 0 means netpoll: free with that in mind.
+ *
+ * Context: the NAPI poll of the TX ring's vector.
  */
 void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 {
 	struct rtl8169_private *tp = ring->tp;
 	struct device *d = &tp->pdev->dev;
-	unsigned int done = 0, bytes = 0;
+	unsigned int done = 0, pkts = 0, bytes = 0;
 
 	while (ring->dirty_tx != ring->cur_tx) {
-		unsigned int entry = ring->dirty_tx % ring->num_desc;
+		unsigned int entry = ring->dirty_tx & (ring->num_desc - 1);
 		u32 status = le32_to_cpu(READ_ONCE(ring->desc[entry].opts1));
 		struct sk_buff *skb;
 
@@ -158,14 +204,17 @@ void rtl_tx_clean(struct rtl_tx_ring *ring, int budget)
 		ring->skb[entry] = NULL;
 		if (skb) {
 			dma_unmap_single(d, ring->skb_dma[entry], skb->len, DMA_TO_DEVICE);
-			ring->stats.packets++;
-			ring->stats.bytes += skb->len;
 			bytes += skb->len;
+			pkts++;
 			napi_consume_skb(skb, budget);
 		}
 		WRITE_ONCE(ring->dirty_tx, ring->dirty_tx + 1);
 		done++;
 	}
+	u64_stats_update_begin(&ring->stats.syncp);
+	u64_stats_add(&ring->stats.packets, pkts);
+	u64_stats_add(&ring->stats.bytes, bytes);
+	u64_stats_update_end(&ring->stats.syncp);
 	/* publish dirty_tx, barrier, then look at the stopped bit */
 	netif_subqueue_completed_wake(tp->dev, ring->index, done, bytes,
 				      tx_free(ring), R8169_TX_START_THRS);

@@ -26,11 +26,38 @@ enum dma_data_direction {
 
 #define DMA_MAPPING_ERROR (~(dma_addr_t)0)
 
-/* A device as the DMA API sees it. */
+struct kern_devres;
+
+/* A device as the DMA API and the driver core see it. */
 struct device {
 	char name[32];                  /* "0000:01:00.0" */
 	struct device *parent;          /* e.g. a netdev's bus device */
+	/* managed resources (devres.c), newest first */
+	struct kern_devres *devres;
+	/* dma_set_mask_and_coherent(); 0 until set */
+	u64 dma_mask_val, coherent_dma_mask;
 };
+
+/*
+ * Managed resources (Linux drivers/base/devres.c): @action(@data) runs
+ * when the driver core releases @dev's resources, newest first, after a
+ * failed probe or after remove.  Returns 0 or -ENOMEM; the _or_reset form
+ * runs @action at once when it cannot register it.
+ */
+int devm_add_action(struct device *dev, void (*action)(void *), void *data);
+int devm_add_action_or_reset(struct device *dev, void (*action)(void *),
+			     void *data);
+
+/* The n low bits set (include/linux/dma-mapping.h). */
+#define DMA_BIT_MASK(n) (((n) == 64) ? ~0ULL : ((1ULL << (n)) - 1))
+
+/*
+ * The bus addresses @dev can reach, for streaming and coherent DMA.
+ * Returns 0, or -EIO when the platform cannot keep its DMA within @mask:
+ * simulated DMA memory lies above 4 GiB and there is no bounce buffering,
+ * so only DMA_BIT_MASK(64) is met.
+ */
+int dma_set_mask_and_coherent(struct device *dev, u64 mask);
 
 /* The device's name ("0000:01:00.0", "2-1:1.0"), Linux dev_name(). */
 static inline const char *dev_name(const struct device *dev)
@@ -45,6 +72,11 @@ static inline const char *dev_name(const struct device *dev)
  */
 void *dma_alloc_coherent(struct device *dev, size_t size,
 			 dma_addr_t *dma_handle, gfp_t gfp);
+
+/* dma_alloc_coherent(), freed by the driver core with @dev's other
+ * managed resources (dmam_alloc_coherent). */
+void *dmam_alloc_coherent(struct device *dev, size_t size,
+			  dma_addr_t *dma_handle, gfp_t gfp);
 
 /* Free memory from dma_alloc_coherent(); @size and @dma_handle as
  * returned.  A bad handle is logged and counted (kern->warn.other). */

@@ -45,9 +45,18 @@ void disable_irq_nosync(unsigned int irq);
 /* Undo one disable_irq(); at depth 0 a held interrupt fires. */
 void enable_irq(unsigned int irq);
 
-/* Deliver @irq to the first CPU of @m that interrupts may target
- * (kern_irq_restrict); NULL clears the hint.  Returns 0 or -EINVAL. */
-int irq_set_affinity_hint(unsigned int irq, const struct cpumask *m);
+/* Record @m as @irq's affinity hint and apply it: deliver @irq to the
+ * first CPU of @m that interrupts may target (kern_irq_restrict); NULL
+ * clears the hint and leaves the affinity (include/linux/interrupt.h,
+ * Linux 5.17+).  Returns 0 or -EINVAL. */
+int irq_set_affinity_and_hint(unsigned int irq, const struct cpumask *m);
+
+/* Deprecated in Linux for irq_set_affinity_and_hint() (or
+ * irq_update_affinity_hint()), which it calls. */
+static inline int irq_set_affinity_hint(unsigned int irq, const struct cpumask *m)
+{
+	return irq_set_affinity_and_hint(irq, m);
+}
 
 /* Set the irq's target CPU set (smp_affinity): it is delivered to the
  * first CPU of @m.  Returns 0 or -EINVAL (empty or out-of-range set). */

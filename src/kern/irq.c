@@ -200,7 +200,7 @@ int irq_set_affinity(unsigned int irq, const struct cpumask *m)
 	return sim_irq_set_cpu(&d->sim, c);
 }
 
-int irq_set_affinity_hint(unsigned int irq, const struct cpumask *m)
+int irq_set_affinity_and_hint(unsigned int irq, const struct cpumask *m)
 {
 	struct kern_irq_desc *d = kern_irq_to_desc(irq);
 	struct sim_cpuset both;

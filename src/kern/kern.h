@@ -31,6 +31,11 @@
 #define KERN_IRQ_BASE 32        /* first Linux irq number handed out */
 #define NETDEV_RSS_KEY_LEN 52   /* include/linux/netdevice.h */
 
+/* Release @dev's managed resources, newest first (the driver core after
+ * a failed probe or after remove; drivers/base/devres.c). */
+struct device;
+void devres_release_all(struct device *dev);
+
 struct kern_irq_desc;
 struct kern_worker;
 struct kern_bh_cpu;

@@ -7,6 +7,7 @@
 #include "kern/kern.h"
 #include "kern/barrier.h"
 #include "kern/netdevice.h"
+#include "kern/netdev_queues.h"
 
 struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 				      unsigned int rxqs)
@@ -19,9 +20,11 @@ struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 	if (!dev)
 		return NULL;
 	dev->_tx = calloc(txqs, sizeof(*dev->_tx));
+	dev->_rx = calloc(rxqs, sizeof(*dev->_rx));
 	dev->priv = calloc(1, sizeof_priv ? (size_t)sizeof_priv : 1);
-	if (!dev->_tx || !dev->priv) {
+	if (!dev->_tx || !dev->_rx || !dev->priv) {
 		free(dev->_tx);
+		free(dev->_rx);
 		free(dev->priv);
 		free(dev);
 		return NULL;
@@ -30,6 +33,8 @@ struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 		dev->_tx[i].dev = dev;
 		dev->_tx[i].index = i;
 	}
+	for (unsigned i = 0; i < rxqs; i++)
+		dev->_rx[i].dev = dev;
 	snprintf(dev->name, sizeof(dev->name), "eth%%d");
 	dev->dev_addr = dev->dev_addr_shadow;
 	dev->num_tx_queues = dev->real_num_tx_queues = txqs;
@@ -62,6 +67,7 @@ void free_netdev(struct net_device *dev)
 	for (unsigned i = 0; i < dev->num_tx_queues; i++)
 		qdisc_purge(&dev->_tx[i]);
 	free(dev->_tx);
+	free(dev->_rx);
 	free(dev->priv);
 	free(dev);
 }
@@ -413,4 +419,100 @@ int dev_queue_xmit(struct sk_buff *skb)
 	q->q_len++;
 	qdisc_run(q);
 	return 0;
+}
+
+/* ----- statistics ----- */
+
+struct rtnl_link_stats64 *dev_get_stats(struct net_device *dev,
+					struct rtnl_link_stats64 *storage)
+{
+	memset(storage, 0, sizeof(*storage));
+	if (dev->netdev_ops && dev->netdev_ops->ndo_get_stats64)
+		dev->netdev_ops->ndo_get_stats64(dev, storage);
+	storage->tx_dropped += dev->core_stats.tx_dropped;
+	storage->rx_nohandler += dev->core_stats.rx_nohandler;
+	return storage;
+}
+
+void netif_queue_set_napi(struct net_device *dev, unsigned int queue_index,
+			  enum netdev_queue_type type, struct napi_struct *napi)
+{
+	if (napi && !napi->dev) {
+		kern->warn.other++;
+		pr_err("%s: netif_queue_set_napi: NAPI not added\n", dev->name);
+		return;
+	}
+	switch (type) {
+	case NETDEV_QUEUE_TYPE_RX:
+		if (queue_index < dev->num_rx_queues)
+			dev->_rx[queue_index].napi = napi;
+		return;
+	case NETDEV_QUEUE_TYPE_TX:
+		if (queue_index < dev->num_tx_queues)
+			dev->_tx[queue_index].napi = napi;
+		return;
+	}
+}
+
+static void qstats_add(u64 *sum, const u64 *add, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (add[i] != NETDEV_QSTAT_UNSET && sum[i] != NETDEV_QSTAT_UNSET)
+			sum[i] += add[i];
+}
+
+void netdev_stat_queue_sum(struct net_device *netdev,
+			   int rx_start, int rx_end,
+			   struct netdev_queue_stats_rx *rx_sum,
+			   int tx_start, int tx_end,
+			   struct netdev_queue_stats_tx *tx_sum)
+{
+	const struct netdev_stat_ops *ops = netdev->stat_ops;
+	struct netdev_queue_stats_rx rx;
+	struct netdev_queue_stats_tx tx;
+
+	for (int i = rx_start; i < rx_end; i++) {
+		memset(&rx, 0xff, sizeof(rx));
+		if (ops->get_queue_stats_rx)
+			ops->get_queue_stats_rx(netdev, i, &rx);
+		qstats_add((u64 *)rx_sum, (const u64 *)&rx, sizeof(rx) / sizeof(u64));
+	}
+	for (int i = tx_start; i < tx_end; i++) {
+		memset(&tx, 0xff, sizeof(tx));
+		if (ops->get_queue_stats_tx)
+			ops->get_queue_stats_tx(netdev, i, &tx);
+		qstats_add((u64 *)tx_sum, (const u64 *)&tx, sizeof(tx) / sizeof(u64));
+	}
+}
+
+int kern_netdev_qstats_dev(struct net_device *dev,
+			   struct netdev_queue_stats_rx *rx,
+			   struct netdev_queue_stats_tx *tx)
+{
+	memset(rx, 0xff, sizeof(*rx));
+	memset(tx, 0xff, sizeof(*tx));
+	if (!dev->stat_ops || !dev->stat_ops->get_base_stats)
+		return -EOPNOTSUPP;
+	dev->stat_ops->get_base_stats(dev, rx, tx);
+	netdev_stat_queue_sum(dev, 0, (int)dev->real_num_rx_queues, rx,
+			      0, (int)dev->real_num_tx_queues, tx);
+	return 0;
+}
+
+/* ----- addresses ----- */
+
+void eth_random_addr(u8 *addr)
+{
+	sim_rng_bytes(&kern->rng, addr, ETH_ALEN);
+	addr[0] &= 0xfe;        /* unicast */
+	addr[0] |= 0x02;        /* locally administered */
+}
+
+void eth_hw_addr_random(struct net_device *dev)
+{
+	u8 addr[ETH_ALEN];
+
+	eth_random_addr(addr);
+	dev->addr_assign_type = NET_ADDR_RANDOM;
+	eth_hw_addr_set(dev, addr);
 }

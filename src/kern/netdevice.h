@@ -113,6 +113,7 @@ struct netdev_queue {
 	/* byte queue limits: bytes the driver reported sent and completed
 	 * (netdev_tx_sent_queue/_completed_queue) */
 	u64 bql_queued, bql_completed;
+	struct napi_struct *napi;       /* netif_queue_set_napi() */
 };
 
 /*
@@ -149,12 +150,61 @@ void netdev_tx_completed_queue(struct netdev_queue *q, unsigned int pkts,
 /* Forget what was in flight (after the driver dropped its ring). */
 void netdev_tx_reset_queue(struct netdev_queue *q);
 
+/* Interface counters as `ip -s link` and /proc/net/dev show them (Linux
+ * uapi <linux/if_link.h>, the same members in the same order). */
+struct rtnl_link_stats64 {
+	u64 rx_packets;
+	u64 tx_packets;
+	u64 rx_bytes;
+	u64 tx_bytes;
+	u64 rx_errors;
+	u64 tx_errors;
+	u64 rx_dropped;
+	u64 tx_dropped;
+	u64 multicast;
+	u64 collisions;
+	u64 rx_length_errors;
+	u64 rx_over_errors;
+	u64 rx_crc_errors;
+	u64 rx_frame_errors;
+	u64 rx_fifo_errors;
+	u64 rx_missed_errors;
+	u64 tx_aborted_errors;
+	u64 tx_carrier_errors;
+	u64 tx_fifo_errors;
+	u64 tx_heartbeat_errors;
+	u64 tx_window_errors;
+	u64 rx_compressed;
+	u64 tx_compressed;
+	u64 rx_nohandler;
+	u64 rx_otherhost_dropped;
+};
+
 struct net_device_ops {
 	int (*ndo_open)(struct net_device *dev);
 	int (*ndo_stop)(struct net_device *dev);
 	netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
 	void (*ndo_set_rx_mode)(struct net_device *dev);
+	/* fill @storage (zeroed by the caller, dev_get_stats) from the
+	 * driver's counters; may run on any CPU, beside the datapath */
+	void (*ndo_get_stats64)(struct net_device *dev,
+				struct rtnl_link_stats64 *storage);
 };
+
+/* The kind of queue netif_queue_set_napi() names (uapi <linux/netdev.h>). */
+enum netdev_queue_type {
+	NETDEV_QUEUE_TYPE_RX,
+	NETDEV_QUEUE_TYPE_TX,
+};
+
+/* An RX queue of the device as the core keeps it (Linux struct
+ * netdev_rx_queue, the member used here). */
+struct netdev_rx_queue {
+	struct net_device *dev;
+	struct napi_struct *napi;       /* netif_queue_set_napi() */
+};
+
+struct netdev_stat_ops;
 
 /* The stack's receive hook: gets every skb napi_gro_receive() hands up
  * (ownership passes), with the NAPI it came from. */
@@ -176,6 +226,8 @@ struct net_device {
 	int ifindex;
 	const struct ethtool_ops *ethtool_ops;
 	const struct net_device_ops *netdev_ops;
+	/* per-queue statistics (netdev_queues.h), may be NULL */
+	const struct netdev_stat_ops *stat_ops;
 	unsigned int priv_flags;        /* IFF_RXFH_CONFIGURED */
 	unsigned int flags;             /* IFF_UP, IFF_PROMISC */
 	netdev_features_t features;     /* NETIF_F_* on now */
@@ -189,10 +241,12 @@ struct net_device {
 	/* Read-only for drivers since Linux 5.17: set it with
 	 * eth_hw_addr_set(); points at dev_addr_shadow. */
 	const unsigned char *dev_addr;
+	unsigned char addr_assign_type; /* NET_ADDR_PERM, NET_ADDR_RANDOM */
 	unsigned char dev_addr_shadow[MAX_ADDR_LEN];
 	bool registered, running, carrier;
 	u64 carrier_changes;
 	struct netdev_queue *_tx;       /* num_tx_queues */
+	struct netdev_rx_queue *_rx;    /* num_rx_queues */
 	struct device dev;              /* .parent: the bus device (SET_NETDEV_DEV) */
 	/* software IRQ coalescing (sysfs napi_defer_hard_irqs,
 	 * gro_flush_timeout in ns) */
@@ -230,6 +284,35 @@ static inline void eth_hw_addr_set(struct net_device *dev, const u8 *addr)
 	dev_addr_set(dev, addr, ETH_ALEN);
 }
 
+/* dev->addr_assign_type (uapi <linux/netdevice.h>) */
+#define NET_ADDR_PERM 0         /* from the device */
+#define NET_ADDR_RANDOM 1       /* eth_hw_addr_random() */
+
+/* include/linux/etherdevice.h: an all-zero address; a group address (the
+ * I/G bit, first octet bit 0); valid = neither (a unicast station). */
+static inline bool is_zero_ether_addr(const u8 *addr)
+{
+	return !(addr[0] | addr[1] | addr[2] | addr[3] | addr[4] | addr[5]);
+}
+
+static inline bool is_multicast_ether_addr(const u8 *addr)
+{
+	return addr[0] & 0x01;
+}
+
+static inline bool is_valid_ether_addr(const u8 *addr)
+{
+	return !is_multicast_ether_addr(addr) && !is_zero_ether_addr(addr);
+}
+
+/* A random unicast, locally administered address (eth_random_addr), from
+ * the kernel's seeded randomness. */
+void eth_random_addr(u8 *addr);
+
+/* Give @dev a random address and mark it so (NET_ADDR_RANDOM), as
+ * drivers do when the device has no valid one. */
+void eth_hw_addr_random(struct net_device *dev);
+
 /* Driver private area allocated with the netdev. */
 static inline void *netdev_priv(const struct net_device *dev)
 {
@@ -243,6 +326,10 @@ static inline void *netdev_priv(const struct net_device *dev)
 struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 				      unsigned int rxqs);
 void free_netdev(struct net_device *dev);
+/* The same, freed with @dev's managed resources (devm_alloc_etherdev_mqs,
+ * net/devres.c); @dev is the bus device. */
+struct net_device *devm_alloc_etherdev_mqs(struct device *dev, int sizeof_priv,
+					   unsigned int txqs, unsigned int rxqs);
 
 /* Name it "ethN" (N = lowest free index) and make it visible.  Returns 0
  * or -EINVAL if already registered. */
@@ -284,6 +371,24 @@ static inline void netdev_sw_irq_coalesce_default_on(struct net_device *dev)
 	dev->gro_flush_timeout = 20000;
 	dev->napi_defer_hard_irqs = 1;
 }
+
+/*
+ * The device's counters (dev_get_stats): @storage zeroed, the driver's
+ * ndo_get_stats64 if it has one, then the core's own drops added
+ * (tx_dropped, rx_nohandler), as net/core/dev.c does.  Returns @storage.
+ */
+struct rtnl_link_stats64 *dev_get_stats(struct net_device *dev,
+					struct rtnl_link_stats64 *storage);
+
+/*
+ * Name @napi as the instance that serves queue @queue_index of @type (or
+ * none: NULL), for the netdev netlink family's queue-get
+ * (net/core/dev.c).  Called under RTNL with @napi added
+ * (netif_napi_add); a NULL napi->dev is refused and counted as a warning,
+ * as Linux WARNs.  A pointer store: not charged.
+ */
+void netif_queue_set_napi(struct net_device *dev, unsigned int queue_index,
+			  enum netdev_queue_type type, struct napi_struct *napi);
 
 /* ----- carrier ----- */
 

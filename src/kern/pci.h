@@ -90,6 +90,12 @@ int pci_select_bars(struct pci_dev *pdev, unsigned long flags);
 void __iomem *pci_iomap(struct pci_dev *pdev, int bar, unsigned long maxlen);
 void pci_iounmap(struct pci_dev *pdev, void __iomem *addr);
 
+/* Managed forms (drivers/pci/devres.c): pci_enable_device() and
+ * pci_iomap() undone by the driver core after remove or a failed probe.
+ * pcim_enable_device returns 0 or -errno; pcim_iomap NULL on failure. */
+int pcim_enable_device(struct pci_dev *pdev);
+void __iomem *pcim_iomap(struct pci_dev *pdev, int bar, unsigned long maxlen);
+
 /* The function's bus address as a name, "0000:01:00.0" (pci_name). */
 static inline const char *pci_name(const struct pci_dev *pdev)
 {

@@ -108,6 +108,12 @@ static inline unsigned long roundup_pow_of_two(unsigned long n)
 	return 1UL << order_base_2(n);
 }
 
+/* Inline even where the compiler would not (include/linux/compiler_types.h):
+ * for a body specialised per constant argument. */
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has the same */
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
 static inline bool is_power_of_2(unsigned long n)
 {
 	return n && !(n & (n - 1));
