@@ -442,7 +442,7 @@ EOF
   serve g
   boot g "$g" --file "$kmod"
   ready g
-  nsx timeout 60 iperf3 -c 10.0.9.2 -P 4 -t 30 >"$tmp/client.txt" 2>&1 &
+  ip netns exec "$ns" timeout 60 iperf3 -c 10.0.9.2 -P 4 -t 30 >"$tmp/client.txt" 2>&1 &
   ipid=$!
   sleep 4
   pkill -KILL -f "vfio-user-pci.*$tmp/g.sock" || true

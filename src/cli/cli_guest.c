@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "bed/bed_util.h"
+#include "cli/cli.h"
 #include "model/rtlm.h"
 
 int cli_parse_ip4(const char *s, uint8_t ip[4])
@@ -39,6 +41,47 @@ bool cli_whatif_named(const char *name)
 		if (!strcasecmp(rtl_whatif_chips[i].name, name))
 			return true;
 	return false;
+}
+
+int cli_guest_opt(struct cli_guest_opts *g, int opt, const char *arg)
+{
+	unsigned long ns = 2000;
+
+	switch (opt) {
+	case 'c':
+		g->chip = cli_chip_named(arg);
+		if (g->chip)
+			return 1;
+		if (cli_whatif_named(arg))
+			cli_err("--chip: %s is a what-if chip, not real hardware: "
+				"a real kernel's driver has no row for it", arg);
+		else
+			cli_err("--chip: unknown chip '%s' (a PCIe row of the chip table, "
+				"e.g. RTL8127A)", arg);
+		return -1;
+	case 'p':
+		if (!cli_parse_ip4(arg, g->peer_ip))
+			return 1;
+		cli_err("--peer-ip: '%s' is not an IPv4 address", arg);
+		return -1;
+	case 't':
+		if (!bed_parse_uint(arg, 1, 86400, &g->seconds))
+			return 1;
+		cli_err("--seconds: '%s' is not a whole number 1..86400", arg);
+		return -1;
+	case 'q':
+		g->quiet = true;
+		return 1;
+	case 'o':
+		if (arg && bed_parse_uint(arg, 1, 1000000000ul, &ns)) {
+			cli_err("--ownbit-erratum: '%s' is not a delay in ns (1..1e9)", arg);
+			return -1;
+		}
+		g->ownbit_ns = (long)ns;
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 void cli_guest_report_model(struct rtlm_dev *m, unsigned i, uint64_t tx_frames,

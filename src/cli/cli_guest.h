@@ -23,6 +23,20 @@ bool cli_whatif_named(const char *name);
 /* Dotted-quad IPv4 @s into @ip.  0 or -1. */
 int cli_parse_ip4(const char *s, uint8_t ip[4]);
 
+/* The options both commands take: --chip, --peer-ip, --seconds, --quiet
+ * and --ownbit-erratum[=NS] (getopt letters c, p, t, q, o). */
+struct cli_guest_opts {
+	const struct rtl_chip_info *chip;
+	uint8_t *peer_ip;               /* where --peer-ip goes */
+	unsigned long seconds;
+	bool quiet;
+	long ownbit_ns;                 /* -1: off */
+};
+
+/* Take getopt's @opt with @arg if it is one of those: 1 taken, 0 not one
+ * of them, -1 a bad value (the error line printed). */
+int cli_guest_opt(struct cli_guest_opts *g, int opt, const char *arg);
+
 /* The model's side of a guest run, NIC @i: frames sent (@tx_frames, as
  * the wire counted them) and offered to it, received into the rings, RX
  * drops, the OwnBit erratum, registers it does not know, its last guest

@@ -409,6 +409,7 @@ int cli_uml(int argc, char **argv)
 	uint64_t t0, deadline;
 	bool quiet = false;
 	long ownbit_ns = -1;            /* off */
+	struct cli_guest_opts g;
 	int opt, rc = 0;
 
 	w = calloc(1, sizeof(*w));
@@ -418,8 +419,18 @@ int cli_uml(int argc, char **argv)
 	}
 	memcpy(w->peer.mac, peer_mac, 6);
 	cli_parse_ip4("10.0.0.2", w->peer.ip);
+	g = (struct cli_guest_opts){ .chip = chip, .peer_ip = w->peer.ip,
+				     .seconds = seconds, .ownbit_ns = ownbit_ns };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int r = cli_guest_opt(&g, opt, optarg);
+
+		if (r < 0) {
+			free(w);
+			return CLI_EXIT_USAGE;
+		}
+		if (r)
+			continue;
 		switch (opt) {
 		case 's':
 			sock = optarg;
@@ -427,50 +438,6 @@ int cli_uml(int argc, char **argv)
 		case 'P':
 			sock2 = optarg;
 			break;
-		case 'c':
-			chip = cli_chip_named(optarg);
-			if (!chip && cli_whatif_named(optarg)) {
-				cli_err("--chip: %s is a what-if chip, not real hardware: "
-					"a real kernel's driver has no row for it", optarg);
-				free(w);
-				return CLI_EXIT_USAGE;
-			}
-			if (!chip) {
-				cli_err("--chip: unknown chip '%s' (a PCIe row of the chip table, "
-					"e.g. RTL8127A)", optarg);
-				free(w);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			if (cli_parse_ip4(optarg, w->peer.ip)) {
-				cli_err("--peer-ip: '%s' is not an IPv4 address", optarg);
-				free(w);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 't':
-			if (bed_parse_uint(optarg, 1, 86400, &seconds)) {
-				cli_err("--seconds: '%s' is not a whole number 1..86400", optarg);
-				free(w);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'o': {
-			unsigned long ns = 2000;
-
-			if (optarg && bed_parse_uint(optarg, 1, 1000000000ul, &ns)) {
-				cli_err("--ownbit-erratum: '%s' is not a delay in ns (1..1e9)",
-					optarg);
-				free(w);
-				return CLI_EXIT_USAGE;
-			}
-			ownbit_ns = (long)ns;
-			break;
-		}
 		case 'T':
 			w->timetravel = true;
 			break;
@@ -490,6 +457,10 @@ int cli_uml(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
+	chip = g.chip;
+	seconds = g.seconds;
+	quiet = g.quiet;
+	ownbit_ns = g.ownbit_ns;
 	if (!sock || optind != argc) {
 		cli_err(!sock ? "--socket PATH is required" : "unexpected argument '%s'",
 			argv[optind]);
