@@ -84,6 +84,25 @@ int cli_guest_opt(struct cli_guest_opts *g, int opt, const char *arg)
 	}
 }
 
+struct rtlm_dev *cli_guest_model(struct sim_host *host, struct plat_mem *mem,
+				 const struct rtl_chip_info *chip, unsigned i,
+				 long ownbit_ns)
+{
+	struct rtlm_params p;
+	struct rtlm_dev *m;
+
+	rtlm_params_default(&p);
+	p.mac[5] = (uint8_t)(i + 1);
+	if (ownbit_ns > 0) {            /* the RTL8127 descriptor-OwnBit erratum */
+		p.faults.ownbit_erratum = true;
+		p.faults.ownbit_delay_ns = (sim_time_t)ownbit_ns;
+	}
+	m = rtlm_create(host, mem, chip, &p);
+	if (!m)
+		cli_err("cannot create the %s model", chip->name);
+	return m;
+}
+
 void cli_guest_report_model(struct rtlm_dev *m, unsigned i, uint64_t tx_frames,
 			    uint64_t offered)
 {

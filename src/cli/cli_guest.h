@@ -37,6 +37,16 @@ struct cli_guest_opts {
  * of them, -1 a bad value (the error line printed). */
 int cli_guest_opt(struct cli_guest_opts *g, int opt, const char *arg);
 
+struct sim_host;
+struct plat_mem;
+
+/* NIC @i's model (MAC 00:e0:4c:68:00:0(i+1), the OwnBit erratum on with
+ * its write-backs held @ownbit_ns when that is > 0) on @host, DMA into
+ * @mem; NULL with the error line printed. */
+struct rtlm_dev *cli_guest_model(struct sim_host *host, struct plat_mem *mem,
+				 const struct rtl_chip_info *chip, unsigned i,
+				 long ownbit_ns);
+
 /* The model's side of a guest run, NIC @i: frames sent (@tx_frames, as
  * the wire counted them) and offered to it, received into the rings, RX
  * drops, the OwnBit erratum, registers it does not know, its last guest

@@ -345,20 +345,11 @@ static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info
 		     const char *sock, bool quiet, long ownbit_ns)
 {
 	struct uml_nic *nic = &w->nic[i];
-	struct rtlm_params p;
 	int rc;
 
-	rtlm_params_default(&p);
-	p.mac[5] = (uint8_t)(i + 1);
-	if (ownbit_ns > 0) {            /* the RTL8127 descriptor-OwnBit erratum */
-		p.faults.ownbit_erratum = true;
-		p.faults.ownbit_delay_ns = (sim_time_t)ownbit_ns;
-	}
-	nic->m = rtlm_create(w->host, &w->mem, chip, &p);
-	if (!nic->m) {
-		cli_err("cannot create the %s model", chip->name);
+	nic->m = cli_guest_model(w->host, &w->mem, chip, i, ownbit_ns);
+	if (!nic->m)
 		return -ENOMEM;
-	}
 	rtlm_set_wire_tx(nic->m, wire_tx, nic);
 	br_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, w->timetravel);
 	nic->vp.quiet = quiet;

@@ -161,20 +161,11 @@ static int nic_start(struct vfio_world *w, unsigned i, const struct rtl_chip_inf
 		     const char *sock, bool quiet, long ownbit_ns)
 {
 	struct vfio_nic *nic = &w->nic[i];
-	struct rtlm_params p;
 	int rc;
 
-	rtlm_params_default(&p);
-	p.mac[5] = (uint8_t)(i + 1);
-	if (ownbit_ns > 0) {
-		p.faults.ownbit_erratum = true;
-		p.faults.ownbit_delay_ns = (sim_time_t)ownbit_ns;
-	}
-	nic->m = rtlm_create(w->host, &w->mem, chip, &p);
-	if (!nic->m) {
-		cli_err("cannot create the %s model", chip->name);
+	nic->m = cli_guest_model(w->host, &w->mem, chip, i, ownbit_ns);
+	if (!nic->m)
 		return -ENOMEM;
-	}
 	w->n = i + 1;
 	rc = br_vfio_init(&nic->v, rtlm_pci(nic->m), &w->rt, sock);
 	if (rc) {
