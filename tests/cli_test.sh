@@ -200,6 +200,15 @@ expect_usage "odd hex key" hash --pcap "$tmp/a.pcap" --key 6d5
 expect_usage "non-hex key" hash --pcap "$tmp/a.pcap" --key 6g5a56da
 expect_usage "short key" hash --pcap "$tmp/a.pcap" --key 6d5a56
 expect_usage "too long key" hash --pcap "$tmp/a.pcap" --key "$(printf '00%.0s' $(seq 300))"
+# the key is the chip's 40 bytes, the rule ethtool -X hkey applies (issue
+# 26: 4..256 bytes were taken and zero-extended)
+expect_usage "4-byte key" hash --src 1.1.1.1 --dst 2.2.2.2 --type ipv4 --key 6d5a56da
+expect_usage "39-byte key" hash --src 1.1.1.1 --dst 2.2.2.2 --type ipv4 --key "$(printf '6d%.0s' $(seq 39))"
+expect_usage "41-byte key" hash --src 1.1.1.1 --dst 2.2.2.2 --type ipv4 --key "$(printf '6d%.0s' $(seq 41))"
+grep -q "40 bytes" "$tmp/err" && ok || bad "a wrong key length does not say the rule: $(cat "$tmp/err")"
+"$rx" run --set run.duration=0.01 --ethtool "-X eth0 hkey $(printf '6d:%.0s' $(seq 38))6d" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^Key is too short for device (39 < 40)" "$tmp/err" && ok ||
+	bad "-X hkey of 39 bytes: $(cat "$tmp/err")"
 expect_usage "queues 0" hash --pcap "$tmp/a.pcap" --queues 0
 expect_usage "queues text" hash --pcap "$tmp/a.pcap" --queues four
 expect_usage "indir not pow2" hash --pcap "$tmp/a.pcap" --indir-size 100

@@ -42,8 +42,9 @@ static void hash_usage(FILE *out)
 "(frames numbered from 1, as tshark does) and a per-queue summary on stderr.\n"
 "\n"
 "options:\n"
-"  --key HEX             RSS key, '6d5a56...' or '6d:5a:56:...' (default: the\n"
-"                        40-byte Microsoft verification key)\n"
+"  --key HEX             RSS key, 40 bytes as the chip's (and ethtool -X hkey)\n"
+"                        take it: '6d5a56...' or '6d:5a:56:...' (default: the\n"
+"                        Microsoft verification key)\n"
 "  --queues N            RX queues, 1..512 (default 4)\n"
 "  --indir-size S        indirection entries, power of two <= 512 (default 128)\n"
 "  --rx-flow-hash 'FLOW FIELDS'\n"
@@ -104,15 +105,24 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 			*(c == O_SPORT ? &o->sport : &o->dport) = (long)v;
 			break;
 		case O_KEY:
-			rc = rss_key_parse(optarg, o->key, RSS_KEY_MAX,
+			/* the chip's key size, as ethtool -X hkey demands it */
+			rc = rss_key_parse(optarg, 0, o->key, RSS_KEY_LEN_RTL8125,
 					   &o->key_len);
-			if (rc || o->key_len < RSS_KEY_MIN) {
-				cli_err("hash: invalid --key '%.64s%s': %s", optarg,
-					strlen(optarg) > 64 ? "..." : "",
-					rc == -E2BIG ? "longer than 256 bytes" :
-					rc == 0 ? "shorter than 4 bytes" :
-					"expected two hex digits per byte, "
-					"optionally ':'-separated");
+			if (rc) {
+				char why[96];
+
+				if (rc == -EINVAL)
+					snprintf(why, sizeof(why), "expected two hex digits "
+						 "per byte, optionally ':'-separated");
+				else if (rc == -E2BIG)
+					snprintf(why, sizeof(why), "more than %d bytes",
+						 RSS_KEY_LEN_RTL8125);
+				else
+					snprintf(why, sizeof(why), "%zu bytes", o->key_len);
+				cli_err("hash: invalid --key '%.64s%s': %s (the RTL8125 "
+					"family's key is %d bytes, as ethtool -X hkey takes it)",
+					optarg, strlen(optarg) > 64 ? "..." : "", why,
+					RSS_KEY_LEN_RTL8125);
 				return CLI_EXIT_USAGE;
 			}
 			break;
