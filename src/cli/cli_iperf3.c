@@ -556,6 +556,8 @@ static void sweep_point(struct bed_world *w, const struct rpt_run *r, struct rpt
 	pt->irqs_per_s = (double)w->nic->interrupts(w) / ((double)sim_now(&w->sim) / 1e9);
 	pt->ping_avg_ms = r->ping.have_stats ? r->ping.avg : -1;
 	pt->retransmits = r->ip.retransmits;
+	pt->no_iperf3 = !w->ip_up;     /* no throughput, no retransmits */
+	pt->udp = w->scn.iperf_udp;
 }
 
 int cli_run_iperf3(struct bed_world *w, bool json, struct rpt_sweep_point *pt)

@@ -575,6 +575,31 @@ static void print_verdict(const struct bed_scn_regime *r, char vals[][64],
 	printf("\n");
 }
 
+/* The length of @a's "section.key" (up to its '='). */
+static size_t key_len(const char *a)
+{
+	return strcspn(a, "=");
+}
+
+/* One override of a regime in its table's heading, and what wins over
+ * it: a later --set of the same key (the last one), or the swept value. */
+static void print_override(const char *set, const char *const *sets, unsigned nsets,
+			   const char *swept)
+{
+	size_t n = key_len(set);
+	const char *wins = NULL;
+
+	for (unsigned i = 0; i < nsets; i++)
+		if (key_len(sets[i]) == n && !strncmp(sets[i], set, n))
+			wins = sets[i];
+	if (strlen(swept) == n && !strncmp(swept, set, n))
+		printf(" %s (the swept values win)", set);
+	else if (wins)
+		printf(" %s (--set %s wins)", set, wins);
+	else
+		printf(" %s", set);
+}
+
 /*
  * A sweep in the scenario's regimes: for each regime, the scenario
  * @pre (file and options) with the regime's overrides, then the --set
@@ -623,9 +648,9 @@ int cli_run_regime_sweep(const struct bed_scenario *pre, const char *const *sets
 		printf("\nregime %s (%g s each, main figure: %s):", rg->name,
 		       base[r].duration_s, bed_scenario_figure_name(rg->main));
 		for (unsigned i = 0; i < rg->n_set; i++)
-			printf(" %s", rg->set[i]);
-		printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", sw.key, "Gbit/s", "%soft max",
-		       "ksoftirqd%", "interrupts/s", "ping avg ms", "retrans");
+			print_override(rg->set[i], sets, nsets, sw.key);
+		printf("\n");
+		report_regime_head(sw.key);
 		for (unsigned i = 0; i < n; i++) {
 			struct rpt_sweep_point *p = &pt[r * n + i];
 			char set[200];
@@ -635,10 +660,7 @@ int cli_run_regime_sweep(const struct bed_scenario *pre, const char *const *sets
 			if (cli_run_point(&base[r], set, false, p))
 				goto fail;
 			bed_progress_done();
-			printf("%-12s %10.2f %10.1f %11.1f %13.0f %13.3f %8llu\n", sw.vals[i],
-			       p->gbps, p->soft_max, p->ksoftirqd, p->irqs_per_s,
-			       p->ping_avg_ms, (unsigned long long)p->retransmits);
-			fflush(stdout);
+			report_regime_row(sw.vals[i], p);
 		}
 		print_verdict(rg, sw.vals, &pt[r * n], n);
 	}
