@@ -12,8 +12,22 @@
 #include "net/net_flow.h"
 #include "report/report_sweep.h"
 
-/* Exit status for bad input (file, argument, key): one line on stderr. */
+/* Exit status for bad input (file, argument, key): one line on stderr,
+ * nothing on stdout (with --json: {"error": MESSAGE} alone). */
 #define CLI_EXIT_USAGE	2
+/* Exit status of a report that covers part of its input: a capture that
+ * turned bad part-way (run --pcap, hash --pcap), reported up to there. */
+#define CLI_EXIT_PARTIAL	4
+
+/*
+ * --json's failures, as iperf3 -J reports them: cli_json_begin() when a
+ * command prints JSON, cli_json_printed() once its document is out;
+ * cli_json_end(rc) returns @rc and, when @rc is not 0 and no document
+ * went out, prints {"error": MESSAGE} with the last error line.
+ */
+void cli_json_begin(void);
+void cli_json_printed(void);
+int cli_json_end(int rc);
 
 /* Subcommands: argv[0] is the subcommand name. Return: exit status. */
 int cli_hash(int argc, char **argv);

@@ -39,7 +39,9 @@ static void hash_usage(FILE *out)
 "\n"
 "Tuple mode prints the hash (0x%08x) on the first line, then the Toeplitz\n"
 "input and the RX queue.  Capture mode prints a TSV 'frame type hash queue'\n"
-"(frames numbered from 1, as tshark does) and a per-queue summary on stderr.\n"
+"(frames numbered from 1, as tshark does) and a per-queue summary on stderr;\n"
+"a capture that turns bad part-way gets the rows and summary of the frames\n"
+"before that, a 'partial:' line, the error and exit status 4.\n"
 "\n"
 "options:\n"
 "  --key HEX             RSS key, 40 bytes as the chip's (and ethtool -X hkey)\n"
@@ -356,7 +358,8 @@ static int hash_pcap(const struct hash_opts *o)
 	pkts = calloc(o->queues, sizeof(*pkts));
 	/* Rows are collected in memory and written once the capture has been
 	 * read, as far as it could be: a file that turns bad part-way still
-	 * gets the rows and summary of what was read, then the error. */
+	 * gets the rows and summary of what was read, says so, then the error
+	 * (exit status 4, CLI_EXIT_PARTIAL). */
 	ms = open_memstream(&out, &out_len);
 	if (!flows || !pkts || !ms) {
 		cli_err("hash: out of memory");
@@ -440,8 +443,10 @@ static int hash_pcap(const struct hash_opts *o)
 		fprintf(stderr, ")\n");
 	}
 	if (bad_file) {
+		fprintf(stderr, "partial: the capture turned bad after frame %lu; the rows and "
+			"this summary cover frames 1-%lu (exit status 4)\n", frame, frame);
 		cli_err("%s", cli_pcap_error(cap));
-		rc = CLI_EXIT_USAGE;
+		rc = CLI_EXIT_PARTIAL;
 		goto out;
 	}
 	rc = 0;

@@ -106,6 +106,10 @@ int cli_run(int argc, char **argv)
 		return 1;
 	}
 	bed_scenario_default(&w->scn);
+	/* --json anywhere: an error before it is parsed is a JSON one too */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			cli_json_begin();
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
@@ -181,6 +185,7 @@ int cli_run(int argc, char **argv)
 			break;
 		case 'J':
 			json = true;
+			cli_json_begin();
 			break;
 		case 'j': {
 			unsigned long v;
@@ -388,5 +393,5 @@ int cli_run(int argc, char **argv)
 out:
 	cli_world_down(w);
 	free(w);
-	return rc;
+	return cli_json_end(rc);
 }

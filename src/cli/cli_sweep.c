@@ -198,13 +198,17 @@ static int sweep_plot(const struct rpt_sweep *sw, const char *plot, const char *
 static int sweep_finish(const struct rpt_sweep *sw, const struct cli_sweep_opts *o,
 			const char *plot_tmp)
 {
-	if (o->json)
+	/* the plot first: a JSON document is printed only for a sweep that
+	 * did not fail (else --json prints the error) */
+	if (o->plot) {
+		if (sweep_plot(sw, o->plot, plot_tmp, NULL, sw->pt, 1))
+			return 1;       /* it removed the temporary file */
+		fprintf(o->json ? stderr : stdout, "plot: %s\n", o->plot);
+	}
+	if (o->json) {
 		report_sweep_json(sw);
-	if (!o->plot)
-		return 0;
-	if (sweep_plot(sw, o->plot, plot_tmp, NULL, sw->pt, 1))
-		return 1;       /* it removed the temporary file */
-	fprintf(o->json ? stderr : stdout, "plot: %s\n", o->plot);
+		cli_json_printed();
+	}
 	return 0;
 }
 
@@ -737,6 +741,7 @@ int cli_sweep_merge(int argc, char **argv)
 		}
 		if (!strcmp(argv[a], "--json")) {
 			o.json = true;
+			cli_json_begin();
 			continue;
 		}
 		if (!strcmp(argv[a], "--plot")) {
@@ -794,5 +799,5 @@ int cli_sweep_merge(int argc, char **argv)
 out:
 	for (unsigned k = 0; k < ng; k++)
 		globfree(&g[k]);
-	return rc;
+	return cli_json_end(rc);
 }
