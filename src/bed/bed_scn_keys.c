@@ -573,6 +573,14 @@ int bed_scn_apply(struct bed_scenario *s, const char *sec, const char *key,
 	return -1;
 }
 
+const char *bed_scn_key_unit(const char *name)
+{
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (!strcmp(scn_keys[i].name, name))
+			return scn_keys[i].unit ? scn_keys[i].unit : "";
+	return "";
+}
+
 unsigned bed_scn_nkeys(void)
 {
 	return N_KEYS;

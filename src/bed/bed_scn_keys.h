@@ -27,6 +27,9 @@ struct bed_scn_key_doc {
 	const char *help;       /* what it does */
 };
 
+/* The unit of key @name ("us", "s", ...), or "" (none, or no such key). */
+const char *bed_scn_key_unit(const char *name);
+
 /* The number of keys; key @i (0 ..) of the table. */
 unsigned bed_scn_nkeys(void);
 void bed_scn_key_doc(unsigned i, struct bed_scn_key_doc *d);

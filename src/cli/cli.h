@@ -131,14 +131,16 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n);
  * cli_plot_sweep() - draw a sweep of @key over the @n values @vals with
  * gnuplot into @tmp (from cli_plot_prepare), titled @title, then rename it
  * to @plot with the mode the umask gives new files: SVG for a .svg name,
- * else PNG.  @names NULL: one curve of @n points @pt, in panels
- * throughput, busiest ksoftirqd, interrupts/s, idle ping.  Else @nreg
- * regimes, curve r named @names[r] with points @pt[r * n .. r * n + n - 1],
- * in panels throughput, busiest CPU %soft, interrupts/s, ping.  A point
- * without a ping reply is a gap in the ping panel.  No file name enters
- * gnuplot's script; title, key, values and names are reduced to safe label
- * characters.  0, or -1 with the error (and gnuplot's first message)
- * printed and @tmp removed.
+ * gnuplot's script itself for a .gp name, else PNG.  @names NULL: one
+ * curve of @n points @pt, in panels throughput, busiest ksoftirqd,
+ * interrupts/s, idle ping, retransmits.  Else @nreg regimes, curve r named
+ * @names[r] with points @pt[r * n .. r * n + n - 1], in panels throughput,
+ * busiest CPU %soft, interrupts/s, ping, retransmits.  Numeric values sit
+ * on a true or log scale (the key's unit in the label), a word among them
+ * ("adaptive") is a marker of its own; a figure a point lacks (no ping
+ * reply, no TCP) is a gap.  No file name enters gnuplot's script; title,
+ * key, values and names are reduced to safe label characters.  0, or -1
+ * with the error (and gnuplot's first message) printed and @tmp removed.
  */
 int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
 		   char vals[][64], const char *const *names,
