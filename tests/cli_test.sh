@@ -266,6 +266,11 @@ out=$("$rx" uml --socket "$tmp/u.sock" --seconds 1 --quiet 2>&1)
 [ $? -eq 0 ] && echo "$out" | grep -q -- "--seconds 1 reached" &&
 	echo "$out" | grep -q "nic0 virt-pci: 0 config reads" && ok || bad "uml with no guest: $out"
 
+# a scenario file's NUL byte: the line it is on (it said :0:)
+printf '[run]\nduration = 1\n\0\n' >"$tmp/nul.ini"
+expect_usage "a NUL byte in a scenario" run "$tmp/nul.ini"
+grep -q "nul.ini:3: a NUL byte" "$tmp/err" && ok || bad "NUL byte line: $(cat "$tmp/err")"
+
 # nic.rx_queues: 0 is automatic (documented with the key), and the run
 # header says when the driver set up fewer than asked (issue 26)
 "$rx" run --help-keys >"$tmp/keys" 2>&1

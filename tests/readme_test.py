@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 src, build, rx = (os.path.abspath(a) for a in sys.argv[1:4])
 
@@ -71,7 +72,9 @@ for tag, body in blocks:
         if cur.endswith("\\"):
             cur = cur[:-1]
             continue
-        if cur.strip() and cur.strip() not in [c for c, _ in commands]:
+        # the same command twice (its comment aside) runs once
+        same = lambda c: re.sub(r"\s+#\s.*$", "", c)
+        if cur.strip() and same(cur.strip()) not in [same(c) for c, _ in commands]:
             commands.append((cur.strip(), promise))
         cur, promise = "", None
 check(len(commands) > 20, f"only {len(commands)} commands found")
@@ -120,16 +123,19 @@ try:
             continue
         ats = [float(t) for t in re.findall(r"--at (\d+(?:\.\d+)?)", cmd)]
         d = "%g" % (max(ats) + 0.3 if ats else 0.3)
-        run = re.sub(r"\brxscale run\b", f"rxscale run --set run.duration={d}", cmd)
+        # (a trailing comment off first: what is added goes before it)
+        run = re.sub(r"\brxscale run\b", f"rxscale run --set run.duration={d}",
+                     re.sub(r"\s+#\s.*$", "", cmd))
         if run.startswith("scripts/fidelity.py"):
             run += f" --set run.duration={d}"
         run = re.sub(r"^make (\S+)", rf"make \1 BUILD={build}", run)
         run = run.replace("meson install -C build", f"meson install -C {build}")
         run = run.replace("/tmp/stage", os.path.join(tmp, "stage"))
+        t0 = time.monotonic()
         r = subprocess.run(["bash", "-c", run], cwd=view, capture_output=True, text=True,
                            stdin=subprocess.DEVNULL)
         ran += 1
-        print(f"ran: {cmd}  (exit {r.returncode})")
+        print(f"ran: {cmd}  (exit {r.returncode}, {time.monotonic() - t0:.0f} s)")
         check(r.returncode == 0, f"{cmd}: exit {r.returncode}:\n{r.stderr[-1500:]}")
         if promise:
             first = r.stdout.splitlines()[0] if r.stdout else ""

@@ -579,31 +579,6 @@ static void print_verdict(const struct bed_scn_regime *r, char vals[][64],
 	printf("\n");
 }
 
-/* The length of @a's "section.key" (up to its '='). */
-static size_t key_len(const char *a)
-{
-	return strcspn(a, "=");
-}
-
-/* One override of a regime in its table's heading, and what wins over
- * it: a later --set of the same key (the last one), or the swept value. */
-static void print_override(const char *set, const char *const *sets, unsigned nsets,
-			   const char *swept)
-{
-	size_t n = key_len(set);
-	const char *wins = NULL;
-
-	for (unsigned i = 0; i < nsets; i++)
-		if (key_len(sets[i]) == n && !strncmp(sets[i], set, n))
-			wins = sets[i];
-	if (strlen(swept) == n && !strncmp(swept, set, n))
-		printf(" %s (the swept values win)", set);
-	else if (wins)
-		printf(" %s (--set %s wins)", set, wins);
-	else
-		printf(" %s", set);
-}
-
 /*
  * A sweep in the scenario's regimes: for each regime, the scenario
  * @pre (file and options) with the regime's overrides, then the --set
@@ -649,12 +624,12 @@ int cli_run_regime_sweep(const struct bed_scenario *pre, const char *const *sets
 	for (unsigned r = 0; r < nreg; r++) {
 		const struct bed_scn_regime *rg = &pre->regime[r];
 
-		printf("\nregime %s (%g s each, main figure: %s):", rg->name,
-		       base[r].duration_s, bed_scenario_figure_name(rg->main));
+		const char *ov[BED_SCN_MAX_REGIME_SETS];
+
 		for (unsigned i = 0; i < rg->n_set; i++)
-			print_override(rg->set[i], sets, nsets, sw.key);
-		printf("\n");
-		report_regime_head(sw.key);
+			ov[i] = rg->set[i];
+		report_regime_head(rg->name, base[r].duration_s, bed_scenario_figure_name(rg->main),
+				   ov, rg->n_set, sets, nsets, sw.key);
 		for (unsigned i = 0; i < n; i++) {
 			struct rpt_sweep_point *p = &pt[r * n + i];
 			char set[200];

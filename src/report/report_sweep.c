@@ -49,9 +49,32 @@ void report_sweep_row(const struct rpt_sweep *sw, unsigned i)
 	fflush(stdout);
 }
 
-void report_regime_head(const char *key)
+/* One override of a regime in its heading, and what wins over it. */
+static void put_override(const char *ov, const char *const *sets, unsigned nsets,
+			 const char *swept)
 {
-	printf("%-12s %10s %10s %11s %13s %13s %8s\n", key, "Gbit/s", "%soft max",
+	size_t n = strcspn(ov, "=");
+	const char *wins = NULL;
+
+	for (unsigned i = 0; i < nsets; i++)
+		if (strcspn(sets[i], "=") == n && !strncmp(sets[i], ov, n))
+			wins = sets[i];
+	if (strlen(swept) == n && !strncmp(swept, ov, n))
+		printf(" %s (the swept values win)", ov);
+	else if (wins)
+		printf(" %s (--set %s wins)", ov, wins);
+	else
+		printf(" %s", ov);
+}
+
+void report_regime_head(const char *name, double secs, const char *figure,
+			const char *const *ov, unsigned n, const char *const *sets,
+			unsigned nsets, const char *swept)
+{
+	printf("\nregime %s (%g s each, main figure: %s):", name, secs, figure);
+	for (unsigned i = 0; i < n; i++)
+		put_override(ov[i], sets, nsets, swept);
+	printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", swept, "Gbit/s", "%soft max",
 	       "ksoftirqd%", "interrupts/s", "ping avg ms", "retrans");
 }
 

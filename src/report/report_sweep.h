@@ -48,9 +48,16 @@ struct rpt_sweep {
 void report_sweep_head(const struct rpt_sweep *sw);
 void report_sweep_row(const struct rpt_sweep *sw, unsigned i);
 
-/* A regime's table: the column titles, one row (value @val), flushed.
- * A figure the point does not have (no ping reply, no iperf3) is "-". */
-void report_regime_head(const char *key);
+/*
+ * A regime's table: its heading (regime @name, @secs seconds a run, judged
+ * by @figure, its @n overrides @ov, each with what wins over it: the last
+ * of the @nsets --set assignments @sets of its key, or the swept key
+ * @swept), the column titles; one row (value @val), flushed.  A figure
+ * the point does not have (no ping reply, no iperf3) is "-".
+ */
+void report_regime_head(const char *name, double secs, const char *figure,
+			const char *const *ov, unsigned n, const char *const *sets,
+			unsigned nsets, const char *swept);
 void report_regime_row(const char *val, const struct rpt_sweep_point *pt);
 
 /* The whole sweep as one JSON document on stdout; a figure a point does
