@@ -135,7 +135,7 @@ PCI = ["fault.ownbit_erratum=1", "fault.ownbit_every=3", "fault.ownbit_delay_ns=
        "fault.dma_fail_nth=40", "fault.skb_fail_nth=1000", "fault.irq_fail_nth=1",
        "fault.msix_avail=9", "fault.msi_fail=1", "fault.msix_drop_next=1",
        "fault.msix_drop_every=5000", "fault.rx_ring_full=2", "fault.link_flap_every=0.5",
-       "fault.link_down=0.05"]
+       "fault.link_down=0.05", "fault.mmio_post_ns=1000"]
 USB = ["fault.usb_ctrl_stall_next=1", "fault.usb_xfer_error_every=50",
        "fault.usb_intr_silent=1", "fault.urb_fail_nth=1", "fault.dma_fail_nth=40",
        "fault.skb_fail_nth=1000", "fault.link_flap_every=0.5"]

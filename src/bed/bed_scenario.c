@@ -378,6 +378,7 @@ static const struct scn_key scn_keys[] = {
 	BOOL("fault.msi_fail", fault.msi_fail),
 	UINT("fault.msix_drop_next", fault.msix_drop_next, 0, 4000000000u),
 	UINT("fault.msix_drop_every", fault.msix_drop_every, 0, 4000000000u),
+	UINT("fault.mmio_post_ns", fault.mmio_post_ns, 0, 100000000),
 	UINT("fault.rx_ring_full", fault.rx_ring_full, 0, (1u << RTL_HW_RX_QUEUES) - 1),
 	{ .name = "fault.link_flap_every", .kind = SK_SECONDS0, FIELD(fault.link_flap_every),
 	  .what = "a period in [0, 3600] s (0: no flaps)" },

@@ -160,6 +160,7 @@ int plat_pci_dev_init(struct plat_pci_dev *d, struct sim_host *host,
 
 void plat_pci_dev_fini(struct plat_pci_dev *d)
 {
+	plat_pci_post_fini(d);
 	for (struct plat_pci_dev **pp = &dev_list; *pp; pp = &(*pp)->next) {
 		if (*pp == d) {
 			*pp = d->next;
@@ -270,6 +271,7 @@ int plat_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val)
 		*val = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
 		return -EFAULT;
 	}
+	plat_pci_post_flush(d);		/* a read pushes earlier posted writes */
 	*val = d->bar[bar].ops->read(d->bar[bar].opaque, off, size);
 	if (size < 8)
 		*val &= (1ull << (8 * size)) - 1;
@@ -286,6 +288,8 @@ int plat_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val)
 		return -EFAULT;
 	if (size < 8)
 		val &= (1ull << (8 * size)) - 1;
+	if (d->post_ns)
+		return plat_pci_post_write(d, bar, off, size, val);
 	d->bar[bar].ops->write(d->bar[bar].opaque, off, val, size);
 	return 0;
 }
@@ -701,6 +705,7 @@ int plat_pci_cfg_read(struct plat_pci_dev *d, unsigned off, unsigned size,
 		*val = 0xffffffffu;
 		return -EINVAL;
 	}
+	plat_pci_post_flush(d);		/* non-posted: behind the posted writes */
 	*val = off < PLAT_PCI_CFG_STORED ? cfg_get(d, off, size) : 0;
 	return 0;
 }

@@ -141,6 +141,14 @@ struct plat_pci_dev {
 	uint64_t msi_held;                      /* MSI messages held by its mask */
 	uint64_t cfg_errors;                    /* bad config / MSI-X BAR access */
 	char last_error[96];
+	/* posted MMIO writes (plat_pci_post.c): delay, the writes in
+	 * flight (a ring), how many were posted and how many a read flushed */
+	sim_time_t post_ns;
+	struct plat_pci_posted *post_q;
+	unsigned post_head, post_n, post_cap;
+	struct sim_event post_ev;
+	bool post_ev_init;
+	uint64_t posted_writes, posted_flushed;
 	struct plat_pci_dev *next;               /* platform's device list */
 };
 
@@ -190,6 +198,16 @@ void *plat_pci_bar_addr(struct plat_pci_dev *d, unsigned bar);
  * ones and returns -EFAULT (counted on the function when it is known).
  */
 int plat_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val);
+/* Host writes to @d's BARs take effect @post_ns after they are issued, in
+ * order; a read of any of its BARs first applies every write in flight
+ * (PCIe ordering; plat_pci_post.c).  0 = at once (the default). */
+void plat_pci_set_posted_writes(struct plat_pci_dev *d, sim_time_t post_ns);
+/* (plat_pci_post.c, for plat_pci.c) */
+struct plat_pci_posted;
+int plat_pci_post_write(struct plat_pci_dev *d, unsigned bar, uint64_t off,
+			unsigned size, uint64_t val);
+void plat_pci_post_flush(struct plat_pci_dev *d);
+void plat_pci_post_fini(struct plat_pci_dev *d);
 int plat_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val);
 
 /* BAR-relative access (a transport routing the guest's MMIO by BAR index
