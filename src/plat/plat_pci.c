@@ -725,6 +725,12 @@ int plat_pci_cfg_write(struct plat_pci_dev *d, unsigned off, unsigned size,
 		return -EINVAL;
 	if (off >= PLAT_PCI_CFG_STORED)
 		return 0;
+	plat_pci_post_flush(d);		/* non-posted: behind the posted writes */
+	if (!d->cfg_reset_taken) {
+		memcpy(d->cfg_reset, d->cfg, sizeof(d->cfg));
+		d->irq_mode_reset = d->irq_mode;
+		d->cfg_reset_taken = true;
+	}
 	for (unsigned i = 0; i < size; i++) {
 		uint8_t m = d->cfg_wmask[off + i];
 
@@ -757,4 +763,23 @@ int plat_pci_cfg_write(struct plat_pci_dev *d, unsigned off, unsigned size,
 		msi_send(d);
 	}
 	return 0;
+}
+
+void plat_pci_function_reset(struct plat_pci_dev *d)
+{
+	plat_pci_post_flush(d);
+	if (d->cfg_reset_taken) {
+		memcpy(d->cfg, d->cfg_reset, sizeof(d->cfg));
+		d->irq_mode = d->irq_mode_reset;
+	}
+	for (unsigned i = 0; i < d->msix_nvec; i++) {
+		d->msix[i].masked = true;
+		d->msix[i].pending = false;
+		d->msix[i].addr = 0;
+		d->msix[i].data = 0;
+	}
+	d->flrs++;
+	if (d->reset_fn)
+		d->reset_fn(d->reset_opaque);
+	intx_tell(d);
 }
