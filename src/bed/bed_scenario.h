@@ -54,6 +54,9 @@ struct bed_scn_faults {
 	bool msi_fail;
 	/* PCIe: lost MSI-X messages; RX queues without descriptors (mask) */
 	unsigned msix_drop_next, msix_drop_every, rx_ring_full;
+	/* host MMIO writes take effect this long after they are issued
+	 * (posted writes in flight; a read flushes them), ns */
+	unsigned mmio_post_ns;
 	/* the link goes down every link_flap_every s for link_down s */
 	double link_flap_every, link_down;
 	/* USB: STALLed control requests, bulk-in transfers ending in a

@@ -477,6 +477,9 @@ static const struct scn_key scn_keys[] = {
 	     "PCIe: the next N MSI-X messages are lost"),
 	UINT("fault.msix_drop_every", fault.msix_drop_every, 0, 4000000000u, NULL,
 	     "PCIe: every Nth MSI-X message is lost (0: none)"),
+	UINT("fault.mmio_post_ns", fault.mmio_post_ns, 0, 100000000, "ns",
+	     "PCIe: host writes to the BARs land this long after they are issued, in "
+	     "order; a read pushes them first (PCIe posted writes; 0: at once)"),
 	UINT("fault.rx_ring_full", fault.rx_ring_full, 0, (1u << RTL_HW_RX_QUEUES) - 1,
 	     NULL, "PCIe: a mask, bit q: RX queue q finds no descriptor (its frames count "
 	     "as rx_missed)"),

@@ -177,6 +177,7 @@ struct rpt_timeline {
 	double max_stall_ms, bound_ms;  /* longest RX stall, its bound */
 	unsigned max_stall_q;
 	uint64_t kicks;                 /* the driver's lost-interrupt kicks */
+	uint64_t resets, tx_timeouts;   /* its reset task's runs, TX timeouts */
 };
 
 /* The driver's counters of one RX queue. */
