@@ -30,7 +30,9 @@
  * count, unknown request), a ring or buffer address outside the memory
  * table, a descriptor loop, an out-of-range index or a stalled partial
  * message (every read past the first byte of a message waits at most
- * io_timeout_ms) puts the back-end into an error state: the reason is kept
+ * io_timeout_ms) puts the back-end into an error state (-ECONNABORTED when
+ * the front-end closed the socket in the middle of a message, -ECONNRESET
+ * when it closed it between messages): the reason is kept
  * in br_vhost_error(), the connection is closed at the next poll, and
  * the poll returns the negative errno.  Nothing here blocks except
  * br_vhost_run() (bounded by its timeout) and the bounded waits above.
@@ -40,6 +42,7 @@
 #ifndef RXSCALE_BR_VHOST_H
 #define RXSCALE_BR_VHOST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -182,6 +185,9 @@ struct br_vhost {
 	 * later, at the right virtual time, with br_vhost_send_call(). */
 	void (*call_hook)(void *opaque, struct br_vhost *vh, unsigned q);
 	void *call_opaque;
+	/* When set and non-zero after a signal, a bounded wait inside a
+	 * message gives up at once (-EINTR): the owner is stopping. */
+	const volatile sig_atomic_t *stop;
 	uint8_t rbuf[24];               /* a reply on req_fd being assembled */
 	unsigned rlen;
 	uint64_t call_replies;

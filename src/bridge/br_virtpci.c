@@ -98,6 +98,11 @@ static int irq_send(struct br_virtpci *vp, uint8_t op, uint64_t addr,
 {
 	struct br_virtpci_irqmsg *im;
 
+	if (!br_vhost_connected(&vp->vh)) {
+		/* no guest (it went away): nobody to interrupt */
+		vp->irq_gone++;
+		return 0;
+	}
 	if (vp->pend_n == BR_VIRTPCI_IRQ_PENDING) {
 		vp->irq_dropped++;
 		guest_error(vp, "interrupt op %u dropped: %u messages wait for irq buffers",
@@ -463,8 +468,14 @@ int br_virtpci_run(struct br_virtpci *vp, int timeout_ms)
 int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 			  uint64_t len)
 {
-	int rc = br_vhost_gpa_read(&vp->vh, addr, buf, len);
+	int rc;
 
+	if (!br_vhost_connected(&vp->vh)) {
+		vp->dma_gone++;
+		memset(buf, 0xff, len);
+		return -ENODEV;
+	}
+	rc = br_vhost_gpa_read(&vp->vh, addr, buf, len);
 	if (rc) {
 		vp->dma_errors++;
 		guest_error(vp, "DMA read of %llu bytes at 0x%llx outside guest memory",
@@ -476,8 +487,13 @@ int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 int br_virtpci_dma_write(struct br_virtpci *vp, uint64_t addr,
 			   const void *buf, uint64_t len)
 {
-	int rc = br_vhost_gpa_write(&vp->vh, addr, buf, len);
+	int rc;
 
+	if (!br_vhost_connected(&vp->vh)) {
+		vp->dma_gone++;
+		return -ENODEV;
+	}
+	rc = br_vhost_gpa_write(&vp->vh, addr, buf, len);
 	if (rc) {
 		vp->dma_errors++;
 		guest_error(vp, "DMA write of %llu bytes at 0x%llx outside guest memory",

@@ -108,6 +108,9 @@ struct br_virtpci {
 	uint64_t irq_dropped;           /* pending list full */
 	uint64_t guest_errors;
 	uint64_t dma_errors;
+	/* the device's DMA and interrupts while no guest is connected (one
+	 * that went away mid-transfer): refused, counted, no guest error */
+	uint64_t dma_gone, irq_gone;
 	char last_error[160];
 	bool quiet;                     /* no stderr log of guest errors */
 };
@@ -150,7 +153,8 @@ int br_virtpci_send_pme(struct br_virtpci *vp);
 
 /* Copy between guest physical (= bus) address @addr and @buf.  0, or
  * -EFAULT when the range is not all in the memory table (a guest error:
- * counted in dma_errors, nothing copied). */
+ * counted in dma_errors, nothing copied), or -ENODEV when no guest is
+ * connected (counted in dma_gone; a read fills @buf with all ones). */
 int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 			  uint64_t len);
 int br_virtpci_dma_write(struct br_virtpci *vp, uint64_t addr,

@@ -149,9 +149,14 @@ static void nic_poll(struct uml_world *w, unsigned i, int r)
 {
 	struct uml_nic *nic = &w->nic[i];
 
-	if (br_vhost_connected(&nic->vp.vh))
+	/* (a connection accepted and closed within one poll counts too) */
+	if (br_vhost_connected(&nic->vp.vh) || nic->vp.vh.connections)
 		nic->was_connected = true;
-	if (r < 0 && r != -ECONNRESET) {
+	if (r == -EINTR && uml_stop) {
+		printf("rxscale uml: nic%u: %s\n", i, br_vhost_error(&nic->vp.vh));
+	} else if (r < 0 && r != -ECONNRESET) {
+		/* a malformed message or ring, or a guest that died in the
+		 * middle of a message (-ECONNABORTED) */
 		printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
 		       i, br_vhost_error(&nic->vp.vh));
 		w->io_rc = 1;
@@ -202,12 +207,14 @@ static int tt_deliver(void *opaque, struct br_tt *tt)
 			int rc = br_tt_wait_fd(tt, (unsigned)ci, vh->req_fd);
 
 			if (rc < 0) {
-				printf("rxscale uml: nic%u: %s\n", i, br_tt_error(tt));
+				printf("rxscale uml: nic%u: guest error: %s\n", i,
+				       br_tt_error(tt));
 				return rc;
 			}
 			rc = br_vhost_call_reply(vh);
 			if (rc < 0) {
-				printf("rxscale uml: nic%u: %s\n", i, br_vhost_error(vh));
+				printf("rxscale uml: nic%u: guest error: %s\n", i,
+				       br_vhost_error(vh));
 				return rc;
 			}
 			got += (unsigned)rc;
@@ -242,7 +249,9 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 		int r = br_tt_step(&w->tt, 1000);
 
 		if (r < 0) {
-			printf("rxscale uml: time-travel: %s\n", br_tt_error(&w->tt));
+			if (r != -EINTR || !uml_stop)
+				printf("rxscale uml: time-travel: %s\n",
+				       w->tt.err[0] ? br_tt_error(&w->tt) : strerror(-r));
 			rc = 1;
 			break;
 		}
@@ -268,6 +277,19 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 		}
 		if (gone == w->n && w->tt.started && !w->tt.ncl)
 			break;          /* every guest came and went */
+		if (w->tt.started >= w->tt.expect && !w->tt.ncl) {
+			/* every guest's clock is gone (a guest killed, or one
+			 * that closed only its time socket): none of them can
+			 * run again; what their devices still sent is read */
+			tt_io(w);
+			if (w->io_rc)
+				rc = 1;
+			for (unsigned i = 0; i < w->n; i++)
+				if (!w->nic[i].gone)
+					printf("rxscale uml: nic%u: the guest's clock went away\n",
+					       i);
+			break;
+		}
 		if (br_tt_now(&w->tt) > limit) {
 			printf("rxscale uml: --seconds %lu (simulated) reached\n", seconds);
 			break;
@@ -324,6 +346,10 @@ static void report_nic(const struct uml_nic *nic, unsigned i)
 		       "(pending list full)\n", i, (unsigned long long)nic->vp.irq_deferred,
 		       (unsigned long long)nic->vp.irq_dropped);
 	cli_guest_report_model(nic->m, i, nic->tx_frames, nic->rx_offered);
+	if (nic->vp.dma_gone || nic->vp.irq_gone)
+		printf("nic%u virt-pci: after the guest left: %llu DMA accesses and %llu "
+		       "interrupts refused\n", i, (unsigned long long)nic->vp.dma_gone,
+		       (unsigned long long)nic->vp.irq_gone);
 	if (nic->vp.last_error[0])
 		printf("nic%u virt-pci: last guest error: %s\n", i, nic->vp.last_error);
 }
@@ -353,6 +379,7 @@ static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info
 	rtlm_set_wire_tx(nic->m, wire_tx, nic);
 	br_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, w->timetravel);
 	nic->vp.quiet = quiet;
+	nic->vp.vh.stop = &uml_stop;
 	if (w->timetravel) {
 		nic->vp.vh.call_hook = nic_call_hook;
 		nic->vp.vh.call_opaque = nic;
@@ -498,6 +525,8 @@ int cli_uml(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (w->timetravel) {
 		rc = run_timetravel(w, seconds);
+		if (uml_stop)
+			printf("rxscale uml: stopped by a signal\n");
 		report(w);
 		goto out;
 	}
@@ -518,20 +547,11 @@ int cli_uml(int argc, char **argv)
 			int r = w->n == 1 ? br_virtpci_run(&nic->vp, 1) :
 					    br_virtpci_poll(&nic->vp);
 
-			if (br_vhost_connected(&nic->vp.vh))
-				nic->was_connected = true;
-			if (r < 0 && r != -ECONNRESET) {
-				printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
-				       i, br_vhost_error(&nic->vp.vh));
-				rc = 1;
-			}
-			if (nic->was_connected && !br_vhost_connected(&nic->vp.vh)) {
-				if (!nic->gone)
-					printf("rxscale uml: nic%u: the guest disconnected\n", i);
-				nic->gone = true;
-			}
+			nic_poll(w, i, r);
 			gone += nic->gone;
 		}
+		if (w->io_rc)
+			rc = 1;
 		if (gone == w->n)       /* every guest came and went */
 			break;
 		if (w->n > 1) {
@@ -546,6 +566,8 @@ int cli_uml(int argc, char **argv)
 				poll(pf, nf, 1);
 		}
 	}
+	if (uml_stop)
+		printf("rxscale uml: stopped by a signal\n");
 	report(w);
 out:
 	if (w->timetravel)
