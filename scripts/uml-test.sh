@@ -33,6 +33,8 @@
 #   UML_TEST_TIMEOUT=120    seconds (host time) a guest may run before it
 #                           is killed
 #   UML_TEST_KEEP=1         keep the logs (their directory is printed)
+#   UML_TEST_ONLY="a b"     run only these checks (mainline rxscale iperf3
+#                           ownbit older)
 # Needs: rxscale built (build/rxscale), the UML kernel (make uml-kernel),
 # the modules for it (scripts/uml-kmod.sh), ping, ethtool, iperf3.
 # Exit: 0 when every check passed.
@@ -142,8 +144,14 @@ result() {
   fi
 }
 
+# want NAME: the check is to run (UML_TEST_ONLY="NAME ..." picks some)
+want() {
+  [ -z "${UML_TEST_ONLY:-}" ] || [[ " $UML_TEST_ONLY " == *" $1 "* ]]
+}
+
 echo "uml-test: $(cat "$out/linux-$ver/include/config/kernel.release") guests, logs in $tmp"
 
+if want mainline; then
 # ---- 1. mainline r8169 against the model, the built-in peer answering
 bad=0
 init "$tmp/mainline.sh" <<'EOF'
@@ -163,7 +171,9 @@ check mainline "[ \"\$(awk '/ rx_packets:/ {print \$2}' $L)\" -ge 5 ] 2>/dev/nul
 check mainline "grep -q 'RXS-END' $L" "the guest ran to the end"
 check mainline "[ -z \"\$(unknown_regs mainline)\" ] && ! grep -q 'cond == 0' $L" "every register r8169 touched is modelled (no unknown offset, no rtl_*_cond timeout)$(unknown_regs mainline)"
 result mainline
+fi
 
+if want rxscale; then
 # ---- 2. rxscale's driver in the real kernel: queues, vectors, ethtool
 bad=0
 init "$tmp/rxscale.sh" <<EOF
@@ -194,7 +204,9 @@ check rxscale "grep -q '3 packets transmitted, 3 received, 0% packet loss' $L" "
 check rxscale "grep -q 'RXS-END' $L && ! grep -q 'RXS-INSMOD-FAILED' $L" "module loaded, the guest ran to the end"
 check rxscale "! grep -qE 'BUG|Oops' $L && [ \$(warnings $L) -eq 0 ]" "no BUG, Oops or WARNING in the guest log ($(vpci_delays $L) virt-pci command timeouts: known, uml/README.md)"
 result rxscale
+fi
 
+if want iperf3; then
 # ---- 3. two guests, two models cabled together: iperf3 TCP
 # A (10.0.0.1, time-travel client 0) sends to B (10.0.0.2, client 1); DRV
 # is mainline, or rxscale (rxscale_r8169 with 4 RX queues).
@@ -250,7 +262,9 @@ grep -h '^time-travel:' "$tmp"/iperf3-*.dev | sed 's/^/  /'
 cat "$tmp"/iperf3-m?.log "$tmp/iperf3-rm.log" > "$tmp/iperf3.log"
 cat "$tmp"/iperf3-*.dev > "$tmp/iperf3.dev"
 result iperf3
+fi
 
+if want ownbit; then
 # ---- 4. the RTL8127 OwnBit erratum under real drivers: the model holds
 # each RX descriptor's OWN-clearing write-back until the host's next MMIO
 # read (or 1 s); a lone ping shows who is exposed
@@ -279,11 +293,14 @@ check ownbit "grep -q '3 packets transmitted, 3 received' $tmp/ownbit-rxscale.lo
 check ownbit "grep -q '3 packets transmitted, 0 received' $tmp/ownbit-nowa.log" "rxscale_r8169 on a row without it (RTL8126A, erratum on; MSI-X, no register read): 0 of 3, the replies wait in the ring"
 cp "$tmp/ownbit-mainline.log" "$tmp/ownbit.log"; cat "$tmp"/ownbit-*.dev > "$tmp/ownbit.dev"
 result ownbit
+fi
 
 # ---- 5. (when UML_KERNEL=6.12 make uml-kernel has built it) the 6.12
 # kernel's r8169 against the RTL8125B and RTL8126A rows
 old=$out/linux-6.12/linux
-if [ -x "$old" ]; then
+if ! want older; then
+  :
+elif [ -x "$old" ]; then
   bad=0
   for chip in RTL8125B RTL8126A; do
     serve "older-$chip" --socket "$tmp/o-$chip.sock" --chip "$chip" &&

@@ -301,7 +301,7 @@ static void m_negotiate(struct master *m)
 	f = m_get_u64(m, BR_VHOST_GET_FEATURES);
 	assert_true(f & (1ull << BR_VHOST_F_VERSION_1));
 	assert_true(f & (1ull << BR_VHOST_F_PROTOCOL_FEATURES));
-	assert_false(f & (1ull << BR_VHOST_F_EVENT_IDX));
+	assert_true(f & (1ull << BR_VHOST_F_EVENT_IDX));
 	pf = m_get_u64(m, BR_VHOST_GET_PROTOCOL_FEATURES);
 	assert_true(pf & (1ull << BR_VHOST_PF_REPLY_ACK));
 	assert_true(pf & (1ull << BR_VHOST_PF_SLAVE_REQ));
@@ -896,7 +896,7 @@ static void test_bad_requests(void **state)
 	m_teardown(&m);
 	/* features not offered */
 	m_setup(&m, false, false);
-	v = 1ull << BR_VHOST_F_EVENT_IDX;
+	v = 1ull << 35;                 /* IN_ORDER: never offered */
 	m_send(&m, BR_VHOST_SET_FEATURES, BR_VHOST_VERSION, &v, 8, NULL, 0);
 	expect_failure(&m, -EINVAL, "not offered");
 	m_teardown(&m);

@@ -196,6 +196,7 @@ def session_good_tt():
     tc = vc.TimeClient(srv.tsock)
     tc.start(0)
     fe = guest(srv)
+    check(fe.event_idx, what + ": event index negotiated")
     eq(fe.cfg_read(2, 2), 0x8127, what + ": device id")
     # a posted write: its completion may wait until the client waits
     fe.mmio_write(BAR_MMIO, MAC0, 4, 0x684CE000, wait=False)

@@ -21,9 +21,14 @@
  *    "used buffers" notification is a SLAVE_VRING_CALL message on the
  *    back-end request channel; UML gives a pipe for that channel, so the
  *    back-end never asks for a reply on it);
- *  - virtio features VERSION_1 and INDIRECT_DESC (when offered); event
- *    index is not offered, so notifications are suppressed only through
- *    the avail ring's NO_INTERRUPT flag.
+ *  - virtio features VERSION_1, INDIRECT_DESC and RING_EVENT_IDX (when
+ *    offered).  With the event index the back-end publishes avail_event
+ *    (the next avail entry it will look at, after the used ring) so the
+ *    front-end kicks for every new buffer, calls only when the front-end's
+ *    used_event (after the avail ring) asks for it, and learns from
+ *    used_event how far the front-end has taken used buffers
+ *    (br_vhost_unconsumed); without it, calls are suppressed through the
+ *    avail ring's NO_INTERRUPT flag.
  *
  * Robustness: the front-end (a guest kernel) is not trusted.  A malformed
  * message (bad version or flags, oversize or wrong-size payload, wrong fd
@@ -134,6 +139,8 @@ struct br_vhost_vq {
 	bool enabled;
 	int kick_fd, call_fd, err_fd;
 	bool notify_pending;            /* run the handler at the next poll */
+	uint16_t signalled_used;        /* used_idx at the last call sent */
+	bool signalled_valid;
 	uint64_t kicks, calls, chains;
 };
 
@@ -257,9 +264,30 @@ int br_vhost_pop(struct br_vhost *vh, unsigned q,
 int br_vhost_push(struct br_vhost *vh, unsigned q,
 		    const struct br_vhost_chain *c, uint32_t written);
 
+/* Give back chain @head (of a chain popped earlier) with @written bytes;
+ * for a back-end that completes chains out of order.  0 or -errno. */
+int br_vhost_push_head(struct br_vhost *vh, unsigned q, uint16_t head,
+			 uint32_t written);
+
 /* Tell the front-end queue @q has used buffers (call fd or in-band
- * message), unless it asked for no interrupts.  0 or -errno. */
+ * message), unless it asked for no interrupts (NO_INTERRUPT, or with the
+ * event index a used_event the new entries have not passed).  With a
+ * call_hook the decision is left to its owner (br_vhost_call_wanted at
+ * delivery).  0 or -errno. */
 int br_vhost_call(struct br_vhost *vh, unsigned q);
+
+/* RING_EVENT_IDX was negotiated. */
+bool br_vhost_event_idx(const struct br_vhost *vh);
+
+/* Used entries of queue @q the front-end has not taken yet (used_idx
+ * minus its used_event, at most the ring size), or -1 when that is not
+ * known (no event index, or the queue is not ready). */
+int br_vhost_unconsumed(struct br_vhost *vh, unsigned q);
+
+/* Whether a call for queue @q delivered now would be wanted: used entries
+ * the front-end has not taken (event index), or it did not ask for no
+ * interrupts. */
+bool br_vhost_call_wanted(struct br_vhost *vh, unsigned q);
 
 /* Send queue @q's in-band call (SLAVE_VRING_CALL on the back-end request
  * channel) now, with the need-reply bit when @need_reply: the front-end

@@ -60,6 +60,7 @@ struct uml_nic {
 	uint64_t tx_frames, rx_offered, rx_refused;
 	unsigned call_pending;          /* time-travel: queues owed a call */
 	uint64_t calls_timed;           /* calls delivered through the controller */
+	uint64_t calls_unneeded;        /* owed, but the guest had taken all */
 };
 
 struct uml_world {
@@ -178,9 +179,11 @@ static int tt_io(void *opaque)
 	return 0;
 }
 
-/* Nobody runs: hand each waiting guest the calls it is owed, each with the
- * need-reply bit, and wait for its answers (it first REQUESTs now from the
- * controller, so the interrupt is in its calendar before anyone moves). */
+/* Nobody runs: complete each waiting guest's posted writes
+ * (br_virtpci_release), hand it the calls it is owed (the cmd queue's
+ * first), each with the need-reply bit, and wait for its answers (it first
+ * REQUESTs now from the controller, so the interrupt is in its calendar
+ * before anyone moves). */
 static int tt_deliver(void *opaque, struct br_tt *tt)
 {
 	struct uml_world *w = opaque;
@@ -191,14 +194,20 @@ static int tt_deliver(void *opaque, struct br_tt *tt)
 		unsigned sent = 0, got = 0;
 		int ci;
 
-		if (!nic->call_pending)
-			continue;
 		ci = br_tt_find(tt, i);
 		if (ci < 0 || tt->cl[ci].state != BR_TT_WAITING)
 			continue;       /* its guest runs: after its WAIT */
+		br_virtpci_release(&nic->vp);
+		if (!nic->call_pending)
+			continue;
 		for (unsigned q = 0; q < 32; q++) {
 			if (!(nic->call_pending & (1u << q)))
 				continue;
+			/* not if the guest has taken everything meanwhile */
+			if (!br_vhost_call_wanted(vh, q)) {
+				nic->calls_unneeded++;
+				continue;
+			}
 			if (br_vhost_send_call(vh, q, true) == 0)
 				sent++;
 		}
@@ -305,8 +314,12 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 		       (unsigned long long)w->tt.runs, (unsigned long long)w->tt.sim_steps,
 		       (unsigned long long)w->tt.msgs, w->tt.started, w->tt.expect);
 		for (unsigned i = 0; i < w->n; i++)
-			printf("nic%u: %llu interrupts delivered through the controller\n", i,
-			       (unsigned long long)w->nic[i].calls_timed);
+			printf("nic%u: %llu interrupts delivered through the controller; "
+			       "%llu posted writes completed at a guest stop, %llu writes "
+			       "waited for\n", i,
+			       (unsigned long long)w->nic[i].calls_timed,
+			       (unsigned long long)w->nic[i].vp.posted_released,
+			       (unsigned long long)w->nic[i].vp.spare_writes);
 	}
 	return rc;
 }
@@ -383,6 +396,8 @@ static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info
 	if (w->timetravel) {
 		nic->vp.vh.call_hook = nic_call_hook;
 		nic->vp.vh.call_opaque = nic;
+		/* posted writes complete when the guest stops (tt_deliver) */
+		nic->vp.hold_posted = true;
 	}
 	plat_pci_set_transport(rtlm_pci(nic->m), br_virtpci_msi, NULL, &nic->vp);
 	plat_pci_set_dma(rtlm_pci(nic->m), &br_virtpci_dma_ops, &nic->vp);
