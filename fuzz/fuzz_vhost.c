@@ -13,7 +13,8 @@
  *
  * Input: byte 0 = mode (bit 0: start from a correct negotiation, as
  * virtio_uml's; bit 1: in-band notifications offered; bit 2: indirect
- * descriptors offered), then operations of one opcode byte plus operands
+ * descriptors offered; bit 3: posted writes held until the guest stops,
+ * as under time-travel), then operations of one opcode byte plus operands
  * until the input runs out.
  */
 #include <errno.h>
@@ -311,8 +312,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int memfd = -1;
 	static uint8_t *mem;
 	struct in in = { data, size };
-	struct plat_pci_dev pci;
-	struct br_virtpci vp;
+	/* static: big, and fresh stack pages per run cost page faults */
+	static struct plat_pci_dev pci;
+	static struct br_virtpci vp;
 	struct fe f;
 	int sv[2];
 	unsigned mode;
@@ -343,6 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vp.quiet = true;
 	vp.vh.quiet = true;
 	vp.vh.io_timeout_ms = 0;
+	vp.hold_posted = mode & 8;      /* as under time-travel */
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
 	CHECK(br_virtpci_attach(&vp, sv[1]) == 0);
 	memset(&f, 0, sizeof(f));
@@ -436,16 +439,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				br_vhost_call_reply(&vp.vh);
 			}
 			break;
-		case 6:		/* a call from the device (its used buffers) */
-			br_vhost_call(&vp.vh, (unsigned)take(&in, 1) % 2);
+		case 6:		/* a call from the device, or the guest stops */
+			if (op & 0x80)
+				br_virtpci_release(&vp);
+			else
+				br_vhost_call(&vp.vh, (unsigned)take(&in, 1) % 2);
+			CHECK(vp.nheld <= BR_VIRTPCI_HELD_MAX);
 			break;
 		default:	/* the guest goes away */
 			if (op & 0x80)
 				shutdown(f.sock, SHUT_WR);
 			break;
 		}
-		drain(f.req);
-		alive = pump(&vp, &f);
+		/* the device runs on what the front-end sent it */
+		if (op % 8 == 0 || op % 8 == 2 || op % 8 == 5 || op % 8 == 7) {
+			drain(f.req);
+			alive = pump(&vp, &f);
+		}
 	}
 	/* the front-end goes: the back-end notices and closes, within a
 	 * bounded number of polls */
