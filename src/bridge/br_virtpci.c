@@ -493,11 +493,16 @@ static void serve_cmdq(struct br_virtpci *vp)
 			done = true;
 		}
 		served++;
-		if (trace)
-			fprintf(stderr, "TRACE head %u out %llu in %llu written %u%s\n",
-				c.head, (unsigned long long)c.out_len,
+		if (trace) {
+			struct br_virtpci_msg m = { 0 };
+
+			br_vhost_chain_read(&c, 0, &m, sizeof(m));
+			fprintf(stderr, "TRACE head %u op %u bar %u addr 0x%llx size %u out %llu in %llu written %u%s\n",
+				c.head, m.op, m.bar, (unsigned long long)le64toh(m.addr),
+				le32toh(m.size), (unsigned long long)c.out_len,
 				(unsigned long long)c.in_len, written,
 				hold ? " held" : "");
+		}
 		/* interrupts the access raised go after its completion */
 		if (vp->pend_n)
 			irq_flush(vp);

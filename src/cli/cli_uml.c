@@ -198,6 +198,11 @@ static int tt_deliver(void *opaque, struct br_tt *tt)
 		if (ci < 0 || tt->cl[ci].state != BR_TT_WAITING)
 			continue;       /* its guest runs: after its WAIT */
 		br_virtpci_release(&nic->vp);
+		if (getenv("RXSCALE_TT_TRACE"))
+			fprintf(stderr, "TT %llu nic%u pending 0x%x unconsumed %d/%d held %u sync %d\n",
+				(unsigned long long)br_tt_now(tt), i, nic->call_pending,
+				br_vhost_unconsumed(vh, 0), br_vhost_unconsumed(vh, 1),
+				nic->vp.nheld, br_virtpci_in_sync_wait(&nic->vp));
 		if (!nic->call_pending)
 			continue;
 		for (unsigned q = 0; q < 32; q++) {
