@@ -24,8 +24,19 @@
  * deterministic; --seconds is then simulated time.  Without it
  * (--free-running, the default) the model's clock follows the host's
  * monotonic clock while the guest runs in real time.  The command ends
- * when every guest has connected and gone, or after --seconds (default
- * 120), and prints the counters.
+ * when every guest has connected and gone (or, under time-travel, every
+ * guest's clock is gone), after --seconds (default 120) or at SIGINT/
+ * SIGTERM, and prints the counters.
+ *
+ * A guest that misbehaves (a malformed vhost-user message or ring, a
+ * descriptor outside its memory, a guest that dies in the middle of a
+ * message, time-travel garbage) is logged as "nicN: guest error,
+ * connection closed: <why>" and the command exits with status 1; malformed
+ * virt-pci accesses and DMA outside guest memory are counted and logged,
+ * not fatal.  Under time-travel posted writes complete at the guest's
+ * next stop (br_virtpci.c says why).  RXSCALE_VIRTPCI_TRACE=1 traces every
+ * cmd-queue chain, RXSCALE_TT_TRACE=1 every point where the controller
+ * delivers interrupts.
  */
 #include <errno.h>
 #include <getopt.h>
