@@ -44,14 +44,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guest_session as gs  # noqa: E402
 import vhost_user_client as vc  # noqa: E402
+from guest_session import check, eq  # noqa: E402
 
 RXSCALE = None
 TMP = None
-failures = []
 
 # registers (src/hw/rtl_regs.def, rtl_defines.h)
 MAC0, CounterAddrLow, CounterAddrHigh, TxConfig = 0x00, 0x10, 0x14, 0x40
@@ -65,21 +65,9 @@ REPORT_KEYS = ("cfg_reads", "cfg_writes", "mmio_reads", "mmio_writes", "msis",
                "guest_errors", "dma_errors")
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
-
-
-def eq(got, want, what):
-    return check(got == want, "%s: got %r, want %r" % (what, got, want))
-
-
-class Server:
+class Server(gs.Server):
     """rxscale uml on a fresh socket."""
     n = 0
-    started = []
 
     def __init__(self, tt=False, seconds=30, quiet=True):
         Server.n += 1
@@ -90,34 +78,10 @@ class Server:
             cmd += ["--time-travel", "--time-socket", self.tsock]
         if quiet:
             cmd.append("--quiet")
-        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        Server.started.append(self)
-        self.out = self.err = ""
-        self.rc = None
-
-    def finish(self, timeout=5.0):
-        """Wait for the exit; (rc, seconds it took).  Kills it on timeout."""
-        t0 = time.monotonic()
-        try:
-            out, err = self.p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            out, err = self.p.communicate()
-            check(False, "rxscale uml did not exit within %.0f s (a hang)" % timeout)
-        self.rc = self.p.returncode
-        self.out, self.err = out.decode(), err.decode()
-        return self.rc, time.monotonic() - t0
+        super().__init__(cmd)
 
     def counters(self):
-        m = REPORT.search(self.out)
-        if not check(m, "no virt-pci counters in the report:\n" + self.out):
-            return {k: -1 for k in REPORT_KEYS}
-        return dict(zip(REPORT_KEYS, (int(x) for x in m.groups())))
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.communicate()
+        return super().counters(REPORT, REPORT_KEYS, "virt-pci")
 
 
 def expect_exit(srv, rc, what, log=None, timeout=5.0):
@@ -413,13 +377,7 @@ def session_timetravel():
     # START never comes: nothing runs, --seconds cannot pass; the
     # controller's bound on waiting for a client ends it
     srv = Server(tt=True)
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    for _ in range(100):
-        try:
-            s.connect(srv.tsock)
-            break
-        except (FileNotFoundError, ConnectionRefusedError):
-            time.sleep(0.05)
+    s = vc.connect(srv.tsock, 5)
     s.sendall(b"\x01\0\0")                  # a third of a START
     s.close()
     expect_exit(srv, 1, "timetravel: START cut short",
@@ -449,32 +407,7 @@ def main():
                 ("garbage", session_garbage), ("rings", session_rings),
                 ("death", session_death), ("timetravel", session_timetravel),
                 ("sigterm", session_sigterm)]
-    for name, s in sessions:
-        n = len(failures)
-        t0 = time.monotonic()
-        try:
-            s()
-        except Exception as e:      # a dead server shows up here
-            here = [f.lineno for f in traceback.extract_tb(e.__traceback__)
-                    if f.filename == os.path.abspath(__file__)]
-            check(False, "%s: %s: %s (at lines %s)" % (
-                name, type(e).__name__, e, " > ".join(map(str, here))))
-            for srv in Server.started:
-                if srv.rc is None:
-                    rc, _ = srv.finish(3)
-                    print("  rxscale's exit status: %d; output: %s %s" %
-                          (rc, srv.out.strip()[-400:], srv.err.strip()[-300:]))
-        print("%-12s %s (%.1f s)" % (name, "ok" if len(failures) == n else "FAILED",
-                                     time.monotonic() - t0), flush=True)
-    for srv in Server.started:     # none left behind by a failed session
-        if srv.p.poll() is None:
-            check(False, "an rxscale uml still runs: killed")
-            srv.kill()
-    for f in os.listdir(TMP):
-        os.unlink(os.path.join(TMP, f))
-    os.rmdir(TMP)
-    print("%d failures" % len(failures))
-    return 1 if failures else 0
+    return gs.run(sessions, TMP, __file__, width=12)
 
 
 if __name__ == "__main__":

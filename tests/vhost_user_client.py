@@ -102,6 +102,22 @@ class ProtocolError(Exception):
     pass
 
 
+def connect(path, timeout):
+    """A unix stream socket connected to path, retried until the server
+    listens (at most timeout seconds)."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            sock.connect(path)
+            return sock
+        except (FileNotFoundError, ConnectionRefusedError):
+            if time.monotonic() > deadline:
+                sock.close()
+                raise
+            time.sleep(0.05)
+
+
 class Frontend:
     """A vhost-user front-end with guest memory in a memfd and the two
     virt-pci queues, in-band notifications by default (as UML under
@@ -112,16 +128,7 @@ class Frontend:
         self.timeout = timeout
         self.inband = inband
         self.want_event_idx = event_idx
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        deadline = time.monotonic() + connect_timeout
-        while True:
-            try:
-                self.sock.connect(path)
-                break
-            except (FileNotFoundError, ConnectionRefusedError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+        self.sock = connect(path, connect_timeout)
         self.memfd = os.memfd_create("vhost-guest")
         os.ftruncate(self.memfd, MEM_OFF + MEM_SIZE)
         self.mem = mmap.mmap(self.memfd, MEM_OFF + MEM_SIZE)
@@ -451,16 +458,7 @@ class TimeClient:
 
     def __init__(self, path, connect_timeout=10.0, timeout=10.0):
         self.timeout = timeout
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        deadline = time.monotonic() + connect_timeout
-        while True:
-            try:
-                self.sock.connect(path)
-                break
-            except (FileNotFoundError, ConnectionRefusedError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+        self.sock = connect(path, connect_timeout)
         self.seq = 0
         self.now = 0
         self.runs = 0
