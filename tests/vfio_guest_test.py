@@ -521,6 +521,7 @@ def session_protocol():
 
     try:
         g.version()
+        command0, rxcfg0 = g.cfg_rd(PCI_COMMAND, 2), g.mrd(RxConfig, 4)
         # accesses the regions cannot take
         access("read beyond BAR2's end", vu.REGION_READ, BAR_MMIO_SIZE, BAR_MMIO, 4)
         access("read across BAR2's end", vu.REGION_READ, BAR_MMIO_SIZE - 2, BAR_MMIO, 4)
@@ -564,8 +565,16 @@ def session_protocol():
         eq(hx(g.mrd(RxConfig, 4)), "0xe", what + ": a No_reply write done before the next read")
         # a register the model does not know: the model's guest error
         eq(g.mrd(UNKNOWN_REG, 4), 0, what + ": unknown register reads 0")
+        # DEVICE_RESET is the function's reset: Command and MSI-X control
+        # back to their reset values, the model's registers too
+        g.cfg_wr(PCI_COMMAND, 2, CMD_MEMORY | CMD_MASTER)
+        msix = capabilities(g)[CAP_MSIX]
+        g.cfg_wr(msix + 2, 2, g.cfg_rd(msix + 2, 2) | MSIX_ENABLE)
         g.reset()
         alive("DEVICE_RESET")
+        eq(g.cfg_rd(PCI_COMMAND, 2), command0, what + ": Command after DEVICE_RESET")
+        eq(g.cfg_rd(msix + 2, 2) & MSIX_ENABLE, 0, what + ": MSI-X enabled after DEVICE_RESET")
+        eq(hx(g.mrd(RxConfig, 4)), hx(rxcfg0), what + ": RxConfig after DEVICE_RESET")
         # a truncated header, and gone
         g.send_raw(struct.pack("=HHI", 0x77, vu.DEVICE_GET_INFO, 32))
     finally:
@@ -578,6 +587,10 @@ def session_protocol():
     eq(logged, got["guest_errors"], what + ": guest errors logged on stderr")
     check(re.search(r"registers the model does not know .*0x%x 1/0" % UNKNOWN_REG, srv.out),
           what + ": the unknown register not in the report")
+    m = re.search(r"nic0 vfio-user: (\d+) device resets \(", srv.out)
+    # libvfio-user resets twice for a client that only comes and goes (at
+    # its attach and, VFU_RESET_LOST_CONN, when it goes); the DEVICE_RESET is one more
+    check(m is not None and int(m.group(1)) == 3, what + ": the reset not in the report: %r" % (m and m.group(0)))
     return bad
 
 

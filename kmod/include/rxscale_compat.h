@@ -70,6 +70,7 @@
 #include <net/netdev_queues.h>
 #include <linux/ktime.h>
 #include <linux/workqueue.h>
+#include <linux/rtnetlink.h>
 #include <linux/dim.h>
 #include <linux/u64_stats_sync.h>
 #include <asm/barrier.h>

@@ -14,6 +14,7 @@
 #include "ethtool/ethtool_cmd.h"
 #include "kern/ethtool.h"
 #include "kern/netdevice.h"
+#include "kern/rtnetlink.h"
 
 #define MAX_ARGS	1024
 
@@ -151,6 +152,7 @@ static int runv(struct net_device *dev, int argc, const char *const *argv,
 {
 	const struct option *opt;
 	struct cmd c = { .dev = dev, .out = out, .err = err, .check = check };
+	int rc;
 
 	if (argc > 0 && !strcmp(argv[0], "ethtool")) {
 		argc--;
@@ -201,7 +203,13 @@ static int runv(struct net_device *dev, int argc, const char *const *argv,
 			IFNAMSIZ - 1);
 		return ecmd_bad_args(&c);
 	}
-	return opt->func(&c);
+	if (check)
+		return opt->func(&c);
+	/* the ethtool netlink handlers run under RTNL */
+	rtnl_lock();
+	rc = opt->func(&c);
+	rtnl_unlock();
+	return rc;
 }
 
 int ethtool_cmd_runv(struct net_device *dev, int argc,
