@@ -6,8 +6,10 @@
 # controller (one clock: the guests and the models run in the simulator's
 # virtual time, so every run gives the same result).  The checks:
 #
-#  1. mainline  - the kernel's own r8169 probes the model (XID 6c9), links
-#                 up, `ping -c 5` to the peer on the wire gets 5 replies,
+#  1. mainline  - on each real chip row (RTL8127A, RTL8126A, RTL8125B,
+#                 RTL8125A) the kernel's own r8169 probes the model (its
+#                 XID), links up at the part's speed (10/5/2.5/2.5 Gbit/s),
+#                 `ping -c 5` to the peer on the wire gets 5 replies,
 #                 `ethtool -S` shows the model's tally counters (DMA),
 #                 and it touches no register the model does not know.
 #  2. rxscale   - rxscale's driver (kmod/, built against the same tree)
@@ -182,16 +184,23 @@ ping -c 5 -i 0.2 -W 2 10.0.0.2
 ethtool -S eth0 | grep -E '^ +(tx|rx)_packets'
 ethtool -g eth0 | grep -c '^RX:'
 EOF
-serve mainline --socket "$tmp/m.sock" && guest mainline "$tmp/m.sock" "$tmp/mainline.sh"
-wait
-L=$tmp/mainline.log
-check mainline "grep -q 'r8169 0000:00:00.0 eth0: RTL8127A.*XID 6c9' $L" "mainline r8169 probed the RTL8127A model (XID 6c9)"
-check mainline "grep -q 'Link is Up' $L" "link up"
-check mainline "grep -q '5 packets transmitted, 5 received, 0% packet loss' $L" "ping: 5 of 5 replies"
-check mainline "[ \"\$(awk '/ rx_packets:/ {print \$2}' $L)\" -ge 5 ] 2>/dev/null" "ethtool -S: the model's tally counters (rx_packets >= 5)"
-check mainline "grep -q 'RXS-END' $L" "the guest ran to the end"
-clean mainline $L
-check mainline "[ -z \"\$(unknown_regs mainline)\" ] && ! grep -q 'cond == 0' $L" "every register r8169 touched is modelled (no unknown offset, no rtl_*_cond timeout)$(unknown_regs mainline)"
+# every real chip row under this kernel: its XID, and the link at the
+# part's speed (r8169 logs "Link is Up - 10Gbps/Full")
+for row in "RTL8127A 6c9 10Gbps" "RTL8126A 64a 5Gbps" "RTL8125B 641 2.5Gbps" "RTL8125A 609 2.5Gbps"; do
+  set -- $row
+  n=mainline-$1
+  serve "$n" --socket "$tmp/$n.sock" --chip "$1" && guest "$n" "$tmp/$n.sock" "$tmp/mainline.sh"
+  wait
+  L=$tmp/$n.log
+  check mainline "grep -q 'r8169 0000:00:00.0 eth0: $1.*XID $2' $L" "$1: mainline r8169 probed the model (XID $2)"
+  check mainline "grep -q 'Link is Up - $3/Full' $L" "$1: link up at $3"
+  check mainline "grep -q '5 packets transmitted, 5 received, 0% packet loss' $L" "$1: ping: 5 of 5 replies"
+  check mainline "[ \"\$(awk '/ rx_packets:/ {print \$2}' $L)\" -ge 5 ] 2>/dev/null" "$1: ethtool -S: the model's tally counters (rx_packets >= 5)"
+  check mainline "grep -q 'RXS-END' $L" "$1: the guest ran to the end"
+  clean mainline $L
+  check mainline "[ -z \"\$(unknown_regs $n)\" ] && ! grep -q 'cond == 0' $L" "$1: every register r8169 touched is modelled (no unknown offset, no rtl_*_cond timeout)$(unknown_regs $n)"
+done
+cat "$tmp"/mainline-*.log > "$tmp/mainline.log"; cat "$tmp"/mainline-*.dev > "$tmp/mainline.dev"
 result mainline
 fi
 
