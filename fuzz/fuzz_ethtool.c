@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drv/r8169.h"
+#include "drv/r8169/r8169.h"
 #include "kern/kern.h"
 #include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"

@@ -17,8 +17,9 @@
  */
 #include <stdlib.h>
 
+#include <linux/dim.h>
+
 #include "test_util.h"
-#include "kern/dim.h"
 #include "kern/kern.h"
 
 struct fx {

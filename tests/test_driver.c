@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <net/netdev_queues.h>
+
 #include "test_util.h"
-#include "drv/r8169.h"
+#include "drv/r8169/r8169.h"
 #include "kern/kern.h"
 #include "kern/irq_internal.h"
-#include "kern/netdev_queues.h"
 #include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "rss/rss_toeplitz.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "drv/r8152.h"
+#include "drv/r8152/r8152.h"
 #include "ethtool/ethtool_cmd.h"
 #include "kern/kern.h"
 #include "model/rtlu.h"

@@ -20,13 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/etherdevice.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <linux/workqueue.h>
+
 #include "test_util.h"
-#include "kern/interrupt.h"
-#include "kern/io.h"
 #include "kern/kern.h"
-#include "kern/netdevice.h"
-#include "kern/pci.h"
-#include "kern/workqueue.h"
 #include "plat/plat_pci.h"
 
 #define NQ 8

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <linux/skbuff.h>
+
 #include "kern/kern.h"
-#include "kern/skbuff.h"
 #include "net/net_build.h"
 #include "sim/sim_host.h"
 #include "stack/stack_demux.h"

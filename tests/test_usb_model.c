@@ -17,11 +17,12 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include <linux/usb.h>
+
 #include "hw/rtl_chips.h"
 #include "hw/rtl_desc.h"
 #include "hw/rtl_usb_regs.h"
 #include "kern/kern.h"
-#include "kern/usb.h"
 #include "model/rtlu.h"
 #include "plat/plat_usb.h"
 

@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
 #include "ethtool/ethtool_priv.h"
 #include "ethtool/ethtool_cmd.h"
-#include "kern/ethtool.h"
-#include "kern/netdevice.h"
 
 #define MAX_ARGS	1024
 

@@ -10,7 +10,7 @@
  */
 #include "hw/rtl_chips.h"
 
-#include <stddef.h>
+#include "hw/rtl_types.h"
 
 #include "hw/rtl_defines.h"
 #include "hw/rtl_desc.h"

@@ -15,8 +15,7 @@
 #ifndef RXSCALE_HW_RTL_CHIPS_H
 #define RXSCALE_HW_RTL_CHIPS_H
 
-#include <stdbool.h>
-#include <stdint.h>
+#include "hw/rtl_types.h"
 
 struct rtl_rx_desc_fmt;		/* rtl_desc.h */
 struct rtl_tx_desc_fmt;

@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ktime.h>
+#include <linux/netdevice.h>
+#include <linux/timer.h>
+
 #include "kern/kern.h"
-#include "kern/timer.h"
 #include "kern/irq_internal.h"
-#include "kern/ktime.h"
-#include "kern/netdevice.h"
 
 struct kern *kern;
 

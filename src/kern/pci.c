@@ -3,8 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include <linux/io.h>
+
 #include "kern/kern.h"
-#include "kern/io.h"
 #include "kern/irq_internal.h"
 
 void kern_pci_dev_init(struct pci_dev *pdev, struct plat_pci_dev *sim,

@@ -2,8 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+
 #include "kern/kern.h"
-#include "kern/netdevice.h"
 
 /* skbs with up to SKB_POOL_DATA bytes of buffer (every frame at MTU 1500)
  * are allocated at that size and recycled through kern->skb_pool, up to

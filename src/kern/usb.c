@@ -23,15 +23,16 @@
  * Each URB charges urb_giveback, and a bulk URB the driver's completion
  * bookkeeping (urb_complete_in/_out), before complete() runs.
  */
+#include <linux/interrupt.h>
+#include <linux/usb.h>
+#include <linux/workqueue.h>
+
 #include "kern/kern.h"
-#include "kern/usb.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#include "kern/interrupt.h"
 #include "kern/irq_internal.h"
-#include "kern/workqueue.h"
 #include "plat/plat_usb.h"
 
 /* One giveback list and its BH (struct giveback_urb_bh). */

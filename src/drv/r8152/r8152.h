@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * r8152.h - the r8152-style driver for the RTL8157/RTL8159 USB adapters:
+ * vendor control transfers for registers (OCP access with byte enables),
+ * RX aggregation over 10 bulk-in URBs parsed in one NAPI poll, TX
+ * aggregation into 4 bulk-out buffers filled by a tasklet, the interrupt
+ * URB for link, the device's RX aggregation timer as ethtool's rx-usecs.
+ *
+ * The driver sees only the datasheet (src/hw: rtl_chips.h rows,
+ * rtl_usb_regs.h) and the kernel-like API (src/kern/usb.h, netdevice.h).
+ * It never calls the device model or the simulated host controller.
+ *
+ * Hardware facts come from ../shared/research/usb-and-coalescing.md (cited
+ * as "research sN"); the code is written for rxscale.
+ *
+ * How a test or the CLI binds it to a device (tests/test_r8152.c):
+ *
+ *     kern_usb_dev_init(&udev, &intf, <the model's USB slot>, "2-1");
+ *     rc = kern_usb_probe(&r8152_driver, &intf);     0 or -errno
+ *     dev = r8152_netdev(&intf);                     "eth0"
+ *     dev_open(dev, NULL);  ...  kern_usb_disconnect(&r8152_driver, &intf);
+ *
+ * There are no module parameters: the RX aggregation timer starts at the
+ * chip row's default and ethtool -C rx-usecs changes it.
+ */
+#ifndef RXSCALE_DRV_R8152_H
+#define RXSCALE_DRV_R8152_H
+
+#include <linux/dim.h>
+#include <linux/interrupt.h>
+#include <linux/netdevice.h>
+#include <linux/usb.h>
+#include <linux/workqueue.h>
+
+#include "hw/rtl_chips.h"
+#include "hw/rtl_desc.h"
+#include "hw/rtl_usb_regs.h"
+
+/* KBUILD_MODNAME: "rxscale_r8152" as a kernel module (kmod/), "r8152" in
+ * the simulator (src/drv/meson.build).
+ */
+#define R8152_DRV_NAME		KBUILD_MODNAME
+/* ethtool -i's version: mainline r8152 sets its own DRIVER_VERSION string
+ * in get_drvinfo (drivers/net/usb/r8152.c through 6.19; a January 2026
+ * net-next patch, "net: usb: remove unnecessary get_drvinfo code and driver
+ * versions", drops it), while r8169 leaves it empty and the ethtool core
+ * fills in the kernel release.  So the two drivers differ here on purpose.
+ */
+#define R8152_DRV_VERSION	"rxscale-1"
+
+/* URBs and buffers (research s1.1) */
+#define RTL8152_MAX_RX		10	/* bulk-in URBs kept in flight */
+#define RTL8152_MAX_TX		4	/* bulk-out aggregation buffers */
+#define R8152_AGG_BUF_SZ	16384	/* bytes per bulk-out buffer */
+/* Endpoints, the interrupt URB's size and interval: rtl_usb_regs.h. */
+/* ethtool -G rx: URBs in flight, 2..RTL8152_MAX_RX (our own range: the
+ * mainline pool of spare buffers, research s1.1, is not modelled).
+ */
+#define R8152_RX_PENDING_MIN	2
+
+extern struct usb_driver r8152_driver;
+
+/* One bulk-in URB and its buffer (an "rx_agg"). */
+struct rx_agg {
+	struct r8152 *tp;
+	struct urb *urb;
+	u8 *buffer;			/* rx_buf_sz bytes */
+	struct rx_agg *next;		/* link on rx_done */
+	bool in_flight;			/* submitted, not given back */
+};
+
+/* One bulk-out aggregation buffer (a "tx_agg").  The skbs are copied in
+ * and freed when it is filled; the counts stay for the completion.
+ */
+struct tx_agg {
+	struct r8152 *tp;
+	struct urb *urb;
+	u8 *head;			/* R8152_AGG_BUF_SZ bytes */
+	u32 skb_num, skb_len;		/* frames and their bytes */
+	struct tx_agg *next;		/* link on tx_free */
+};
+
+/*
+ * Driver counters (ethtool -S).  Every frame the device put in a bulk-in
+ * transfer ends as rx_packets or in exactly one of the rx_* drop reasons
+ * whose sum is rx_drops.
+ */
+struct r8152_stats {
+	u64 rx_packets, rx_bytes;
+	u64 rx_drops;			/* sum of the four below */
+	u64 rx_alloc_fail;		/* of which: no skb */
+	u64 rx_length;			/* of which: frame overruns the transfer */
+	u64 rx_runt;			/* of which: descriptor length < ETH_ZLEN */
+	u64 rx_purged;			/* of which: queued frames freed by close */
+	u64 rx_csum_ok;			/* CHECKSUM_UNNECESSARY given */
+	u64 rx_transfers;		/* bulk-in transfers parsed */
+	u64 rx_transfer_frames;		/* frames found in them */
+	u64 rx_transfer_frames_max;	/* most frames in one transfer */
+	u64 rx_short_transfers;		/* completed with < ETH_ZLEN bytes */
+	u64 rx_queued;			/* frames held over to the next poll */
+	u64 rx_urb_errors;		/* completions with an error status */
+	u64 tx_packets, tx_bytes;
+	u64 tx_drops;			/* too big, or the URB failed */
+	u64 tx_transfers;		/* bulk-out transfers completed */
+	u64 tx_stops;			/* queue stopped: no free buffer */
+	u64 tx_urb_errors;
+	u64 intr;			/* interrupt URB completions */
+	u64 link_changes;
+};
+
+struct r8152 {
+	struct usb_device *udev;
+	struct usb_interface *intf;
+	struct net_device *netdev;
+	const struct rtl_usb_chip_info *chip;
+	struct napi_struct napi;
+	u16 version_word;		/* what probe read (PLA_TCR0 on K) */
+	u32 rx_buf_sz;			/* bytes per bulk-in buffer (row) */
+	unsigned int rx_pending;	/* bulk-in URBs in use, <= MAX_RX */
+	u32 coalesce;			/* RX aggregation timer, ns (static) */
+	bool adaptive_rx;		/* DIM moves the timer (r8152_dim.c) */
+	struct dim rx_dim;
+	u64 rx_dim_changes;		/* profiles applied by the work */
+	/*
+	 * false (probe's choice): leave USB 0xcf04 as the device resets it
+	 * ("mitigation on", what the merged RTL8157/9 code does at init).
+	 * true: clear its bits 0, 1, 2 and 7 at open, as the dropped RFC patch
+	 * "r8152: Add irq mitigation for RTL8157/9" did (research s2,
+	 * seeds/002).  No module parameter sets it: the simulator's
+	 * usb.mitigation = off does, between probe and open.
+	 */
+	bool mitigation_off;
+	bool running;			/* URBs allocated and submitted */
+	struct rx_agg rx_agg[RTL8152_MAX_RX];
+	/* rx_lock guards rx_done: URB completions add to it (any CPU, BH or
+	 * hardirq), the poll takes from it
+	 */
+	spinlock_t rx_lock;
+	struct rx_agg *rx_done, *rx_done_tail;	/* given back, to parse */
+	struct sk_buff_head rx_queue;	/* parsed, beyond the budget (poll
+					 * only: no lock)
+					 */
+	struct tx_agg tx_agg[RTL8152_MAX_TX];
+	/* tx_lock guards tx_free and tx_free_cnt: completions give buffers
+	 * back, the poll takes them
+	 */
+	spinlock_t tx_lock;
+	struct tx_agg *tx_free;		/* buffers not in flight */
+	unsigned int tx_free_cnt;
+	unsigned int tx_qlen;		/* full-size frames per buffer */
+	/* accepted by ndo_start_xmit, not yet in a buffer; its own lock
+	 * (xmit and the TX tasklet run on different CPUs)
+	 */
+	struct sk_buff_head tx_queue;
+	/* the TX bottom half: fills and submits buffers (tx_tl) */
+	struct tasklet_struct tx_tl;
+	struct urb *intr_urb;
+	u8 *intr_buff;
+	bool link_up;
+	struct r8152_stats stats;
+	u64 rx_transfer_hist[6];	/* frames per transfer: 1, 2-4, 5-8,
+					 * 9-16, 17-32, >32
+					 */
+};
+
+/* The net_device a probe created on @intf (NULL if none). */
+struct net_device *r8152_netdev(struct usb_interface *intf);
+
+/* ---- r8152_main.c: register access (research s1; K generic_ocp_*) ---- */
+
+/*
+ * ocp_read_word()/ocp_write_word() and the byte/dword variants: one vendor
+ * control transfer to a register of MCU @type (RTL_USB_MCU_PLA or
+ * RTL_USB_MCU_USB) at byte address @index.  The transfer is a dword at the
+ * 4-byte-aligned address with byte enables selecting the bytes.  Reads
+ * return the value (all ones if the transfer failed); writes return 0 or
+ * -errno from usb_control_msg().
+ */
+u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index);
+/* @size bytes (a multiple of 4) at 4-aligned @index of MCU @type into
+ * @data, in requests of up to RTLU_CTRL_MAX bytes.  0 or -errno; after a
+ * failed request the bytes not read are all ones.
+ */
+int generic_ocp_read(struct r8152 *tp, u16 index, u16 size, void *data, u16 type);
+u16 ocp_read_word(struct r8152 *tp, u16 type, u16 index);
+u8 ocp_read_byte(struct r8152 *tp, u16 type, u16 index);
+int ocp_write_dword(struct r8152 *tp, u16 type, u16 index, u32 data);
+int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data);
+int ocp_write_byte(struct r8152 *tp, u16 type, u16 index, u8 data);
+
+/* Write USB_RX_EXTRA_AGGR_TMR from r8152_rx_timer_ns() (ns / 8).  0 or
+ * -errno.
+ */
+int r8152_write_coalesce(struct r8152 *tp);
+
+/* ndo_open/ndo_stop, also called by ethtool ops that rebuild the URBs */
+int r8152_open(struct net_device *dev);
+int r8152_close(struct net_device *dev);
+
+/* ---- r8152_rx.c ---- */
+int r8152_rx_alloc(struct r8152 *tp);		/* 0 or -ENOMEM */
+void r8152_rx_free(struct r8152 *tp);
+int r8152_rx_start(struct r8152 *tp);		/* submit; 0 or -errno */
+void r8152_rx_stop(struct r8152 *tp);		/* kill, purge queues */
+/* Change the bulk-in URBs in flight on a running interface (ethtool -G):
+ * 0, or -errno with the old count kept.
+ */
+int r8152_rx_set_pending(struct r8152 *tp, unsigned int n);
+/* Parse what completed and deliver up to @budget frames; returns them. */
+int r8152_rx_bottom(struct r8152 *tp, int budget);
+int r8152_poll(struct napi_struct *napi, int budget);
+
+/* ---- r8152_tx.c ---- */
+int r8152_tx_alloc(struct r8152 *tp);
+void r8152_tx_free(struct r8152 *tp);
+void r8152_tx_stop(struct r8152 *tp);		/* kill, free pending skbs */
+netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev);
+/* The TX tasklet: fill free aggregation buffers from tx_queue and submit
+ * them.
+ */
+void r8152_tx_bottom(struct tasklet_struct *t);
+
+/* ---- r8152_ethtool.c ---- */
+extern const struct ethtool_ops r8152_ethtool_ops;
+
+/* ---- r8152_dim.c: adaptive-rx ---- */
+void r8152_dim_init(struct r8152 *tp);
+void r8152_dim_sample(struct r8152 *tp);	/* the poll completed */
+/* No work runs after it; true if a profile change was pending (and is
+ * now dropped).
+ */
+bool r8152_dim_stop(struct r8152 *tp);
+u32 r8152_rx_timer_ns(const struct r8152 *tp);
+
+#endif /* RXSCALE_DRV_R8152_H */
