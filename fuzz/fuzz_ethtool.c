@@ -20,6 +20,7 @@
 
 #include "drv/r8169/r8169.h"
 #include "kern/kern.h"
+#include "kern/kern_modules.h"
 #include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "net/net_build.h"
@@ -89,7 +90,7 @@ static void setup(void)
 	fx.m = rtlm_create(fx.host, &fx.k.mem, &rtl_chips[0], NULL);
 	CHECK(fx.m);
 	kern_pci_dev_init(&fx.pdev, rtlm_pci(fx.m), "0000:01:00.0");
-	CHECK(!kern_pci_probe(&rtl8169_pci_driver, &fx.pdev));
+	CHECK(!kern_pci_probe(kmod_r8169_pci_driver, &fx.pdev));
 	fx.dev = pci_get_drvdata(&fx.pdev);
 	kern_netdev_set_rx_handler(fx.dev, hook, NULL, NULL);
 	dev_set_promiscuity(fx.dev, 1);

@@ -17,6 +17,7 @@
 #include "test_util.h"
 #include "drv/r8169/r8169.h"
 #include "kern/kern.h"
+#include "kern/kern_modules.h"
 #include "kern/irq_internal.h"
 #include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"
@@ -118,7 +119,7 @@ static struct dfx *dfx_new_cfg(unsigned ncpus, const struct rtl_chip_info *chip,
 	f->m = rtlm_create(f->host, &f->k.mem, chip, mp);
 	assert_non_null(f->m);
 	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
-	rc = kern_pci_probe(&rtl8169_pci_driver, &f->pdev);
+	rc = kern_pci_probe(kmod_r8169_pci_driver, &f->pdev);
 	if (probe_rc)
 		*probe_rc = rc;
 	if (rc)
@@ -148,7 +149,7 @@ static struct dfx *dfx_new(unsigned ncpus)
 static void dfx_free(struct dfx *f)
 {
 	if (f->dev) {
-		kern_pci_remove(&rtl8169_pci_driver, &f->pdev);
+		kern_pci_remove(kmod_r8169_pci_driver, &f->pdev);
 		fclose(f->out);
 		fclose(f->err);
 		free(f->outbuf);
@@ -416,7 +417,7 @@ static void test_probe_enomem(void **state)
 	f->m = rtlm_create(f->host, &f->k.mem, chip_by_name("RTL8127A"), NULL);
 	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
 	f->k.fault.dma_fail_nth = 1;
-	assert_int_equal(kern_pci_probe(&rtl8169_pci_driver, &f->pdev), -ENOMEM);
+	assert_int_equal(kern_pci_probe(kmod_r8169_pci_driver, &f->pdev), -ENOMEM);
 	assert_null(f->pdev.dev.devres);
 	assert_null(pci_get_drvdata(&f->pdev));
 	assert_int_equal(f->pdev.dev.coherent_dma_mask, DMA_BIT_MASK(64));

@@ -17,6 +17,7 @@
 #include "drv/r8152/r8152.h"
 #include "ethtool/ethtool_cmd.h"
 #include "kern/kern.h"
+#include "kern/kern_modules.h"
 #include "model/rtlu.h"
 #include "plat/plat_usb.h"
 
@@ -159,7 +160,7 @@ static struct ufx *ufx_new_chip(unsigned ncpus, const struct rtl_usb_chip_info *
 	assert_non_null(f->m);
 	rtlu_set_wire_tx(f->m, wire_tx, f);
 	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->m), "2-1");
-	rc = kern_usb_probe(&r8152_driver, &f->intf);
+	rc = kern_usb_probe(kmod_r8152_usb_driver, &f->intf);
 	if (probe_rc)
 		*probe_rc = rc;
 	else
@@ -186,7 +187,7 @@ static struct ufx *ufx_new(const char *chip)
 static void ufx_free(struct ufx *f)
 {
 	if (f->dev)
-		kern_usb_disconnect(&r8152_driver, &f->intf);
+		kern_usb_disconnect(kmod_r8152_usb_driver, &f->intf);
 	fclose(f->out);
 	fclose(f->err);
 	free(f->outbuf);
@@ -277,13 +278,41 @@ static void gen_start(struct gen *g, struct ufx *f, u32 first, u32 count,
 	sim_schedule_in(&f->sim, &g->ev, 0);
 }
 
+/* The driver's counters now (r8152_stats_fetch). */
+static struct r8152_stats dstats(const struct ufx *f)
+{
+	struct r8152_stats s;
+
+	r8152_stats_fetch(f->tp, &s);
+	return s;
+}
+
+/* The interface counters as the stack reads them (ndo_get_stats64): the
+ * driver's own, every frame in packets or dropped. */
+static void check_stats64(struct ufx *f)
+{
+	const struct r8152_stats s = dstats(f);
+	struct rtnl_link_stats64 st;
+
+	dev_get_stats(f->dev, &st);
+	assert_int_equal(st.rx_packets, s.rx_packets);
+	assert_int_equal(st.rx_bytes, s.rx_bytes);
+	assert_int_equal(st.rx_dropped, s.rx_alloc_fail + s.rx_length + s.rx_runt +
+			 s.rx_purged);
+	assert_int_equal(st.rx_errors, s.rx_urb_errors);
+	assert_int_equal(st.tx_packets, s.tx_packets);
+	assert_int_equal(st.tx_bytes, s.tx_bytes);
+	assert_int_equal(st.tx_dropped, s.tx_drops);
+	assert_int_equal(st.tx_errors, s.tx_urb_errors);
+}
+
 /* Model offered = model delivered + model drops (nothing in flight);
  * model delivered = driver packets + driver drops; driver packets = what
  * the hook saw + rx_nohandler.  No kernel contract warning. */
 static void check_conservation(struct ufx *f)
 {
 	const struct rtlu_stats *ms = rtlu_stats(f->m);
-	const struct r8152_stats *ds = &f->tp->stats;
+	const struct r8152_stats s = dstats(f), *ds = &s;
 
 	if (getenv("R8152_DEBUG"))
 		fprintf(stderr, "model offered %lu delivered %lu fifo_over %lu cancelled %lu "
@@ -303,6 +332,7 @@ static void check_conservation(struct ufx *f)
 	assert_int_equal(ds->rx_packets, f->nrec + f->dev->core_stats.rx_nohandler);
 	assert_int_equal(ds->rx_transfer_frames, ms->rx_delivered);
 	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	check_stats64(f);
 }
 
 /* ids delivered in order, each once */
@@ -322,13 +352,13 @@ static void test_id_table(void **state)
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++) {
 		bool found = false;
 
-		for (const struct usb_device_id *id = r8152_driver.id_table;
+		for (const struct usb_device_id *id = kmod_r8152_usb_driver->id_table;
 		     id->idVendor; id++)
 			found |= id->idVendor == rtl_usb_chips[i].vendor &&
 				 id->idProduct == rtl_usb_chips[i].product;
 		assert_true(found);
 	}
-	for (const struct usb_device_id *id = r8152_driver.id_table; id->idVendor; id++)
+	for (const struct usb_device_id *id = kmod_r8152_usb_driver->id_table; id->idVendor; id++)
 		assert_non_null(rtl_usb_chip_lookup(id->idVendor, id->idProduct));
 }
 
@@ -419,7 +449,7 @@ static void test_open_close(void **state)
 	}
 	assert_int_equal(f->nrec, 300);
 	check_conservation(f);
-	assert_int_equal(f->tp->stats.rx_drops, 0);
+	assert_int_equal(dstats(f).rx_drops, 0);
 	ufx_free(f);
 }
 
@@ -428,6 +458,7 @@ static void test_open_close(void **state)
 static void test_rx_many(void **state)
 {
 	struct ufx *f = ufx_new("RTL8159");
+	struct rtnl_link_stats64 st;
 	struct gen g;
 
 	(void)state;
@@ -436,12 +467,17 @@ static void test_rx_many(void **state)
 	sim_run(&f->sim);
 	check_conservation(f);
 	check_in_order(f, 0, 20000);
-	assert_int_equal(f->tp->stats.rx_drops, 0);
+	assert_int_equal(dstats(f).rx_drops, 0);
 	/* the 15 us timer ends each transfer: about 13 frames in each */
-	assert_int_equal(f->tp->stats.rx_transfers, 1539);
-	assert_int_equal(f->tp->stats.rx_transfer_frames_max, 13);
-	assert_int_equal(f->tp->rx_transfer_hist[3], 1538);	/* 9-16 frames */
-	assert_int_equal(f->tp->stats.rx_queued, 0);
+	assert_int_equal(dstats(f).rx_transfers, 1539);
+	assert_int_equal(dstats(f).rx_transfer_frames_max, 13);
+	assert_int_equal(dstats(f).rx_transfer_hist[3], 1538);	/* 9-16 frames */
+	assert_int_equal(dstats(f).rx_queued, 0);
+	/* what the stack sees: 1514-byte frames, the FCS not counted */
+	dev_get_stats(f->dev, &st);
+	assert_int_equal(st.rx_packets, 20000);
+	assert_int_equal(st.rx_bytes, 20000 * 1514);
+	assert_int_equal(st.rx_dropped, 0);
 	ufx_free(f);
 }
 
@@ -463,9 +499,9 @@ static void test_rx_budget(void **state)
 	sim_run(&f->sim);
 	check_conservation(f);
 	check_in_order(f, 0, 200);
-	assert_int_equal(f->tp->stats.rx_transfers, 1);
-	assert_int_equal(f->tp->stats.rx_transfer_frames_max, 200);
-	assert_int_equal(f->tp->stats.rx_queued, 200 - 64);
+	assert_int_equal(dstats(f).rx_transfers, 1);
+	assert_int_equal(dstats(f).rx_transfer_frames_max, 200);
+	assert_int_equal(dstats(f).rx_queued, 200 - 64);
 	assert_int_equal(f->tp->napi.polls, 4);		/* 64 + 64 + 64 + 8 */
 	/* netpoll's budget 0 with a transfer waiting: no RX work, no
 	 * completion (napi.rst); the next real poll delivers it */
@@ -542,10 +578,10 @@ static void test_rx_truncated(void **state)
 	 * wire (81 00, 08 00), whatever the CPU's byte order */
 	assert_memory_equal(&f->recs[0].vlan_proto, "\x81\x00", 2);
 	assert_memory_equal(&f->recs[0].protocol, "\x08\x00", 2);
-	assert_int_equal(f->tp->stats.rx_csum_ok, 1);
-	assert_int_equal(f->tp->stats.rx_length, 1);
-	assert_int_equal(f->tp->stats.rx_drops, 1);
-	assert_int_equal(f->tp->stats.rx_transfer_frames, 2);
+	assert_int_equal(dstats(f).rx_csum_ok, 1);
+	assert_int_equal(dstats(f).rx_length, 1);
+	assert_int_equal(dstats(f).rx_drops, 1);
+	assert_int_equal(dstats(f).rx_transfer_frames, 2);
 	/* a runt descriptor (length 20) ends the parse and is one drop */
 	usb_kill_urb(urb);
 	put_desc(agg->buffer, 20);
@@ -553,8 +589,8 @@ static void test_rx_truncated(void **state)
 	urb->status = 0;
 	urb->complete(urb);
 	sim_run(&f->sim);
-	assert_int_equal(f->tp->stats.rx_runt, 1);
-	assert_int_equal(f->tp->stats.rx_drops, 2);
+	assert_int_equal(dstats(f).rx_runt, 1);
+	assert_int_equal(dstats(f).rx_drops, 2);
 	/* the URB went back to the HCD */
 	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
 	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
@@ -633,9 +669,9 @@ static void test_coalesce_under_load(void **state)
 	check_conservation(f);
 	check_in_order(f, 0, 30000);
 	assert_int_equal(rtlu_rx_dropped(f->m), 0);
-	assert_int_equal(f->tp->stats.rx_drops, 0);
+	assert_int_equal(dstats(f).rx_drops, 0);
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 50000 / 8);
-	assert_int_equal(f->tp->stats.rx_transfers, 2047);
+	assert_int_equal(dstats(f).rx_transfers, 2047);
 	ufx_free(f);
 }
 
@@ -675,7 +711,7 @@ static void test_adaptive_rx(void **state)
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2),
 			 net_dim_get_rx_moderation(DIM_CQ_PERIOD_MODE_START_FROM_EQE,
 						   f->tp->rx_dim.profile_ix).usec * 1000 / 8);
-	assert_true(f->tp->stats.rx_transfers < 60000 / 30);
+	assert_true(dstats(f).rx_transfers < 60000 / 30);
 	assert_true(f->tp->rx_dim_changes >= 4);
 	for (unsigned cpu = 0; cpu < 4; cpu++)
 		runs += kern_kworker_runs(&f->k, cpu);
@@ -728,6 +764,7 @@ static void test_tx_aggregation(void **state)
 	struct ufx *f = ufx_new("RTL8159");
 	struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
 	const struct rtlu_stats *ms = rtlu_stats(f->m);
+	struct rtnl_link_stats64 st;
 
 	(void)state;
 	for (u32 i = 0; i < 7; i++)
@@ -754,9 +791,12 @@ static void test_tx_aggregation(void **state)
 		assert_int_equal(f->tx[i].id, i);
 		assert_int_equal(f->tx[i].len, 60 + 100 * i);
 	}
-	assert_int_equal(f->tp->stats.tx_packets, 7);
-	assert_int_equal(f->tp->stats.tx_transfers, 1);
-	assert_int_equal(f->tp->stats.tx_stops, 0);
+	assert_int_equal(dstats(f).tx_packets, 7);
+	dev_get_stats(f->dev, &st);
+	assert_int_equal(st.tx_packets, 7);
+	assert_int_equal(st.tx_bytes, 7 * 60 + 100 * (0 + 1 + 2 + 3 + 4 + 5 + 6));
+	assert_int_equal(dstats(f).tx_transfers, 1);
+	assert_int_equal(dstats(f).tx_stops, 0);
 
 	/* 100 full-size frames at once: 10 per 16 KiB buffer; 40 fill the
 	 * four buffers, then the queue stops and the qdisc holds the rest */
@@ -765,7 +805,7 @@ static void test_tx_aggregation(void **state)
 	assert_true(netif_tx_queue_stopped(txq));
 	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 40);
 	assert_int_equal(txq->q_len, 60);
-	assert_int_equal(f->tp->stats.tx_stops, 1);
+	assert_int_equal(dstats(f).tx_stops, 1);
 	/* the first tasklet run packs four buffers: all in flight, their
 	 * 40 skbs already freed; the qdisc holds 60 */
 	while (f->tp->tx_free_cnt)
@@ -777,8 +817,8 @@ static void test_tx_aggregation(void **state)
 	assert_false(netif_tx_queue_stopped(txq));
 	assert_int_equal(ms->tx_frames, 107);
 	assert_int_equal(ms->tx_transfers, 1 + 10);
-	assert_int_equal(f->tp->stats.tx_packets, 107);
-	assert_int_equal(f->tp->stats.tx_drops, 0);
+	assert_int_equal(dstats(f).tx_packets, 107);
+	assert_int_equal(dstats(f).tx_drops, 0);
 	assert_false(f->tx_bad);
 	for (u32 i = 0; i < 100; i++)
 		assert_int_equal(f->tx[7 + i].id, 100 + i);
@@ -816,7 +856,7 @@ static void test_tx_stop_race(void **state)
 	assert_null(f->k.tx_stop_hook);         /* the race window was hit */
 	sim_run(&f->sim);
 	assert_false(netif_tx_queue_stopped(txq));
-	assert_int_equal(f->tp->stats.tx_packets, n);
+	assert_int_equal(dstats(f).tx_packets, n);
 	ufx_free(f);
 }
 
@@ -840,7 +880,7 @@ static u64 mitigation_run(bool off, u32 *reg)
 	sim_run(&f->sim);
 	check_conservation(f);
 	check_in_order(f, 0, 2000);
-	transfers = f->tp->stats.rx_transfers;
+	transfers = dstats(f).rx_transfers;
 	ufx_free(f);
 	return transfers;
 }
@@ -889,14 +929,14 @@ static void test_close_under_load(void **state)
 	sim_run(&f->sim);
 	check_conservation(f);
 	/* what was lost, was lost at the closes, and counted */
-	assert_int_equal(f->offered, f->nrec + f->tp->stats.rx_purged + ms->rx_cancelled +
+	assert_int_equal(f->offered, f->nrec + dstats(f).rx_purged + ms->rx_cancelled +
 			 ms->rx_disabled + ms->rx_fifo_over + ms->rx_reset);
 	if (getenv("R8152_DEBUG"))
 		fprintf(stderr, "close: nrec %zu purged %lu cancelled %lu disabled %lu fifo %lu reset %lu\n",
-			f->nrec, f->tp->stats.rx_purged, ms->rx_cancelled, ms->rx_disabled,
+			f->nrec, dstats(f).rx_purged, ms->rx_cancelled, ms->rx_disabled,
 			ms->rx_fifo_over, ms->rx_reset);
 	assert_int_equal(f->nrec, 19867);
-	assert_int_equal(f->tp->stats.rx_purged, 84);	/* polled too late */
+	assert_int_equal(dstats(f).rx_purged, 84);	/* polled too late */
 	assert_int_equal(ms->rx_cancelled, 49);		/* in killed URBs */
 	for (size_t i = 1; i < f->nrec; i++)
 		assert_true(f->recs[i].id > f->recs[i - 1].id);
@@ -973,9 +1013,9 @@ static void test_tally_stats(void **state)
 	assert_int_equal(tu_stat(f->outbuf, "tx_queue_0_packets"), 17);
 
 	/* unbind and bind again: probe resets the tally */
-	kern_usb_disconnect(&r8152_driver, &f->intf);
+	kern_usb_disconnect(kmod_r8152_usb_driver, &f->intf);
 	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->m), "2-1");
-	assert_int_equal(kern_usb_probe(&r8152_driver, &f->intf), 0);
+	assert_int_equal(kern_usb_probe(kmod_r8152_usb_driver, &f->intf), 0);
 	f->dev = r8152_netdev(&f->intf);
 	f->tp = netdev_priv(f->dev);
 	ET_OK(f, "-S eth0");
@@ -1113,7 +1153,7 @@ static void test_xfer_errors(void **state)
 	gen_start(&g, f, 0, 5000, 800, 1000);
 	sim_run(&f->sim);
 	assert_true(ms->rx_xfer_error > 0);
-	assert_int_equal(f->tp->stats.rx_urb_errors, (ms->rx_transfers + f->tp->stats.rx_urb_errors) / 7);
+	assert_int_equal(dstats(f).rx_urb_errors, (ms->rx_transfers + dstats(f).rx_urb_errors) / 7);
 	assert_int_equal(f->nrec + ms->rx_xfer_error, 5000);
 	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
 	check_conservation(f);
@@ -1134,7 +1174,7 @@ static u64 digest_run(void)
 	check_conservation(f);
 	for (size_t i = 0; i < f->nrec; i++)
 		h = (h ^ (f->recs[i].t * 31 + f->recs[i].id)) * 1099511628211ull;
-	h = (h ^ f->tp->stats.rx_transfers) * 1099511628211ull;
+	h = (h ^ dstats(f).rx_transfers) * 1099511628211ull;
 	h = (h ^ f->sim.trace) * 1099511628211ull;
 	ufx_free(f);
 	return h;

@@ -273,8 +273,13 @@ int kern_usb_probe(struct usb_driver *drv, struct usb_interface *intf)
 		return -ENODEV;
 	for (id = drv->id_table; id->idVendor; id++)
 		if (id->idVendor == udev->idVendor &&
-		    id->idProduct == udev->idProduct)
-			return drv->probe(intf, id);
+		    id->idProduct == udev->idProduct) {
+			int rc = drv->probe(intf, id);
+
+			if (rc)
+				devres_release_all(&intf->dev);
+			return rc;
+		}
 	return -ENODEV;
 }
 
@@ -286,6 +291,7 @@ void kern_usb_disconnect(struct usb_driver *drv, struct usb_interface *intf)
 		udev->state = USB_STATE_NOTATTACHED;
 	if (drv && drv->disconnect)
 		drv->disconnect(intf);
+	devres_release_all(&intf->dev);
 }
 
 /* ----- URBs ----- */

@@ -16,9 +16,9 @@
  * How a test or the CLI binds it to a device (tests/test_r8152.c):
  *
  *     kern_usb_dev_init(&udev, &intf, <the model's USB slot>, "2-1");
- *     rc = kern_usb_probe(&r8152_driver, &intf);     0 or -errno
+ *     rc = kern_usb_probe(kmod_r8152_usb_driver, &intf);   0 or -errno
  *     dev = r8152_netdev(&intf);                     "eth0"
- *     dev_open(dev, NULL);  ...  kern_usb_disconnect(&r8152_driver, &intf);
+ *     dev_open(dev, NULL);  ...  kern_usb_disconnect(kmod_r8152_usb_driver, &intf);
  *
  * There are no module parameters: the RX aggregation timer starts at the
  * chip row's default and ethtool -C rx-usecs changes it.
@@ -29,6 +29,7 @@
 #include <linux/dim.h>
 #include <linux/interrupt.h>
 #include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/usb.h>
 #include <linux/workqueue.h>
 
@@ -57,8 +58,8 @@
  * mainline pool of spare buffers, research s1.1, is not modelled).
  */
 #define R8152_RX_PENDING_MIN	2
-
-extern struct usb_driver r8152_driver;
+/* rx_transfer_hist buckets (struct r8152_rx_stats) */
+#define R8152_RX_HIST		6
 
 /* One bulk-in URB and its buffer (an "rx_agg"). */
 struct rx_agg {
@@ -80,32 +81,150 @@ struct tx_agg {
 	struct tx_agg *next;		/* link on tx_free */
 };
 
-/*
- * Driver counters (ethtool -S).  Every frame the device put in a bulk-in
- * transfer ends as rx_packets or in exactly one of the rx_* drop reasons
- * whose sum is rx_drops.
+/**
+ * struct r8152_rx_stats - the receive counters the NAPI poll writes
+ * @packets: frames handed to the stack
+ * @bytes: their bytes, FCS excluded
+ * @drops: frames not delivered, the sum of the four reasons below
+ * @alloc_fail: of which: no skb
+ * @length: of which: the frame overruns its transfer
+ * @runt: of which: a descriptor length below ETH_ZLEN
+ * @purged: of which: held for the next poll, freed by close
+ * @csum_ok: frames given CHECKSUM_UNNECESSARY
+ * @transfers: bulk-in transfers parsed
+ * @transfer_frames: frames found in them
+ * @transfer_frames_max: most frames in one transfer
+ * @queued: frames held over to the next poll
+ * @transfer_hist: transfers by the frames in them: 1, 2-4, 5-8, 9-16,
+ *	17-32, more
+ * @syncp: the poll is the one writer (close writes with NAPI disabled)
+ *
+ * Every frame the device put in a bulk-in transfer ends in @packets or in
+ * exactly one of the drop reasons.
+ */
+struct r8152_rx_stats {
+	u64_stats_t packets, bytes;
+	u64_stats_t drops;
+	u64_stats_t alloc_fail;
+	u64_stats_t length;
+	u64_stats_t runt;
+	u64_stats_t purged;
+	u64_stats_t csum_ok;
+	u64_stats_t transfers;
+	u64_stats_t transfer_frames;
+	u64_stats_t transfer_frames_max;
+	u64_stats_t queued;
+	u64_stats_t transfer_hist[R8152_RX_HIST];
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct r8152_rx_urb_stats - what the bulk-in completions count
+ * @short_transfers: completed with fewer than ETH_ZLEN bytes
+ * @urb_errors: completions with an error status
+ * @syncp: the completions are the one writer (one endpoint's givebacks
+ *	run one at a time)
+ */
+struct r8152_rx_urb_stats {
+	u64_stats_t short_transfers;
+	u64_stats_t urb_errors;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct r8152_tx_stats - the transmit counters, by writer
+ * @packets: frames the device took (bulk-out transfers completed)
+ * @bytes: their bytes
+ * @transfers: bulk-out transfers completed
+ * @urb_errors: bulk-out completions with an error status
+ * @drops: frames of failed transfers, and those close freed unsent
+ * @syncp: for the five above: the bulk-out completion, and close
+ * @tl_urb_errors: submissions the TX tasklet saw fail
+ * @tl_drops: the frames of those buffers
+ * @tl_syncp: for the two above: the TX tasklet
+ * @xmit_drops: frames ndo_start_xmit refused (too big)
+ * @stops: queue stopped: no free buffer
+ * @xmit_syncp: for the two above: ndo_start_xmit, under the queue's xmit
+ *	lock
+ *
+ * The three writers may run at once on three CPUs, hence three syncps.
+ */
+struct r8152_tx_stats {
+	u64_stats_t packets, bytes;
+	u64_stats_t transfers;
+	u64_stats_t urb_errors;
+	u64_stats_t drops;
+	struct u64_stats_sync syncp;
+	u64_stats_t tl_urb_errors;
+	u64_stats_t tl_drops;
+	struct u64_stats_sync tl_syncp;
+	u64_stats_t xmit_drops;
+	u64_stats_t stops;
+	struct u64_stats_sync xmit_syncp;
+};
+
+/**
+ * struct r8152_intr_stats - what the interrupt URB's completion counts
+ * @intr: completions with a status
+ * @link_changes: link up or down
+ * @syncp: the completion is the one writer
+ */
+struct r8152_intr_stats {
+	u64_stats_t intr;
+	u64_stats_t link_changes;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct r8152_stats - a copy of every driver counter (ethtool -S)
+ * @rx_packets: &struct r8152_rx_stats
+ * @rx_bytes: &struct r8152_rx_stats
+ * @rx_drops: the sum of rx_alloc_fail, rx_length, rx_runt and rx_purged
+ * @rx_alloc_fail: &struct r8152_rx_stats
+ * @rx_length: &struct r8152_rx_stats
+ * @rx_runt: &struct r8152_rx_stats
+ * @rx_purged: &struct r8152_rx_stats
+ * @rx_csum_ok: &struct r8152_rx_stats
+ * @rx_transfers: &struct r8152_rx_stats
+ * @rx_transfer_frames: &struct r8152_rx_stats
+ * @rx_transfer_frames_max: &struct r8152_rx_stats
+ * @rx_short_transfers: &struct r8152_rx_urb_stats
+ * @rx_queued: &struct r8152_rx_stats
+ * @rx_urb_errors: &struct r8152_rx_urb_stats
+ * @tx_packets: &struct r8152_tx_stats
+ * @tx_bytes: &struct r8152_tx_stats
+ * @tx_drops: every writer's drops together
+ * @tx_transfers: &struct r8152_tx_stats
+ * @tx_stops: &struct r8152_tx_stats
+ * @tx_urb_errors: the completions' and the tasklet's together
+ * @intr: &struct r8152_intr_stats
+ * @link_changes: &struct r8152_intr_stats
+ * @rx_transfer_hist: &struct r8152_rx_stats
+ *
+ * Filled by r8152_stats_fetch().
  */
 struct r8152_stats {
 	u64 rx_packets, rx_bytes;
-	u64 rx_drops;			/* sum of the four below */
-	u64 rx_alloc_fail;		/* of which: no skb */
-	u64 rx_length;			/* of which: frame overruns the transfer */
-	u64 rx_runt;			/* of which: descriptor length < ETH_ZLEN */
-	u64 rx_purged;			/* of which: queued frames freed by close */
-	u64 rx_csum_ok;			/* CHECKSUM_UNNECESSARY given */
-	u64 rx_transfers;		/* bulk-in transfers parsed */
-	u64 rx_transfer_frames;		/* frames found in them */
-	u64 rx_transfer_frames_max;	/* most frames in one transfer */
-	u64 rx_short_transfers;		/* completed with < ETH_ZLEN bytes */
-	u64 rx_queued;			/* frames held over to the next poll */
-	u64 rx_urb_errors;		/* completions with an error status */
+	u64 rx_drops;
+	u64 rx_alloc_fail;
+	u64 rx_length;
+	u64 rx_runt;
+	u64 rx_purged;
+	u64 rx_csum_ok;
+	u64 rx_transfers;
+	u64 rx_transfer_frames;
+	u64 rx_transfer_frames_max;
+	u64 rx_short_transfers;
+	u64 rx_queued;
+	u64 rx_urb_errors;
 	u64 tx_packets, tx_bytes;
-	u64 tx_drops;			/* too big, or the URB failed */
-	u64 tx_transfers;		/* bulk-out transfers completed */
-	u64 tx_stops;			/* queue stopped: no free buffer */
+	u64 tx_drops;
+	u64 tx_transfers;
+	u64 tx_stops;
 	u64 tx_urb_errors;
-	u64 intr;			/* interrupt URB completions */
+	u64 intr;
 	u64 link_changes;
+	u64 rx_transfer_hist[R8152_RX_HIST];
 };
 
 struct r8152 {
@@ -157,10 +276,10 @@ struct r8152 {
 	struct urb *intr_urb;
 	u8 *intr_buff;
 	bool link_up;
-	struct r8152_stats stats;
-	u64 rx_transfer_hist[6];	/* frames per transfer: 1, 2-4, 5-8,
-					 * 9-16, 17-32, >32
-					 */
+	struct r8152_rx_stats rx_stats;
+	struct r8152_rx_urb_stats rx_urb_stats;
+	struct r8152_tx_stats tx_stats;
+	struct r8152_intr_stats intr_stats;
 };
 
 /* The net_device a probe created on @intf (NULL if none). */
@@ -221,7 +340,9 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev);
 void r8152_tx_bottom(struct tasklet_struct *t);
 
 /* ---- r8152_ethtool.c ---- */
-extern const struct ethtool_ops r8152_ethtool_ops;
+void r8152_set_ethtool_ops(struct net_device *dev);
+void r8152_stats_fetch(const struct r8152 *tp, struct r8152_stats *s);
+void r8152_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats);
 
 /* ---- r8152_dim.c: adaptive-rx ---- */
 void r8152_dim_init(struct r8152 *tp);

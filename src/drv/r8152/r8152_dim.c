@@ -53,8 +53,10 @@ void r8152_dim_sample(struct r8152 *tp)
 {
 	struct dim_sample s;
 
-	dim_update_sample((u16)tp->stats.rx_transfers, tp->stats.rx_packets,
-			  tp->stats.rx_bytes, &s);
+	/* the poll is the counters' writer: no fetch loop */
+	dim_update_sample((u16)u64_stats_read(&tp->rx_stats.transfers),
+			  u64_stats_read(&tp->rx_stats.packets),
+			  u64_stats_read(&tp->rx_stats.bytes), &s);
 	net_dim(&tp->rx_dim, &s);
 }
 

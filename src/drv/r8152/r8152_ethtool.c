@@ -234,10 +234,12 @@ static void r8152_get_ethtool_stats(struct net_device *dev, struct ethtool_stats
 				    u64 *d)
 {
 	struct r8152 *tp = netdev_priv(dev);
-	const u8 *base = (const u8 *)&tp->stats;
+	struct r8152_stats s;
+	const u8 *base = (const u8 *)&s;
 	struct rtl_tally tally;
 
 	(void)st;
+	r8152_stats_fetch(tp, &s);
 	/* a failed read shows all ones, as mainline's does */
 	generic_ocp_read(tp, RTLU_PLA_TALLYCNT, sizeof(tally), &tally, RTLU_MCU_TYPE_PLA);
 	d = rtl_tally_to_stats(&tally, d);
@@ -248,7 +250,7 @@ static void r8152_get_ethtool_stats(struct net_device *dev, struct ethtool_stats
 		*d++ = v;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(r8152_hist_names); i++)
-		*d++ = tp->rx_transfer_hist[i];
+		*d++ = s.rx_transfer_hist[i];
 	if (tp->adaptive_rx) {
 		*d++ = tp->rx_dim.profile_ix;
 		*d++ = r8152_rx_timer_ns(tp) / 1000;
@@ -256,7 +258,107 @@ static void r8152_get_ethtool_stats(struct net_device *dev, struct ethtool_stats
 	}
 }
 
-const struct ethtool_ops r8152_ethtool_ops = {
+/**
+ * r8152_stats_fetch() - a consistent copy of the driver's counters
+ * @tp: the device
+ * @s: filled with them
+ *
+ * Each writer's group (struct r8152_rx_stats, r8152_rx_urb_stats,
+ * r8152_tx_stats, r8152_intr_stats) is read in its own fetch loop.
+ *
+ * Context: any.
+ */
+void r8152_stats_fetch(const struct r8152 *tp, struct r8152_stats *s)
+{
+	const struct r8152_rx_stats *rx = &tp->rx_stats;
+	const struct r8152_rx_urb_stats *ru = &tp->rx_urb_stats;
+	const struct r8152_tx_stats *tx = &tp->tx_stats;
+	const struct r8152_intr_stats *in = &tp->intr_stats;
+	u64 drops, urb_errors;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&rx->syncp);
+		s->rx_packets = u64_stats_read(&rx->packets);
+		s->rx_bytes = u64_stats_read(&rx->bytes);
+		s->rx_drops = u64_stats_read(&rx->drops);
+		s->rx_alloc_fail = u64_stats_read(&rx->alloc_fail);
+		s->rx_length = u64_stats_read(&rx->length);
+		s->rx_runt = u64_stats_read(&rx->runt);
+		s->rx_purged = u64_stats_read(&rx->purged);
+		s->rx_csum_ok = u64_stats_read(&rx->csum_ok);
+		s->rx_transfers = u64_stats_read(&rx->transfers);
+		s->rx_transfer_frames = u64_stats_read(&rx->transfer_frames);
+		s->rx_transfer_frames_max = u64_stats_read(&rx->transfer_frames_max);
+		s->rx_queued = u64_stats_read(&rx->queued);
+		for (unsigned int i = 0; i < R8152_RX_HIST; i++)
+			s->rx_transfer_hist[i] = u64_stats_read(&rx->transfer_hist[i]);
+	} while (u64_stats_fetch_retry(&rx->syncp, start));
+	do {
+		start = u64_stats_fetch_begin(&ru->syncp);
+		s->rx_short_transfers = u64_stats_read(&ru->short_transfers);
+		s->rx_urb_errors = u64_stats_read(&ru->urb_errors);
+	} while (u64_stats_fetch_retry(&ru->syncp, start));
+	do {
+		start = u64_stats_fetch_begin(&tx->syncp);
+		s->tx_packets = u64_stats_read(&tx->packets);
+		s->tx_bytes = u64_stats_read(&tx->bytes);
+		s->tx_transfers = u64_stats_read(&tx->transfers);
+		urb_errors = u64_stats_read(&tx->urb_errors);
+		drops = u64_stats_read(&tx->drops);
+	} while (u64_stats_fetch_retry(&tx->syncp, start));
+	s->tx_urb_errors = urb_errors;
+	s->tx_drops = drops;
+	do {
+		start = u64_stats_fetch_begin(&tx->tl_syncp);
+		urb_errors = u64_stats_read(&tx->tl_urb_errors);
+		drops = u64_stats_read(&tx->tl_drops);
+	} while (u64_stats_fetch_retry(&tx->tl_syncp, start));
+	s->tx_urb_errors += urb_errors;
+	s->tx_drops += drops;
+	do {
+		start = u64_stats_fetch_begin(&tx->xmit_syncp);
+		drops = u64_stats_read(&tx->xmit_drops);
+		s->tx_stops = u64_stats_read(&tx->stops);
+	} while (u64_stats_fetch_retry(&tx->xmit_syncp, start));
+	s->tx_drops += drops;
+	do {
+		start = u64_stats_fetch_begin(&in->syncp);
+		s->intr = u64_stats_read(&in->intr);
+		s->link_changes = u64_stats_read(&in->link_changes);
+	} while (u64_stats_fetch_retry(&in->syncp, start));
+}
+
+/**
+ * r8152_get_stats64() - ndo_get_stats64: the interface counters
+ * @dev: the netdev
+ * @stats: zeroed by the core; filled here
+ *
+ * Frames and bytes as the driver counted them (received: handed to the
+ * stack; sent: bulk-out transfers completed); dropped, every frame the
+ * driver could not deliver or send; errors, the URB completions with an
+ * error status (and failed bulk-out submissions).  The adapter's own
+ * error counters are in the tally (ethtool -S), which takes a control
+ * transfer and so cannot be read here.
+ *
+ * Context: any.
+ */
+void r8152_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
+{
+	struct r8152_stats s;
+
+	r8152_stats_fetch(netdev_priv(dev), &s);
+	stats->rx_packets = s.rx_packets;
+	stats->rx_bytes = s.rx_bytes;
+	stats->rx_dropped = s.rx_drops;
+	stats->rx_errors = s.rx_urb_errors;
+	stats->tx_packets = s.tx_packets;
+	stats->tx_bytes = s.tx_bytes;
+	stats->tx_dropped = s.tx_drops;
+	stats->tx_errors = s.tx_urb_errors;
+}
+
+static const struct ethtool_ops r8152_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE_RX,
 	.get_drvinfo = r8152_get_drvinfo,
@@ -268,3 +370,14 @@ const struct ethtool_ops r8152_ethtool_ops = {
 	.get_strings = r8152_get_strings,
 	.get_ethtool_stats = r8152_get_ethtool_stats,
 };
+
+/**
+ * r8152_set_ethtool_ops() - give a netdev the driver's ethtool ops
+ * @dev: the netdev probe allocated
+ *
+ * Context: probe, before register_netdev().
+ */
+void r8152_set_ethtool_ops(struct net_device *dev)
+{
+	dev->ethtool_ops = &r8152_ethtool_ops;
+}

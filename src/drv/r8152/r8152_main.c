@@ -289,8 +289,11 @@ static void r8152_set_link(struct r8152 *tp, bool up)
 {
 	if (up == tp->link_up && up == netif_carrier_ok(tp->netdev))
 		return;
-	if (up != tp->link_up)
-		tp->stats.link_changes++;
+	if (up != tp->link_up) {
+		u64_stats_update_begin(&tp->intr_stats.syncp);
+		u64_stats_inc(&tp->intr_stats.link_changes);
+		u64_stats_update_end(&tp->intr_stats.syncp);
+	}
 	tp->link_up = up;
 	if (up)
 		netif_carrier_on(tp->netdev);
@@ -318,7 +321,9 @@ static void intr_callback(struct urb *urb)
 	default:
 		goto resubmit;
 	}
-	tp->stats.intr++;
+	u64_stats_update_begin(&tp->intr_stats.syncp);
+	u64_stats_inc(&tp->intr_stats.intr);
+	u64_stats_update_end(&tp->intr_stats.syncp);
 	if (urb->actual_length >= 2) {
 		u16 st = (u16)(tp->intr_buff[0] | tp->intr_buff[1] << 8);
 
@@ -461,10 +466,16 @@ static const struct net_device_ops r8152_netdev_ops = {
 	.ndo_stop = r8152_close,
 	.ndo_start_xmit = r8152_start_xmit,
 	.ndo_set_rx_mode = r8152_set_rx_mode,
+	.ndo_get_stats64 = r8152_get_stats64,
 };
 
 /* ---- probe / disconnect ---- */
 
+/* Probe in mainline's shape, as r8169's: the netdev is a managed
+ * allocation of the interface (the driver core frees it after a failed
+ * probe or after disconnect), intfdata is set before the netdev is
+ * registered.
+ */
 static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id *id)
 {
 	struct usb_device *udev = interface_to_usbdev(intf);
@@ -482,7 +493,8 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 			id->idVendor, id->idProduct);
 		return -ENODEV;
 	}
-	dev = alloc_etherdev_mqs(sizeof(*tp), 1, 1);
+	/* freed by the driver core after a failed probe or after disconnect */
+	dev = devm_alloc_etherdev_mqs(&intf->dev, sizeof(*tp), 1, 1);
 	if (!dev)
 		return -ENOMEM;
 	tp = netdev_priv(dev);
@@ -495,6 +507,12 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	skb_queue_head_init(&tp->rx_queue);
 	skb_queue_head_init(&tp->tx_queue);
 	tasklet_setup(&tp->tx_tl, r8152_tx_bottom);
+	u64_stats_init(&tp->rx_stats.syncp);
+	u64_stats_init(&tp->rx_urb_stats.syncp);
+	u64_stats_init(&tp->tx_stats.syncp);
+	u64_stats_init(&tp->tx_stats.tl_syncp);
+	u64_stats_init(&tp->tx_stats.xmit_syncp);
+	u64_stats_init(&tp->intr_stats.syncp);
 	SET_NETDEV_DEV(dev, &intf->dev);
 
 	ver = ocp_read_word(tp, RTLU_MCU_TYPE_PLA, RTLU_PLA_TCR1) &
@@ -502,8 +520,7 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	if (ver != chip->hw_id) {
 		dev_err(&intf->dev, "%s: version word %04x, expected %04x\n",
 			chip->name, ver, chip->hw_id);
-		rc = -ENODEV;
-		goto err_free;
+		return -ENODEV;
 	}
 	tp->version_word = ver;
 	/* the tally counts from zero (K rtl_tally_reset, at chip init) */
@@ -524,22 +541,19 @@ static int rtl8152_probe(struct usb_interface *intf, const struct usb_device_id 
 	eth_hw_addr_set(dev, mac);
 
 	dev->netdev_ops = &r8152_netdev_ops;
-	dev->ethtool_ops = &r8152_ethtool_ops;
+	r8152_set_ethtool_ops(dev);
 	netif_napi_add_weight(dev, &tp->napi, r8152_poll, NAPI_POLL_WEIGHT);
-	rc = register_netdev(dev);
-	if (rc)
-		goto err_napi;
 	usb_set_intfdata(intf, tp);
+	rc = register_netdev(dev);
+	if (rc) {
+		usb_set_intfdata(intf, NULL);
+		netif_napi_del(&tp->napi);
+		return rc;
+	}
 	netdev_info(dev, "%s (version %04x), %u x %u KiB RX URBs, rx-usecs %u\n",
 		    chip->name, ver, tp->rx_pending, tp->rx_buf_sz / 1024,
 		    tp->coalesce / 1000);
 	return 0;
-
-err_napi:
-	netif_napi_del(&tp->napi);
-err_free:
-	free_netdev(dev);
-	return rc;
 }
 
 static void rtl8152_disconnect(struct usb_interface *intf)
@@ -551,7 +565,6 @@ static void rtl8152_disconnect(struct usb_interface *intf)
 	usb_set_intfdata(intf, NULL);
 	unregister_netdev(tp->netdev);	/* closes it if open */
 	netif_napi_del(&tp->napi);
-	free_netdev(tp->netdev);
 }
 
 /**
@@ -576,7 +589,7 @@ static const struct usb_device_id rtl8152_table[] = {
 
 MODULE_DEVICE_TABLE(usb, rtl8152_table);
 
-struct usb_driver r8152_driver = {
+static struct usb_driver r8152_driver = {
 	.name = R8152_DRV_NAME,
 	.id_table = rtl8152_table,
 	.probe = rtl8152_probe,

@@ -112,13 +112,37 @@ static bool rx_agg_wanted(const struct r8152 *tp, const struct rx_agg *agg)
 	return (unsigned int)(agg - tp->rx_agg) < tp->rx_pending;
 }
 
+/* One more of the poll's counter @c (struct r8152_rx_stats). */
+static void rx_count(struct r8152 *tp, u64_stats_t *c)
+{
+	u64_stats_update_begin(&tp->rx_stats.syncp);
+	u64_stats_inc(c);
+	u64_stats_update_end(&tp->rx_stats.syncp);
+}
+
+/* A frame not delivered, for @reason (struct r8152_rx_stats). */
+static void rx_drop(struct r8152 *tp, u64_stats_t *reason)
+{
+	u64_stats_update_begin(&tp->rx_stats.syncp);
+	u64_stats_inc(reason);
+	u64_stats_inc(&tp->rx_stats.drops);
+	u64_stats_update_end(&tp->rx_stats.syncp);
+}
+
+/* One more of a bulk-in completion's counter @c. */
+static void rx_urb_count(struct r8152 *tp, u64_stats_t *c)
+{
+	u64_stats_update_begin(&tp->rx_urb_stats.syncp);
+	u64_stats_inc(c);
+	u64_stats_update_end(&tp->rx_urb_stats.syncp);
+}
+
 static void rx_queue_purge(struct r8152 *tp)
 {
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(&tp->rx_queue))) {
-		tp->stats.rx_purged++;
-		tp->stats.rx_drops++;
+		rx_drop(tp, &tp->rx_stats.purged);
 		kfree_skb(skb);
 	}
 }
@@ -173,7 +197,7 @@ static void read_bulk_callback(struct urb *urb)
 	switch (urb->status) {
 	case 0:
 		if (urb->actual_length < ETH_ZLEN) {
-			tp->stats.rx_short_transfers++;
+			rx_urb_count(tp, &tp->rx_urb_stats.short_transfers);
 			if (tp->running && rx_agg_wanted(tp, agg))
 				rx_submit(tp, agg, GFP_ATOMIC);
 			return;
@@ -186,7 +210,7 @@ static void read_bulk_callback(struct urb *urb)
 	case -ENODEV:
 		return;
 	default:
-		tp->stats.rx_urb_errors++;
+		rx_urb_count(tp, &tp->rx_urb_stats.urb_errors);
 		if (!tp->running)
 			return;
 		urb->actual_length = 0;		/* nothing to parse */
@@ -213,26 +237,32 @@ static bool rx_csum_ok(const struct rtl_usb_rx_desc_v2 *d)
 	return false;
 }
 
-static void rx_hist(struct r8152 *tp, u64 frames)
+/* A transfer parsed: @frames found in it. */
+static void rx_transfer_done(struct r8152 *tp, u64 frames)
 {
+	struct r8152_rx_stats *st = &tp->rx_stats;
 	unsigned int b = frames <= 1 ? 0 : frames <= 4 ? 1 : frames <= 8 ? 2 :
 			 frames <= 16 ? 3 : frames <= 32 ? 4 : 5;
 
-	tp->rx_transfer_hist[b]++;
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->transfers);
+	u64_stats_add(&st->transfer_frames, frames);
+	if (frames > u64_stats_read(&st->transfer_frames_max))
+		u64_stats_set(&st->transfer_frames_max, frames);
+	u64_stats_inc(&st->transfer_hist[b]);
+	u64_stats_update_end(&st->syncp);
 }
 
-/* Hand a frame up; rx_bytes counts the frame without its FCS. */
+/* Hand a frame up; the bytes count the frame without its FCS. */
 static void rx_deliver(struct r8152 *tp, struct sk_buff *skb)
 {
-	tp->stats.rx_packets++;
-	tp->stats.rx_bytes += skb->len + ETH_HLEN;	/* eth_type_trans pulled it */
-	napi_gro_receive(&tp->napi, skb);
-}
+	struct r8152_rx_stats *st = &tp->rx_stats;
 
-static void rx_drop(struct r8152 *tp, u64 *reason)
-{
-	(*reason)++;
-	tp->stats.rx_drops++;
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->packets);
+	u64_stats_add(&st->bytes, skb->len + ETH_HLEN);	/* eth_type_trans pulled it */
+	u64_stats_update_end(&st->syncp);
+	napi_gro_receive(&tp->napi, skb);
 }
 
 /*
@@ -263,26 +293,26 @@ static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work
 			 * device said it was one
 			 */
 			if (pkt_len)
-				rx_drop(tp, &tp->stats.rx_runt);
+				rx_drop(tp, &tp->rx_stats.runt);
 			frames += pkt_len ? 1 : 0;
 			break;
 		}
 		frames++;
 		if (pkt_len > actual - off - dsz) {
 			/* the frame runs past the transfer: truncated */
-			rx_drop(tp, &tp->stats.rx_length);
+			rx_drop(tp, &tp->rx_stats.length);
 			break;
 		}
 		len = pkt_len - ETH_FCS_LEN;
 		skb = napi_alloc_skb(&tp->napi, len);
 		if (unlikely(!skb)) {
-			rx_drop(tp, &tp->stats.rx_alloc_fail);
+			rx_drop(tp, &tp->rx_stats.alloc_fail);
 			goto next;
 		}
 		skb_put_data(skb, agg->buffer + off + dsz, len);
 		if (rx_csum_ok(d)) {
 			skb->ip_summed = CHECKSUM_UNNECESSARY;
-			tp->stats.rx_csum_ok++;
+			rx_count(tp, &tp->rx_stats.csum_ok);
 		} else {
 			skb->ip_summed = CHECKSUM_NONE;
 		}
@@ -296,18 +326,14 @@ static void rx_parse(struct r8152 *tp, struct rx_agg *agg, int budget, int *work
 			rx_deliver(tp, skb);
 			(*work)++;
 		} else {
-			tp->stats.rx_queued++;
+			rx_count(tp, &tp->rx_stats.queued);
 			__skb_queue_tail(&tp->rx_queue, skb);
 		}
 next:
 		off += dsz + pkt_len;
 		off = (off + align - 1) & ~(align - 1);
 	}
-	tp->stats.rx_transfers++;
-	tp->stats.rx_transfer_frames += frames;
-	if (frames > tp->stats.rx_transfer_frames_max)
-		tp->stats.rx_transfer_frames_max = frames;
-	rx_hist(tp, frames);
+	rx_transfer_done(tp, frames);
 }
 
 /**

@@ -112,10 +112,16 @@ int r8152_tx_alloc(struct r8152 *tp)
 	return 0;
 }
 
-/* The frames of a buffer that will not go out. */
-static void tx_agg_drop_skbs(struct r8152 *tp, struct tx_agg *agg)
+/* The frames of a buffer that will not go out, counted in @drops: the
+ * tasklet's (tl_drops) or the completion's and close's (drops), each under
+ * its writer's @syncp (struct r8152_tx_stats).
+ */
+static void tx_agg_drop_skbs(struct tx_agg *agg, u64_stats_t *drops,
+			     struct u64_stats_sync *syncp)
 {
-	tp->stats.tx_drops += agg->skb_num;
+	u64_stats_update_begin(syncp);
+	u64_stats_add(drops, agg->skb_num);
+	u64_stats_update_end(syncp);
 	agg->skb_num = 0;
 	agg->skb_len = 0;
 }
@@ -132,7 +138,7 @@ void r8152_tx_free(struct r8152 *tp)
 		struct tx_agg *agg = &tp->tx_agg[i];
 
 		usb_free_urb(agg->urb);
-		tx_agg_drop_skbs(tp, agg);
+		tx_agg_drop_skbs(agg, &tp->tx_stats.drops, &tp->tx_stats.syncp);
 		kfree(agg->head);
 		agg->urb = NULL;
 		agg->head = NULL;
@@ -159,7 +165,9 @@ void r8152_tx_stop(struct r8152 *tp)
 		if (tp->tx_agg[i].urb)
 			usb_kill_urb(tp->tx_agg[i].urb);
 	while ((skb = skb_dequeue(&tp->tx_queue))) {
-		tp->stats.tx_drops++;
+		u64_stats_update_begin(&tp->tx_stats.syncp);
+		u64_stats_inc(&tp->tx_stats.drops);
+		u64_stats_update_end(&tp->tx_stats.syncp);
 		kfree_skb(skb);
 	}
 }
@@ -179,7 +187,9 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	if (unlikely(tx_footprint(skb->len) > R8152_AGG_BUF_SZ ||
 		     skb->len > RTLU_TX_LEN_MAX)) {
-		tp->stats.tx_drops++;
+		u64_stats_update_begin(&tp->tx_stats.xmit_syncp);
+		u64_stats_inc(&tp->tx_stats.xmit_drops);
+		u64_stats_update_end(&tp->tx_stats.xmit_syncp);
 		dev_kfree_skb_any(skb);
 		return NETDEV_TX_OK;
 	}
@@ -191,8 +201,11 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	 * again: a completion on another CPU may have freed a buffer after
 	 * the first look and seen the queue running.
 	 */
-	if (!netif_txq_maybe_stop(txq, tx_has_room(tp), 1, 1))
-		tp->stats.tx_stops++;
+	if (!netif_txq_maybe_stop(txq, tx_has_room(tp), 1, 1)) {
+		u64_stats_update_begin(&tp->tx_stats.xmit_syncp);
+		u64_stats_inc(&tp->tx_stats.stops);
+		u64_stats_update_end(&tp->tx_stats.xmit_syncp);
+	}
 	return NETDEV_TX_OK;
 }
 
@@ -260,8 +273,10 @@ void r8152_tx_bottom(struct tasklet_struct *t)
 		rc = usb_submit_urb(agg->urb, GFP_ATOMIC);
 		if (rc) {
 			netdev_warn(tp->netdev, "tx submit failed: %d\n", rc);
-			tp->stats.tx_urb_errors++;
-			tx_agg_drop_skbs(tp, agg);
+			u64_stats_update_begin(&tp->tx_stats.tl_syncp);
+			u64_stats_inc(&tp->tx_stats.tl_urb_errors);
+			u64_stats_update_end(&tp->tx_stats.tl_syncp);
+			tx_agg_drop_skbs(agg, &tp->tx_stats.tl_drops, &tp->tx_stats.tl_syncp);
 			tx_free_push(tp, agg);
 			break;
 		}
@@ -280,16 +295,21 @@ static void write_bulk_callback(struct urb *urb)
 	struct r8152 *tp = agg->tp;
 
 	if (urb->status == 0) {
-		tp->stats.tx_transfers++;
-		tp->stats.tx_packets += agg->skb_num;
-		tp->stats.tx_bytes += agg->skb_len;
+		u64_stats_update_begin(&tp->tx_stats.syncp);
+		u64_stats_inc(&tp->tx_stats.transfers);
+		u64_stats_add(&tp->tx_stats.packets, agg->skb_num);
+		u64_stats_add(&tp->tx_stats.bytes, agg->skb_len);
+		u64_stats_update_end(&tp->tx_stats.syncp);
 		agg->skb_num = 0;
 		agg->skb_len = 0;
 	} else {
 		if (urb->status != -ENOENT && urb->status != -ECONNRESET &&
-		    urb->status != -ESHUTDOWN)
-			tp->stats.tx_urb_errors++;
-		tx_agg_drop_skbs(tp, agg);
+		    urb->status != -ESHUTDOWN) {
+			u64_stats_update_begin(&tp->tx_stats.syncp);
+			u64_stats_inc(&tp->tx_stats.urb_errors);
+			u64_stats_update_end(&tp->tx_stats.syncp);
+		}
+		tx_agg_drop_skbs(agg, &tp->tx_stats.drops, &tp->tx_stats.syncp);
 	}
 	tx_free_push(tp, agg);
 	if (!tp->running)

@@ -364,7 +364,6 @@ struct rtl_cfg {
 };
 
 /* ---- r8169_main.c ---- */
-extern struct pci_driver rtl8169_pci_driver;
 void rtl_hw_start(struct rtl8169_private *tp);
 int rtl_open(struct net_device *dev);
 int rtl_close(struct net_device *dev);
@@ -430,8 +429,7 @@ void rtl_rss_init(struct rtl8169_private *tp);
 void rtl_rss_write(struct rtl8169_private *tp);
 
 /* ---- r8169_ethtool.c ---- */
-extern const struct ethtool_ops rtl8169_ethtool_ops;
-extern const struct netdev_stat_ops rtl8169_stat_ops;
+void rtl_set_ethtool_ops(struct net_device *dev);
 
 /* A copy of a queue's counters (rtl_rx_stats, rtl_tx_stats). */
 struct rtl_rx_snap {

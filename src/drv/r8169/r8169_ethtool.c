@@ -705,7 +705,7 @@ static void rtl_get_base_stats(struct net_device *dev, struct netdev_queue_stats
 	rtl_qstat_tx(&ts, tx);
 }
 
-const struct netdev_stat_ops rtl8169_stat_ops = {
+static const struct netdev_stat_ops rtl8169_stat_ops = {
 	.get_queue_stats_rx = rtl_get_queue_stats_rx,
 	.get_queue_stats_tx = rtl_get_queue_stats_tx,
 	.get_base_stats = rtl_get_base_stats,
@@ -723,7 +723,7 @@ static void rtl_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info
 RXSCALE_COMPAT_RXFH_FUNCS(rtl)
 #endif
 
-const struct ethtool_ops rtl8169_ethtool_ops = {
+static const struct ethtool_ops rtl8169_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_RX_MAX_FRAMES |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE_RX,
@@ -749,3 +749,20 @@ const struct ethtool_ops rtl8169_ethtool_ops = {
 	.get_strings = rtl_get_strings,
 	.get_ethtool_stats = rtl_get_ethtool_stats,
 };
+
+/**
+ * rtl_set_ethtool_ops() - give a netdev the driver's ethtool ops
+ * @dev: the netdev probe allocated
+ *
+ * Also the per-queue statistics ops (netdev qstats), which a kernel
+ * before 6.9 does not have.
+ *
+ * Context: probe, before register_netdev().
+ */
+void rtl_set_ethtool_ops(struct net_device *dev)
+{
+	dev->ethtool_ops = &rtl8169_ethtool_ops;
+#ifndef RXSCALE_COMPAT_NO_STAT_OPS	/* kmod/: a kernel before 6.9 */
+	dev->stat_ops = &rtl8169_stat_ops;
+#endif
+}

@@ -421,10 +421,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 	tp->tx_ring_size = chip->caps->ring_default;
 	tp->recheck_ownbit = !!(chip->quirks & RTL_QUIRK_OWNBIT_ERRATUM);
 	dev->netdev_ops = &rtl_netdev_ops;
-	dev->ethtool_ops = &rtl8169_ethtool_ops;
-#ifndef RXSCALE_COMPAT_NO_STAT_OPS	/* kmod/: a kernel before 6.9 */
-	dev->stat_ops = &rtl8169_stat_ops;
-#endif
+	rtl_set_ethtool_ops(dev);
 	for (unsigned int q = 0; q < R8169_MAX_RX_QUEUES; q++)
 		u64_stats_init(&tp->rx_ring[q].stats.syncp);
 	for (unsigned int q = 0; q < R8169_MAX_TX_QUEUES; q++) {
@@ -508,7 +505,7 @@ static const struct pci_device_id rtl8169_pci_tbl[] = {
 
 MODULE_DEVICE_TABLE(pci, rtl8169_pci_tbl);
 
-struct pci_driver rtl8169_pci_driver = {
+static struct pci_driver rtl8169_pci_driver = {
 	.name = R8169_DRV_NAME,
 	.id_table = rtl8169_pci_tbl,
 	.probe = rtl_init_one,

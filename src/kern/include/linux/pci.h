@@ -15,6 +15,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
+#include <linux/module.h>
 
 /* the platform's PCI function (plat layer); opaque to drivers */
 struct plat_pci_dev;
@@ -56,6 +57,15 @@ struct pci_driver {
 	int (*probe)(struct pci_dev *pdev, const struct pci_device_id *id);
 	void (*remove)(struct pci_dev *pdev);
 };
+
+/*
+ * The module's one driver, registered at load in Linux
+ * (pci_register_driver).  The simulator has no module loader: the line
+ * makes the driver, static in its file, reachable under the module's name
+ * (__KBUILD_MODNAME, "kmod_r8169" as kbuild spells it), as
+ * kmod_r8169_pci_driver, for the testbed to bind (kern/kern_modules.h).
+ */
+#define module_pci_driver(drv) KERN_MODULE_DRIVER(__KBUILD_MODNAME, pci, drv)
 
 /*
  * Bind @drv to @pdev as the PCI core would: find @pdev's vendor:device in

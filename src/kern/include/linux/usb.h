@@ -30,6 +30,7 @@
 #define RXSCALE_KERN_USB_H
 
 #include <linux/dma-mapping.h>
+#include <linux/module.h>
 #include <linux/printk.h>
 
 struct plat_usb_dev;     /* the platform's device slot (plat/plat_usb.h) */
@@ -104,14 +105,20 @@ struct usb_driver {
 	void (*disconnect)(struct usb_interface *intf);
 };
 
+/* The module's one driver (usb_register in Linux), reachable as
+ * kmod_<module>_usb_driver: module_pci_driver() in <linux/pci.h>. */
+#define module_usb_driver(drv) KERN_MODULE_DRIVER(__KBUILD_MODNAME, usb, drv)
+
 /*
  * Bind @drv to @intf as the USB core would: match the device's
- * vendor:product in the id table and call probe.  Returns probe's result
+ * vendor:product in the id table and call probe; a failed probe's managed
+ * resources (devm_*) on @intf->dev are released.  Returns probe's result
  * or -ENODEV when no entry matches.
  */
 int kern_usb_probe(struct usb_driver *drv, struct usb_interface *intf);
 
-/* Unbind: mark the device disconnected, call disconnect(). */
+/* Unbind: mark the device disconnected, call disconnect(), release the
+ * managed resources of @intf->dev. */
 void kern_usb_disconnect(struct usb_driver *drv, struct usb_interface *intf);
 
 /* Wrap platform slot @sim (already attached to a plat_usb host controller
