@@ -61,24 +61,40 @@
 /* rx_transfer_hist buckets (struct r8152_rx_stats) */
 #define R8152_RX_HIST		6
 
-/* One bulk-in URB and its buffer (an "rx_agg"). */
+/**
+ * struct rx_agg - one bulk-in URB and its buffer
+ * @tp: the device
+ * @urb: the URB
+ * @buffer: rx_buf_sz bytes
+ * @next: the link on rx_done
+ * @in_flight: submitted, not given back
+ */
 struct rx_agg {
 	struct r8152 *tp;
 	struct urb *urb;
-	u8 *buffer;			/* rx_buf_sz bytes */
-	struct rx_agg *next;		/* link on rx_done */
-	bool in_flight;			/* submitted, not given back */
+	u8 *buffer;
+	struct rx_agg *next;
+	bool in_flight;
 };
 
-/* One bulk-out aggregation buffer (a "tx_agg").  The skbs are copied in
- * and freed when it is filled; the counts stay for the completion.
+/**
+ * struct tx_agg - one bulk-out aggregation buffer
+ * @tp: the device
+ * @urb: the URB
+ * @head: R8152_AGG_BUF_SZ bytes
+ * @skb_num: frames packed in it
+ * @skb_len: their bytes
+ * @next: the link on tx_free
+ *
+ * The skbs are copied in and freed when it is filled; the counts stay for
+ * the completion.
  */
 struct tx_agg {
 	struct r8152 *tp;
 	struct urb *urb;
-	u8 *head;			/* R8152_AGG_BUF_SZ bytes */
-	u32 skb_num, skb_len;		/* frames and their bytes */
-	struct tx_agg *next;		/* link on tx_free */
+	u8 *head;
+	u32 skb_num, skb_len;
+	struct tx_agg *next;
 };
 
 /**
@@ -227,51 +243,75 @@ struct r8152_stats {
 	u64 rx_transfer_hist[R8152_RX_HIST];
 };
 
+/**
+ * struct r8152 - the driver's per-device state (netdev_priv)
+ * @udev: the USB device
+ * @intf: the interface the driver is bound to
+ * @netdev: the network device
+ * @chip: the adapter's row (src/hw/rtl_chips.h)
+ * @napi: the one NAPI instance: RX parsing and delivery
+ * @version_word: what probe read (PLA_TCR0 on K)
+ * @rx_buf_sz: bytes per bulk-in buffer (the row's)
+ * @rx_pending: bulk-in URBs in use, at most RTL8152_MAX_RX (ethtool -G)
+ * @coalesce: the RX aggregation timer, ns (the static value, ethtool -C)
+ * @adaptive_rx: DIM moves the timer (r8152_dim.c)
+ * @rx_dim: DIM's state
+ * @rx_dim_changes: profiles the DIM work applied
+ * @mitigation_off: false (probe's choice): leave USB 0xcf04 as the device
+ *	resets it ("mitigation on", what the merged RTL8157/9 code does at
+ *	init); true: clear its bits 0, 1, 2 and 7 at open, as the dropped
+ *	RFC patch "r8152: Add irq mitigation for RTL8157/9" did (research
+ *	s2, seeds/002).  No module parameter sets it: the simulator's
+ *	usb.mitigation = off does, between probe and open
+ * @running: URBs allocated and submitted
+ * @rx_agg: the bulk-in URBs
+ * @rx_lock: guards @rx_done and @rx_done_tail: URB completions add to the
+ *	list (any CPU, BH or hardirq), the poll takes from it
+ * @rx_done: transfers given back, to parse
+ * @rx_done_tail: the last of them
+ * @rx_queue: frames parsed beyond the budget (the poll's alone: no lock)
+ * @tx_agg: the bulk-out aggregation buffers
+ * @tx_lock: guards @tx_free and @tx_free_cnt: completions give buffers
+ *	back, the tasklet takes them
+ * @tx_free: buffers not in flight
+ * @tx_free_cnt: how many
+ * @tx_qlen: full-size frames per buffer
+ * @tx_queue: accepted by ndo_start_xmit, not yet in a buffer; its own
+ *	lock (xmit and the TX tasklet run on different CPUs)
+ * @tx_tl: the TX bottom half, which fills and submits buffers
+ * @intr_urb: the interrupt URB (link)
+ * @intr_buff: its buffer
+ * @link_up: the link as the last interrupt status told it
+ * @rx_stats: the poll's counters
+ * @rx_urb_stats: the bulk-in completions' counters
+ * @tx_stats: the transmit counters
+ * @intr_stats: the interrupt URB's counters
+ */
 struct r8152 {
 	struct usb_device *udev;
 	struct usb_interface *intf;
 	struct net_device *netdev;
 	const struct rtl_usb_chip_info *chip;
 	struct napi_struct napi;
-	u16 version_word;		/* what probe read (PLA_TCR0 on K) */
-	u32 rx_buf_sz;			/* bytes per bulk-in buffer (row) */
-	unsigned int rx_pending;	/* bulk-in URBs in use, <= MAX_RX */
-	u32 coalesce;			/* RX aggregation timer, ns (static) */
-	bool adaptive_rx;		/* DIM moves the timer (r8152_dim.c) */
+	u16 version_word;
+	u32 rx_buf_sz;
+	unsigned int rx_pending;
+	u32 coalesce;
+	bool adaptive_rx;
 	struct dim rx_dim;
-	u64 rx_dim_changes;		/* profiles applied by the work */
-	/*
-	 * false (probe's choice): leave USB 0xcf04 as the device resets it
-	 * ("mitigation on", what the merged RTL8157/9 code does at init).
-	 * true: clear its bits 0, 1, 2 and 7 at open, as the dropped RFC patch
-	 * "r8152: Add irq mitigation for RTL8157/9" did (research s2,
-	 * seeds/002).  No module parameter sets it: the simulator's
-	 * usb.mitigation = off does, between probe and open.
-	 */
+	u64 rx_dim_changes;
 	bool mitigation_off;
-	bool running;			/* URBs allocated and submitted */
+	bool running;
 	struct rx_agg rx_agg[RTL8152_MAX_RX];
-	/* rx_lock guards rx_done: URB completions add to it (any CPU, BH or
-	 * hardirq), the poll takes from it
-	 */
-	spinlock_t rx_lock;
-	struct rx_agg *rx_done, *rx_done_tail;	/* given back, to parse */
-	struct sk_buff_head rx_queue;	/* parsed, beyond the budget (poll
-					 * only: no lock)
-					 */
+	spinlock_t rx_lock;		/* rx_done, rx_done_tail */
+	struct rx_agg *rx_done, *rx_done_tail;
+	struct sk_buff_head rx_queue;
 	struct tx_agg tx_agg[RTL8152_MAX_TX];
-	/* tx_lock guards tx_free and tx_free_cnt: completions give buffers
-	 * back, the poll takes them
-	 */
-	spinlock_t tx_lock;
-	struct tx_agg *tx_free;		/* buffers not in flight */
+	spinlock_t tx_lock;		/* tx_free, tx_free_cnt */
+	struct tx_agg *tx_free;
 	unsigned int tx_free_cnt;
-	unsigned int tx_qlen;		/* full-size frames per buffer */
-	/* accepted by ndo_start_xmit, not yet in a buffer; its own lock
-	 * (xmit and the TX tasklet run on different CPUs)
-	 */
+	unsigned int tx_qlen;
 	struct sk_buff_head tx_queue;
-	/* the TX bottom half: fills and submits buffers (tx_tl) */
 	struct tasklet_struct tx_tl;
 	struct urb *intr_urb;
 	u8 *intr_buff;

@@ -235,40 +235,55 @@ struct rtl_q_vector {
 	u64 dim_changes;
 };
 
-/* RX descriptor format: size and field access for one descriptor type. */
+/**
+ * struct rtl_rx_desc_ops - field access for one RX descriptor type
+ * @fmt: the datasheet row: size, offsets, FS/LS, error bits, and the
+ *	register bits that select the type
+ * @opts1: the first status word, host order
+ * @csum_ok: checksum verdict: true if the device verified TCP/UDP
+ * @vlan: VLAN stripped: true and the TCI (host order)
+ * @hash: the RSS hash and whether it covered L4 ports; false if none
+ * @refill: give the descriptor to the device with buffer @dma of @size
+ *	(@eor: the last of the ring)
+ */
 struct rtl_rx_desc_ops {
-	/* the datasheet row: size, offsets, FS/LS, error bits, and the
-	 * register bits that select the type
-	 */
 	const struct rtl_rx_desc_fmt *fmt;
 	u32 (*opts1)(const void *desc);
-	/* checksum verdict: true if the device verified TCP/UDP */
 	bool (*csum_ok)(const void *desc);
-	/* VLAN stripped: true and the TCI (host order) */
 	bool (*vlan)(const void *desc, u16 *tci);
-	/* RSS hash and whether it covered L4 ports; false if none */
 	bool (*hash)(const void *desc, u32 *hash, bool *l4);
-	/* give the descriptor to the device with buffer @dma of @size */
 	void (*refill)(void *desc, dma_addr_t dma, u32 size, bool eor);
 };
 
-/* A set of rings, laid out but not yet the device's (open, -L, -G), or
- * the set just swapped out, to be freed.  In the private struct, not on
- * the stack: with a what-if row's 256 queues it is 35 KB.
+/**
+ * struct rtl_rings - a set of rings, laid out but not yet the device's
+ * @rx: the RX rings
+ * @tx: the TX rings
+ *
+ * What open, ethtool -L and -G lay out, or the set just swapped out, to
+ * be freed.  In the private struct, not on the stack: with 256 queues it
+ * is 35 KB.
  */
 struct rtl_rings {
 	struct rtl_rx_ring rx[R8169_MAX_RX_QUEUES];
 	struct rtl_tx_ring tx[R8169_MAX_TX_QUEUES];
 };
 
-/* Interrupt register model: legacy IMR/ISR or per-message-id. */
+/**
+ * struct rtl_irq_ops - an interrupt register model
+ * @name: "legacy" (IMR/ISR) or the per-message-id model's
+ * @handler: the hard interrupt handler of each vector
+ * @enable_all: unmask every source the driver uses
+ * @disable_all: mask them all
+ * @unmask: unmask one vector's sources, after its NAPI completed
+ * @kick: make a vector whose message was lost fire again
+ */
 struct rtl_irq_ops {
 	const char *name;
 	irq_handler_t handler;
 	void (*enable_all)(struct rtl8169_private *tp);
 	void (*disable_all)(struct rtl8169_private *tp);
-	void (*unmask)(struct rtl_q_vector *qv);	/* after napi completes */
-	/* make a vector whose message was lost fire again */
+	void (*unmask)(struct rtl_q_vector *qv);
 	void (*kick)(struct rtl_q_vector *qv);
 };
 
@@ -357,7 +372,12 @@ struct rtl8169_private {
 	bool tally_reset_done;
 };
 
-/* A datapath configuration: what open and ethtool -L/-G set up. */
+/**
+ * struct rtl_cfg - a datapath configuration: what open and ethtool -L/-G set up
+ * @num_rx_queues: RX queues
+ * @rx_ring_size: descriptors per RX ring
+ * @tx_ring_size: descriptors per TX ring
+ */
 struct rtl_cfg {
 	unsigned int num_rx_queues;
 	unsigned int rx_ring_size, tx_ring_size;
@@ -431,12 +451,30 @@ void rtl_rss_write(struct rtl8169_private *tp);
 /* ---- r8169_ethtool.c ---- */
 void rtl_set_ethtool_ops(struct net_device *dev);
 
-/* A copy of a queue's counters (rtl_rx_stats, rtl_tx_stats). */
+/**
+ * struct rtl_rx_snap - a copy of one RX queue's counters
+ * @packets: &struct rtl_rx_stats
+ * @bytes: &struct rtl_rx_stats
+ * @drops: &struct rtl_rx_stats
+ * @errors: &struct rtl_rx_stats
+ * @alloc_fail: &struct rtl_rx_stats
+ * @length: &struct rtl_rx_stats
+ * @flushed: &struct rtl_rx_stats
+ * @csum_ok: &struct rtl_rx_stats
+ * @ownbit_rechecks: &struct rtl_rx_stats
+ */
 struct rtl_rx_snap {
 	u64 packets, bytes, drops, errors, alloc_fail, length, flushed;
 	u64 csum_ok, ownbit_rechecks;
 };
 
+/**
+ * struct rtl_tx_snap - a copy of one TX queue's counters
+ * @packets: &struct rtl_tx_stats
+ * @bytes: &struct rtl_tx_stats
+ * @drops: &struct rtl_tx_stats
+ * @stops: &struct rtl_tx_stats
+ */
 struct rtl_tx_snap {
 	u64 packets, bytes, drops, stops;
 };
