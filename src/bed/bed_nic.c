@@ -10,6 +10,7 @@
 #include "bed/bed_util.h"
 #include "bed/bed_world.h"
 #include "ethtool/ethtool_cmd.h"
+#include "hw/rtl_whatif.h"
 #include "kern/kern_modules.h"
 
 /* ----- PCIe: RTL8125/8126/8127 on the r8169-style driver ----- */
@@ -38,6 +39,8 @@ static int pci_up(struct bed_world *w)
 	/* the kernel's default RSS queue count, which the driver starts
 	 * with (0: the host's CPUs) */
 	w->k.default_rss_queues = w->scn.rx_queues;
+	/* the driver finds a what-if chip's row through its lookup's hook */
+	rtl_chip_lookup_extra = rtl_chip_lookup_whatif;
 	rc = kern_pci_probe(kmod_r8169_pci_driver, &w->pdev);
 	if (rc) {
 		bed_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);

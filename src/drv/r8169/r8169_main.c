@@ -396,9 +396,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENODEV;
 	}
 	txcfg = readl(mmio + RTL_TxConfig);
-	chip = rtl_chip_lookup_xid(txcfg);
-	if (!chip)	/* a what-if row (rtl_chips.h), never in a module */
-		chip = rtl_chip_lookup_whatif(pdev->device, txcfg);
+	chip = rtl_chip_lookup(pdev->device, txcfg);
 	if (!chip) {
 		dev_err(&pdev->dev, "unknown chip XID %03x, contact Realtek\n",
 			RTL_TXCFG_XID(txcfg));
