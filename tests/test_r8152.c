@@ -16,6 +16,7 @@
 #include "test_util.h"
 #include "drv/r8152/r8152.h"
 #include "ethtool/ethtool_cmd.h"
+#include "bed/bed_host.h"
 #include "kern/kern.h"
 #include "kern/kern_modules.h"
 #include "model/rtlu.h"
@@ -37,10 +38,7 @@ struct txrec {
 };
 
 struct ufx {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
+	struct bed_host h;
 	struct plat_usb_hc *hc;
 	struct rtlu_dev *m;
 	struct usb_device udev;
@@ -143,20 +141,17 @@ static struct ufx *ufx_new_chip(unsigned ncpus, const struct rtl_usb_chip_info *
 	struct plat_usb_params up;
 	int rc;
 
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&p, ncpus);
-	f->host = sim_host_create(&f->sim, &f->cost, &p);
-	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
+	assert_int_equal(bed_host_up(&f->h, &p, 7), 0);
 	if (getenv("RXSCALE_TEST_LOG"))
-		f->k.log = stderr;
+		f->h.k.log = stderr;
 	/* the RTL8159 on a 20 Gbit/s (Gen 2x2) port, the RTL8157 on 10 Gbit/s
 	 * (research s1.6: a 10 Gbit/s link carries less than 10GbE) */
 	plat_usb_params_default(&up);
 	up.link_mbps = chip->speed_mbps > 5000 ? 20000 : 10000;
-	f->hc = plat_usb_hc_create(f->host, &f->k.mem, &up);
+	f->hc = plat_usb_hc_create(f->h.host, &f->h.k.mem, &up);
 	assert_non_null(f->hc);
-	f->m = rtlu_create(f->host, &f->k.mem, f->hc, chip, NULL);
+	f->m = rtlu_create(f->h.host, &f->h.k.mem, f->hc, chip, NULL);
 	assert_non_null(f->m);
 	rtlu_set_wire_tx(f->m, wire_tx, f);
 	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->m), "2-1");
@@ -193,13 +188,11 @@ static void ufx_free(struct ufx *f)
 	free(f->outbuf);
 	free(f->errbuf);
 	/* nothing of the driver's is left */
-	assert_int_equal(f->k.skbs_live, 0);
-	assert_int_equal(f->k.dma_live, 0);
+	assert_int_equal(f->h.k.skbs_live, 0);
+	assert_int_equal(f->h.k.dma_live, 0);
 	rtlu_destroy(f->m);
 	plat_usb_hc_destroy(f->hc);
-	kern_fini(&f->k);
-	sim_host_destroy(f->host);
-	sim_fini(&f->sim);
+	bed_host_down(&f->h);
 	free(f->recs);
 	free(f);
 }
@@ -275,7 +268,7 @@ static void gen_start(struct gen *g, struct ufx *f, u32 first, u32 count,
 	g->len = len;
 	g->gap = gap;
 	sim_event_init(&g->ev, gen_fire, g);
-	sim_schedule_in(&f->sim, &g->ev, 0);
+	sim_schedule_in(&f->h.sim, &g->ev, 0);
 }
 
 /* The driver's counters now (r8152_stats_fetch). */
@@ -321,7 +314,7 @@ static void check_conservation(struct ufx *f)
 			ms->rx_offered, ms->rx_delivered, ms->rx_fifo_over, ms->rx_cancelled,
 			ms->rx_too_long, ms->rx_transfers, ms->rx_end[0], ms->rx_end[1],
 			ms->rx_end[2], ms->rx_end[3], ms->rx_end[4], ms->rx_fifo_max,
-			ds->rx_transfers, ds->rx_queued, f->tp->napi.polls, sim_now(&f->sim));
+			ds->rx_transfers, ds->rx_queued, f->tp->napi.polls, sim_now(&f->h.sim));
 
 	assert_int_equal(ms->rx_inflight, 0);
 	assert_int_equal(ms->rx_offered, f->offered);
@@ -331,7 +324,7 @@ static void check_conservation(struct ufx *f)
 				       ds->rx_runt + ds->rx_purged);
 	assert_int_equal(ds->rx_packets, f->nrec + f->dev->core_stats.rx_nohandler);
 	assert_int_equal(ds->rx_transfer_frames, ms->rx_delivered);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 	check_stats64(f);
 }
 
@@ -399,7 +392,7 @@ static void test_probe(void **state)
 		f->dev->ethtool_ops->get_drvinfo(f->dev, &info);
 		assert_string_equal(info.driver, "r8152");
 		assert_non_null(strstr(info.fw_version, want[i].chip));
-		assert_non_null(strstr(f->k.last_log, want[i].chip));
+		assert_non_null(strstr(f->h.k.last_log, want[i].chip));
 		ufx_free(f);
 	}
 }
@@ -422,7 +415,7 @@ static void test_unknown_id(void **state)
 	fake.hw_id = 0x5450;		/* no chip row has it */
 	f = ufx_new_chip(2, &fake, &rc);
 	assert_int_equal(rc, -ENODEV);
-	assert_non_null(strstr(f->k.last_log, "version word"));
+	assert_non_null(strstr(f->h.k.last_log, "version word"));
 	assert_null(r8152_netdev(&f->intf));
 	ufx_free(f);
 }
@@ -433,17 +426,17 @@ static void test_open_close(void **state)
 {
 	struct ufx *f = ufx_new("RTL8159");
 	struct gen g;
-	u64 live0 = f->k.skbs_live;
+	u64 live0 = f->h.k.skbs_live;
 
 	(void)state;
 	for (int round = 0; round < 3; round++) {
 		gen_start(&g, f, (u32)round * 100, 100, 1514, 2000);
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
 		dev_close(f->dev);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 0);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_INTR_IN].queued, 0);
-		assert_int_equal(f->k.skbs_live, live0);
+		assert_int_equal(f->h.k.skbs_live, live0);
 		assert_int_equal(dev_open(f->dev, NULL), 0);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
 	}
@@ -464,7 +457,7 @@ static void test_rx_many(void **state)
 	(void)state;
 	/* 1514-byte frames at 10 Gbit/s: 1538 bytes on the wire = 1230.4 ns */
 	gen_start(&g, f, 0, 20000, 1514, 1231);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 20000);
 	assert_int_equal(dstats(f).rx_drops, 0);
@@ -496,7 +489,7 @@ static void test_rx_budget(void **state)
 	(void)state;
 	for (u32 i = 0; i < 200; i++)
 		send_frame(f, i, 60);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 200);
 	assert_int_equal(dstats(f).rx_transfers, 1);
@@ -513,10 +506,10 @@ static void test_rx_budget(void **state)
 	urb->complete(urb);
 	assert_int_equal(kern_napi_poll_direct(&f->tp->napi, 0), 0);
 	assert_int_equal(f->nrec, 200);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 201);
 	assert_int_equal(f->recs[200].id, 200);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 	ufx_free(f);
 }
 
@@ -567,7 +560,7 @@ static void test_rx_truncated(void **state)
 	urb->actual_length = off + 16 + 50;
 	urb->status = 0;
 	urb->complete(urb);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 1);
 	assert_int_equal(f->recs[0].id, 7);
 	assert_int_equal(f->recs[0].len, 100);
@@ -588,12 +581,12 @@ static void test_rx_truncated(void **state)
 	urb->actual_length = 256;
 	urb->status = 0;
 	urb->complete(urb);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(dstats(f).rx_runt, 1);
 	assert_int_equal(dstats(f).rx_drops, 2);
 	/* the URB went back to the HCD */
 	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 	ufx_free(f);
 }
 
@@ -663,9 +656,9 @@ static void test_coalesce_under_load(void **state)
 		at[i].f = f;
 		at[i].cmd = cmds[i];
 		sim_event_init(&at[i].ev, et_fire, &at[i]);
-		sim_schedule_in(&f->sim, &at[i].ev, 3000000 + 5000000 * (sim_time_t)i + 777 * i);
+		sim_schedule_in(&f->h.sim, &at[i].ev, 3000000 + 5000000 * (sim_time_t)i + 777 * i);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 30000);
 	assert_int_equal(rtlu_rx_dropped(f->m), 0);
@@ -700,7 +693,7 @@ static void test_adaptive_rx(void **state)
 	/* the default profile: 8 us */
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 8000 / 8);
 	gen_start(&g, f, 0, 60000, 1000, 2000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 60000);
 	assert_int_equal(rtlu_rx_dropped(f->m), 0);
@@ -714,7 +707,7 @@ static void test_adaptive_rx(void **state)
 	assert_true(dstats(f).rx_transfers < 60000 / 30);
 	assert_true(f->tp->rx_dim_changes >= 4);
 	for (unsigned cpu = 0; cpu < 4; cpu++)
-		runs += kern_kworker_runs(&f->k, cpu);
+		runs += kern_kworker_runs(&f->h.k, cpu);
 	assert_int_equal(runs, f->tp->rx_dim_changes);
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "rx_dim_profile: 4\n"));
@@ -732,11 +725,11 @@ static void test_adaptive_rx(void **state)
 	f->tp->rx_dim.profile_ix = 3;
 	f->tp->rx_dim.state = DIM_APPLY_NEW_PROFILE;
 	assert_true(schedule_work(&f->tp->rx_dim.work));
-	runs = kern_kworker_runs(&f->k, 0);
+	runs = kern_kworker_runs(&f->h.k, 0);
 	dev_close(f->dev);
 	assert_false(work_pending(&f->tp->rx_dim.work));
-	sim_run(&f->sim);
-	assert_int_equal(kern_kworker_runs(&f->k, 0), runs);
+	sim_run(&f->h.sim);
+	assert_int_equal(kern_kworker_runs(&f->h.k, 0), runs);
 	/* reopened: a fresh tuner at 8 us */
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 8000 / 8);
@@ -769,7 +762,7 @@ static void test_tx_aggregation(void **state)
 	(void)state;
 	for (u32 i = 0; i < 7; i++)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, i, 60 + 100 * i)), 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(ms->tx_transfers, 1);
 	assert_int_equal(ms->tx_frames, 7);
 	assert_int_equal(f->ntx, 7);
@@ -778,8 +771,8 @@ static void test_tx_aggregation(void **state)
 	{
 		u64 wr = 0, tr = 0, w, t;
 
-		for (unsigned c = 0; c < f->host->params.ncpus; c++) {
-			kern_bh_counts(&f->k, c, KERN_BH_LO, &w, &t);
+		for (unsigned c = 0; c < f->h.host->params.ncpus; c++) {
+			kern_bh_counts(&f->h.k, c, KERN_BH_LO, &w, &t);
 			wr += w;
 			tr += t;
 		}
@@ -809,11 +802,11 @@ static void test_tx_aggregation(void **state)
 	/* the first tasklet run packs four buffers: all in flight, their
 	 * 40 skbs already freed; the qdisc holds 60 */
 	while (f->tp->tx_free_cnt)
-		sim_run_until(&f->sim, sim_now(&f->sim) + 100);
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
 	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
-	assert_int_equal(f->k.skbs_live, 60);
+	assert_int_equal(f->h.k.skbs_live, 60);
 	assert_true(netif_tx_queue_stopped(txq));
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_false(netif_tx_queue_stopped(txq));
 	assert_int_equal(ms->tx_frames, 107);
 	assert_int_equal(ms->tx_transfers, 1 + 10);
@@ -836,8 +829,8 @@ static void tx_race_hook(void *arg, struct netdev_queue *q)
 	struct ufx *f = arg;
 
 	(void)q;
-	f->k.tx_stop_hook = NULL;
-	sim_run_until(&f->sim, sim_now(&f->sim) + 1000000);
+	f->h.k.tx_stop_hook = NULL;
+	sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 1000000);
 	assert_int_equal(f->tp->tx_free_cnt, 4);
 	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
 }
@@ -849,12 +842,12 @@ static void test_tx_stop_race(void **state)
 	u32 n = 0;
 
 	(void)state;
-	f->k.tx_stop_hook = tx_race_hook;
-	f->k.tx_stop_hook_arg = f;
-	while (f->k.tx_stop_hook && n < 100)
+	f->h.k.tx_stop_hook = tx_race_hook;
+	f->h.k.tx_stop_hook_arg = f;
+	while (f->h.k.tx_stop_hook && n < 100)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
-	assert_null(f->k.tx_stop_hook);         /* the race window was hit */
-	sim_run(&f->sim);
+	assert_null(f->h.k.tx_stop_hook);         /* the race window was hit */
+	sim_run(&f->h.sim);
 	assert_false(netif_tx_queue_stopped(txq));
 	assert_int_equal(dstats(f).tx_packets, n);
 	ufx_free(f);
@@ -877,7 +870,7 @@ static u64 mitigation_run(bool off, u32 *reg)
 	assert_int_equal(rtlu_stats(f->m)->mitigation, !off);
 	/* 1 Gbit/s of 1514-byte frames: one every 12.3 us */
 	gen_start(&g, f, 0, 2000, 1514, 12304);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 2000);
 	transfers = dstats(f).rx_transfers;
@@ -909,7 +902,7 @@ static void close_fire(struct sim *s, struct sim_event *ev)
 
 	(void)s;
 	dev_close(f->dev);
-	assert_int_equal(f->k.skbs_live, 0);
+	assert_int_equal(f->h.k.skbs_live, 0);
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 }
 
@@ -924,9 +917,9 @@ static void test_close_under_load(void **state)
 	gen_start(&g, f, 0, 20000, 800, 1319);
 	for (unsigned i = 0; i < ARRAY_SIZE(ev); i++) {
 		sim_event_init(&ev[i], close_fire, f);
-		sim_schedule_in(&f->sim, &ev[i], 2000000 + 4000000 * (sim_time_t)i + 3331 * i);
+		sim_schedule_in(&f->h.sim, &ev[i], 2000000 + 4000000 * (sim_time_t)i + 3331 * i);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	/* what was lost, was lost at the closes, and counted */
 	assert_int_equal(f->offered, f->nrec + dstats(f).rx_purged + ms->rx_cancelled +
@@ -981,13 +974,13 @@ static void test_tally_stats(void **state)
 		f->offered++;
 		rtlu_eth_rx(f->m, buf, n);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	for (unsigned i = 0; i < 100; i++)
 		send_frame(f, id++, 1514);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	for (u32 i = 0; i < 17; i++)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, i, 100)), 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(ms->rx_fifo_over, 58);
 	assert_int_equal(ms->rx_filtered, 3);
 	assert_int_equal(f->ntx, 17);
@@ -1033,7 +1026,7 @@ static void test_ethtool_stats_rings(void **state)
 
 	(void)state;
 	gen_start(&g, f, 0, 500, 1000, 2000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "     rx_packets: 500\n"));
 	assert_non_null(strstr(f->outbuf, "     rx_queue_0_packets: 500\n"));
@@ -1046,7 +1039,7 @@ static void test_ethtool_stats_rings(void **state)
 	assert_int_not_equal(et(f, "-G eth0 rx 11"), 0);
 	assert_int_not_equal(et(f, "-G eth0 rx 1"), 0);
 	gen_start(&g, f, 500, 500, 1000, 2000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	/* the URBs beyond 4 were not resubmitted after their transfer */
 	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 4);
 	check_conservation(f);
@@ -1073,11 +1066,11 @@ static void test_rings_enomem(void **state)
 		const char *cmd = before == 10 ? "-G eth0 rx 3" : "-G eth0 rx 10";
 		int rc;
 
-		f->k.fault.urb_fail_nth = nth;
-		f->k.fault.dma_fail_nth = nth;
+		f->h.k.fault.urb_fail_nth = nth;
+		f->h.k.fault.dma_fail_nth = nth;
 		rc = et(f, cmd);
-		f->k.fault.urb_fail_nth = 0;
-		f->k.fault.dma_fail_nth = 0;
+		f->h.k.fault.urb_fail_nth = 0;
+		f->h.k.fault.dma_fail_nth = 0;
 		assert_true(netif_running(f->dev));
 		assert_true(netif_carrier_ok(f->dev));
 		if (rc) {
@@ -1089,7 +1082,7 @@ static void test_rings_enomem(void **state)
 			assert_int_not_equal(f->tp->rx_pending, before);
 		}
 		gen_start(&g, f, id, 100, 1000, 2000);
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		id += 100;
 		/* URBs beyond a smaller count ended with the traffic */
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued,
@@ -1133,7 +1126,7 @@ static void test_coalesce_write_fails(void **state)
 	assert_int_not_equal(et(f, "-C eth0 adaptive-rx off"), 0);
 	assert_true(f->tp->adaptive_rx);
 	assert_true(work_pending(&f->tp->rx_dim.work));
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->tp->rx_dim.state, DIM_START_MEASURE);
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 64000 / 8);
 	ufx_free(f);
@@ -1151,7 +1144,7 @@ static void test_xfer_errors(void **state)
 	(void)state;
 	rtlu_faults(f->m)->rx_xfer_error_every = 7;
 	gen_start(&g, f, 0, 5000, 800, 1000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_true(ms->rx_xfer_error > 0);
 	assert_int_equal(dstats(f).rx_urb_errors, (ms->rx_transfers + dstats(f).rx_urb_errors) / 7);
 	assert_int_equal(f->nrec + ms->rx_xfer_error, 5000);
@@ -1170,12 +1163,12 @@ static u64 digest_run(void)
 	gen_start(&g, f, 0, 5000, 700, 900);
 	for (u32 i = 0; i < 30; i++)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, 9000 + i, 1514)), 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	for (size_t i = 0; i < f->nrec; i++)
 		h = (h ^ (f->recs[i].t * 31 + f->recs[i].id)) * 1099511628211ull;
 	h = (h ^ dstats(f).rx_transfers) * 1099511628211ull;
-	h = (h ^ f->sim.trace) * 1099511628211ull;
+	h = (h ^ f->h.sim.trace) * 1099511628211ull;
 	ufx_free(f);
 	return h;
 }
