@@ -329,8 +329,8 @@ struct net_device *r8152_netdev(struct usb_interface *intf);
 
 /*
  * ocp_read_word()/ocp_write_word() and the byte/dword variants: one vendor
- * control transfer to a register of MCU @type (RTL_USB_MCU_PLA or
- * RTL_USB_MCU_USB) at byte address @index.  The transfer is a dword at the
+ * control transfer to a register of MCU @type (RTLU_MCU_TYPE_PLA or
+ * RTLU_MCU_TYPE_USB) at byte address @index.  The transfer is a dword at the
  * 4-byte-aligned address with byte enables selecting the bytes.  Reads
  * return the value (all ones if the transfer failed); writes return 0 or
  * -errno from usb_control_msg().

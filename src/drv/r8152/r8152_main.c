@@ -33,7 +33,7 @@
  * @index: OCP register address
  * @size: bytes to read
  * @data: where they go
- * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @type: RTLU_MCU_TYPE_PLA or RTLU_MCU_TYPE_USB
  *
  * Context: process; sleeps (usb_control_msg).
  * Return: 0, or -errno with the bytes not read set to all ones.
@@ -110,7 +110,7 @@ static int set_dword(struct r8152 *tp, u16 type, u16 addr, u8 byen, u32 val)
 /**
  * ocp_read_dword() - read a 32-bit OCP register
  * @tp: the device
- * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @type: RTLU_MCU_TYPE_PLA or RTLU_MCU_TYPE_USB
  * @index: OCP register address
  *
  * Context: process; sleeps.
@@ -127,7 +127,7 @@ u32 ocp_read_dword(struct r8152 *tp, u16 type, u16 index)
 /**
  * ocp_read_word() - read a 16-bit OCP register (from its dword)
  * @tp: the device
- * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @type: RTLU_MCU_TYPE_PLA or RTLU_MCU_TYPE_USB
  * @index: OCP register address
  *
  * Context: process; sleeps.
@@ -141,7 +141,7 @@ u16 ocp_read_word(struct r8152 *tp, u16 type, u16 index)
 /**
  * ocp_read_byte() - read an 8-bit OCP register (from its dword)
  * @tp: the device
- * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @type: RTLU_MCU_TYPE_PLA or RTLU_MCU_TYPE_USB
  * @index: OCP register address
  *
  * Context: process; sleeps.
@@ -155,7 +155,7 @@ u8 ocp_read_byte(struct r8152 *tp, u16 type, u16 index)
 /**
  * ocp_write_dword() - write a 32-bit OCP register
  * @tp: the device
- * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @type: RTLU_MCU_TYPE_PLA or RTLU_MCU_TYPE_USB
  * @index: OCP register address
  * @data: the value
  *
@@ -170,7 +170,7 @@ int ocp_write_dword(struct r8152 *tp, u16 type, u16 index, u32 data)
 /**
  * ocp_write_word() - write a 16-bit OCP register with byte enables
  * @tp: the device
- * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @type: RTLU_MCU_TYPE_PLA or RTLU_MCU_TYPE_USB
  * @index: OCP register address
  * @data: the value
  *
@@ -188,7 +188,7 @@ int ocp_write_word(struct r8152 *tp, u16 type, u16 index, u16 data)
 /**
  * ocp_write_byte() - write an 8-bit OCP register with a byte enable
  * @tp: the device
- * @type: RTL_USB_MCU_PLA or RTL_USB_MCU_USB
+ * @type: RTLU_MCU_TYPE_PLA or RTLU_MCU_TYPE_USB
  * @index: OCP register address
  * @data: the value
  *
