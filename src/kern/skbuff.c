@@ -213,3 +213,35 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	return skb->len >= 2 && skb->data[0] == 0xff && skb->data[1] == 0xff ?
 	       htons(ETH_P_802_3) : htons(ETH_P_802_2);
 }
+
+void dev_kfree_skb_any(struct sk_buff *skb)
+{
+	consume_skb(skb);
+}
+
+void dev_kfree_skb(struct sk_buff *skb)
+{
+	consume_skb(skb);
+}
+
+void napi_consume_skb(struct sk_buff *skb, int budget)
+{
+	(void)budget;
+	consume_skb(skb);
+}
+
+void __skb_queue_purge(struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(list)))
+		kfree_skb(skb);
+}
+
+void skb_queue_purge(struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(list)))
+		kfree_skb(skb);
+}

@@ -264,36 +264,6 @@ void kern_usb_dev_init(struct usb_device *udev, struct usb_interface *intf,
 	}
 }
 
-int kern_usb_probe(struct usb_driver *drv, struct usb_interface *intf)
-{
-	const struct usb_device_id *id;
-	struct usb_device *udev = interface_to_usbdev(intf);
-
-	if (!drv || !drv->id_table || !drv->probe || !udev)
-		return -ENODEV;
-	for (id = drv->id_table; id->idVendor; id++)
-		if (id->idVendor == udev->idVendor &&
-		    id->idProduct == udev->idProduct) {
-			int rc = drv->probe(intf, id);
-
-			if (rc)
-				devres_release_all(&intf->dev);
-			return rc;
-		}
-	return -ENODEV;
-}
-
-void kern_usb_disconnect(struct usb_driver *drv, struct usb_interface *intf)
-{
-	struct usb_device *udev = interface_to_usbdev(intf);
-
-	if (udev)
-		udev->state = USB_STATE_NOTATTACHED;
-	if (drv && drv->disconnect)
-		drv->disconnect(intf);
-	devres_release_all(&intf->dev);
-}
-
 /* ----- URBs ----- */
 
 struct urb *usb_alloc_urb(int iso_packets, gfp_t gfp)

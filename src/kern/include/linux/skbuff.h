@@ -102,19 +102,9 @@ struct sk_buff *netdev_alloc_skb(struct net_device *dev, unsigned int len);
  * napi_consume_skb (from NAPI TX completion, @budget 0 = netpoll). */
 void kfree_skb(struct sk_buff *skb);
 void consume_skb(struct sk_buff *skb);
-static inline void dev_kfree_skb_any(struct sk_buff *skb)
-{
-	consume_skb(skb);
-}
-static inline void dev_kfree_skb(struct sk_buff *skb)
-{
-	consume_skb(skb);
-}
-static inline void napi_consume_skb(struct sk_buff *skb, int budget)
-{
-	(void)budget;
-	consume_skb(skb);
-}
+void dev_kfree_skb_any(struct sk_buff *skb);
+void dev_kfree_skb(struct sk_buff *skb);
+void napi_consume_skb(struct sk_buff *skb, int budget);
 
 static inline unsigned int skb_headroom(const struct sk_buff *skb)
 {
@@ -312,14 +302,10 @@ static inline void skb_queue_splice_tail_init(struct sk_buff_head *list,
 	__skb_queue_head_init(list);
 }
 
-/* Free every skb (kfree_skb: they are dropped). */
-static inline void __skb_queue_purge(struct sk_buff_head *list)
-{
-	struct sk_buff *skb;
-
-	while ((skb = __skb_dequeue(list)))
-		kfree_skb(skb);
-}
+/* Free every skb (kfree_skb: they are dropped); skb_queue_purge() under
+ * the queue's lock. */
+void __skb_queue_purge(struct sk_buff_head *list);
+void skb_queue_purge(struct sk_buff_head *list);
 
 static inline void skb_queue_tail(struct sk_buff_head *list,
 				  struct sk_buff *skb)
@@ -340,14 +326,6 @@ static inline struct sk_buff *skb_dequeue(struct sk_buff_head *list)
 	skb = __skb_dequeue(list);
 	spin_unlock_irqrestore(&list->lock, flags);
 	return skb;
-}
-
-static inline void skb_queue_purge(struct sk_buff_head *list)
-{
-	struct sk_buff *skb;
-
-	while ((skb = skb_dequeue(list)))
-		kfree_skb(skb);
 }
 
 #endif /* RXSCALE_KERN_SKBUFF_H */
