@@ -32,6 +32,14 @@ def doc_above(lines, i):
     return "\n".join(lines[k:j + 1])
 
 
+def check(lines, i, what, path, errors):
+    """@what (defined at line @i) has its kernel-doc ("what - ...")."""
+    doc = doc_above(lines, i)
+    if not doc or not re.search(r"^ \* %s - " % re.escape(what), doc, re.M):
+        errors.append("%s:%d: %s has no kernel-doc%s"
+                      % (path, i + 1, what, " (it is not static)" if "(" in what else ""))
+
+
 def main():
     drv = os.path.join(os.path.abspath(sys.argv[1]), "src", "drv")
     errors, nfunc, nstruct = [], 0, 0
@@ -46,19 +54,11 @@ def main():
                 if f.endswith(".c") and m and not line.rstrip().endswith(";") and \
                         not line.startswith(("MODULE_", "module_")):
                     nfunc += 1
-                    doc = doc_above(lines, i)
-                    if not doc or not re.search(r"^ \* %s\(\) - " % re.escape(m.group(1)),
-                                                doc, re.M):
-                        errors.append("%s:%d: %s() is not static and has no kernel-doc"
-                                      % (path, i + 1, m.group(1)))
+                    check(lines, i, "%s()" % m.group(1), path, errors)
                 m = STRUCT.match(line)
                 if f.endswith(".h") and m:
                     nstruct += 1
-                    doc = doc_above(lines, i)
-                    if not doc or not re.search(r"^ \* struct %s - " % re.escape(m.group(1)),
-                                                doc, re.M):
-                        errors.append("%s:%d: struct %s has no kernel-doc"
-                                      % (path, i + 1, m.group(1)))
+                    check(lines, i, "struct %s" % m.group(1), path, errors)
     if not nfunc or not nstruct:
         errors.append("no driver functions or structs found under %s" % drv)
     for e in errors:
