@@ -42,6 +42,7 @@
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
 #include <linux/printk.h>
+#include <linux/rtnetlink.h>
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <net/netdev_queues.h>

@@ -64,7 +64,7 @@ EOF
   for _ in $(seq 100); do [ -S "$dir/time.sock" ] && break; sleep 0.05; done
   [ -S "$dir/time.sock" ] || { kill "$rxpid" 2>/dev/null; fail "run $n: no controller socket"; }
   grc=0
-  timeout "$limit" setarch -R "$linux" mem=256M umid=rxscale-det uml_dir="$dir/uml" \
+  timeout -s KILL "$limit" setarch -R "$linux" mem=256M umid=rxscale-det uml_dir="$dir/uml" \
     root=/dev/root rootfstype=hostfs rootflags=/ rw init="$dir/init.sh" \
     virtio_uml.device="$dir/a.sock:1234" time-travel=ext:0:"$dir/time.sock" \
     con0=null,fd:1 con=null < /dev/null > "$out/run$n.console" 2>&1 || grc=$?

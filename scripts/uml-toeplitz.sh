@@ -189,7 +189,7 @@ chmod +x "$tmp/a.sh" "$tmp/b.sh"
 # (its exit status to $tmp/NAME.rc; the shell's "Aborted" notice is muted)
 guest() {
   local rc=0
-  { timeout -k 5 "$limit" setarch -R "$linux" mem=256M umid="rxs-tz-$1-$$" \
+  { timeout -s KILL "$limit" setarch -R "$linux" mem=256M umid="rxs-tz-$1-$$" \
     uml_dir="$tmp" root=/dev/root rootfstype=hostfs rootflags=/ rw init="$3" \
     virtio_uml.device="$2":1234 con0=null,fd:1 con=null \
     </dev/null >"$tmp/$1.log" 2>&1 || rc=$?; } 2>/dev/null

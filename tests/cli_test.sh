@@ -87,14 +87,16 @@ expect_usage() {
 printf 'not a capture\n' >"$tmp/text.pcap"
 real=$(ls "$pcaps"/*.pcap 2>/dev/null | head -n 1)
 # A capture that turns bad part-way: the frames read before the error
-# are printed (rows and summary), then the error; exit status 2.
+# are printed (rows and summary), a 'partial:' line, then the error; exit
+# status 4, not 2 (2 means nothing was written; issue 26).
 size=$(stat -c %s "$tmp/a.pcap")
 head -c $((size - 700)) "$tmp/a.pcap" >"$tmp/trunc.pcap"
 "$rx" hash --pcap "$tmp/trunc.pcap" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 rows=$(tail -n +2 "$tmp/out" | wc -l)
-if [ $rc -eq 2 ] && [ "$(head -n 1 "$tmp/out")" = "$(printf 'frame\ttype\thash\tqueue')" ] &&
+if [ $rc -eq 4 ] && [ "$(head -n 1 "$tmp/out")" = "$(printf 'frame\ttype\thash\tqueue')" ] &&
    [ "$rows" -gt 70 ] && [ "$rows" -lt 89 ] && grep -q "^total	$rows	" "$tmp/err" &&
+   grep -q "^partial: the capture turned bad after frame $rows; the rows and this summary cover frames 1-$rows (exit status 4)" "$tmp/err" &&
    [ "$(tail -n 1 "$tmp/err" | grep -c '^rxscale: .*truncated')" = 1 ]; then
 	ok
 else
@@ -162,13 +164,19 @@ rc=$?
 grep -q "^replay .*: 1 frames over" "$tmp/out" &&
 	grep -q "^not replayed: 3 frames of interfaces whose link type is not Ethernet (RAW: 2, NULL: 1)" "$tmp/out" &&
 	[ $rc -eq 0 ] && ok || bad "replay of a three-interface pcapng: rc=$rc $(cat "$tmp/out" "$tmp/err" | head -20)"
-# a replay that meets a bad record part-way reports what it replayed,
-# then the error; exit status 2
+# a replay that meets a bad record part-way reports what it replayed and
+# says the report is partial, then the error; exit status 4 (it was 2,
+# which means nothing written); with --json the document's "error" says it
 "$rx" run --pcap "$tmp/trunc.pcap" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "^replay .*trunc.pcap: [0-9]* frames over" "$tmp/out" &&
+[ $rc -eq 4 ] && grep -q "^replay .*trunc.pcap: [0-9]* frames over" "$tmp/out" &&
+	grep -q "^partial: the capture turned bad after these [0-9]* frames (.*truncated.*); this report covers them, exit status 4" "$tmp/out" &&
 	tail -n 1 "$tmp/err" | grep -q "^rxscale: .*truncated" && ok ||
 	bad "replay of a truncated capture: rc=$rc $(head -c 300 "$tmp/out") $(cat "$tmp/err")"
+"$rx" run --pcap "$tmp/trunc.pcap" --json >"$tmp/out" 2>/dev/null
+rc=$?
+[ $rc -eq 4 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not ("truncated" in d["error"] and d["replay"]["frames"] > 70))' "$tmp/out" &&
+	ok || bad "replay --json of a truncated capture: rc=$rc $(head -c 300 "$tmp/out")"
 # zero-length records are counted, not skipped unseen
 python3 - "$tmp/a.pcap" "$tmp/zero.pcap" <<'PY'
 import struct, sys
@@ -186,10 +194,11 @@ PY
 "$rx" hash --pcap "$tmp/zero.pcap" >/dev/null 2>"$tmp/err"
 grep -q "^zero-length records: 2 (rows of type none)" "$tmp/err" && ok ||
 	bad "hash: zero-length records: $(cat "$tmp/err")"
-# a pcapng block whose lengths disagree: refused with one line
+# a pcapng block whose lengths disagree (the last one): one error line,
+# after the rows before it (a partial report, exit status 4)
 python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(d[:-4]+b"\x00\x01\x00\x00")' "$tmp/multi.pcapng" "$tmp/badlen.pcapng"
 "$rx" hash --pcap "$tmp/badlen.pcapng" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && [ "$(grep -c '^rxscale: ' "$tmp/err")" = 1 ] && ok || bad "pcapng bad block length: $(cat "$tmp/err")"
+[ $? -eq 4 ] && [ "$(grep -c '^rxscale: ' "$tmp/err")" = 1 ] && ok || bad "pcapng bad block length: $(cat "$tmp/err")"
 # a pcap header with link type 0 (BSD loopback), unsupported
 printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x00\x00\x00\x00' >"$tmp/null.pcap"
 expect_usage "missing capture" hash --pcap "$tmp/nonexistent.pcap"
@@ -200,6 +209,15 @@ expect_usage "odd hex key" hash --pcap "$tmp/a.pcap" --key 6d5
 expect_usage "non-hex key" hash --pcap "$tmp/a.pcap" --key 6g5a56da
 expect_usage "short key" hash --pcap "$tmp/a.pcap" --key 6d5a56
 expect_usage "too long key" hash --pcap "$tmp/a.pcap" --key "$(printf '00%.0s' $(seq 300))"
+# the key is the chip's 40 bytes, the rule ethtool -X hkey applies (issue
+# 26: 4..256 bytes were taken and zero-extended)
+expect_usage "4-byte key" hash --src 1.1.1.1 --dst 2.2.2.2 --type ipv4 --key 6d5a56da
+expect_usage "39-byte key" hash --src 1.1.1.1 --dst 2.2.2.2 --type ipv4 --key "$(printf '6d%.0s' $(seq 39))"
+expect_usage "41-byte key" hash --src 1.1.1.1 --dst 2.2.2.2 --type ipv4 --key "$(printf '6d%.0s' $(seq 41))"
+grep -q "40 bytes" "$tmp/err" && ok || bad "a wrong key length does not say the rule: $(cat "$tmp/err")"
+"$rx" run --set run.duration=0.01 --ethtool "-X eth0 hkey $(printf '6d:%.0s' $(seq 38))6d" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^Key is too short for device (39 < 40)" "$tmp/err" && ok ||
+	bad "-X hkey of 39 bytes: $(cat "$tmp/err")"
 expect_usage "queues 0" hash --pcap "$tmp/a.pcap" --queues 0
 expect_usage "queues text" hash --pcap "$tmp/a.pcap" --queues four
 expect_usage "indir not pow2" hash --pcap "$tmp/a.pcap" --indir-size 100
@@ -247,6 +265,48 @@ expect_usage "uml with a stray argument" uml --socket "$tmp/u.sock" extra
 out=$("$rx" uml --socket "$tmp/u.sock" --seconds 1 --quiet 2>&1)
 [ $? -eq 0 ] && echo "$out" | grep -q -- "--seconds 1 reached" &&
 	echo "$out" | grep -q "nic0 virt-pci: 0 config reads" && ok || bad "uml with no guest: $out"
+
+# a scenario file's NUL byte: the line it is on (it said :0:)
+printf '[run]\nduration = 1\n\0\n' >"$tmp/nul.ini"
+expect_usage "a NUL byte in a scenario" run "$tmp/nul.ini"
+grep -q "nul.ini:3: a NUL byte" "$tmp/err" && ok || bad "NUL byte line: $(cat "$tmp/err")"
+
+# nic.rx_queues: 0 is automatic (documented with the key), and the run
+# header says when the driver set up fewer than asked (issue 26)
+"$rx" run --help-keys >"$tmp/keys" 2>&1
+grep -A2 "^nic.rx_queues = 0 " "$tmp/keys" | grep -q "0: automatic, one per CPU" && ok ||
+	bad "--help-keys: nic.rx_queues: $(grep -A3 rx_queues "$tmp/keys")"
+"$rx" run --set nic.rx_queues=8 --set run.duration=0.01 >"$tmp/out" 2>/dev/null
+[ "$(head -n 1 "$tmp/out")" = "rxscale run: RTL8127A, 4 RX queues (nic.rx_queues=8 asked; the driver set up 4, its most here), RSS on, 8 CPUs, preset default, seed 1" ] &&
+	ok || bad "fewer queues than asked: $(head -n 1 "$tmp/out")"
+"$rx" run --set nic.rx_queues=4 --set run.duration=0.01 | head -n 1 | grep -q "^rxscale run: RTL8127A, 4 RX queues, RSS on" &&
+	ok || bad "as many queues as asked: the header notes it"
+
+# --json on error: {"error": "..."} on stdout, as iperf3 -J (it wrote
+# nothing); the error line on stderr as without --json
+for args in "--set nic.chip=RTL9999" "--seed x" "--set host.cpus=0" "--bogus" \
+	    "--pcap $tmp/nonexistent.pcap" "--sweep nic.rx_usecs=8,fast" \
+	    "--sweep iperf3.streams=0,1 --set run.duration=0.01"; do
+	"$rx" run $args --json >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); m = open(sys.argv[2]).read(); sys.exit(not (list(d) == ["error"] and m == "rxscale: " + d["error"] + "\n"))' "$tmp/out" "$tmp/err" &&
+		[ $rc -eq 2 ] && ok || bad "run $args --json: rc=$rc stdout=$(head -c 200 "$tmp/out") stderr=$(cat "$tmp/err")"
+done
+# a run that fails after its report: the document carries the error
+"$rx" run --set run.duration=0.2 --at 0.1 "-L eth0 rx 9" --json >"$tmp/out" 2>/dev/null
+rc=$?
+[ $rc -eq 3 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not ("timeline" in d["error"] and "end" in d))' "$tmp/out" &&
+	ok || bad "a rejected timeline command, --json: rc=$rc $(grep -m1 error "$tmp/out")"
+# a successful run has no error; iperf3's own document alone, as the man
+# page says to get it (end is a jq keyword)
+"$rx" run --set run.duration=0.2 --json >"$tmp/out" 2>/dev/null
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit("error" in d)' "$tmp/out" && ok ||
+	bad "a run without error has an error member"
+if command -v jq >/dev/null; then
+	[ "$(jq -c 'keys' <"$tmp/out" | grep -c '"error"')" = 0 ] &&
+		[ "$(jq -c '{start, intervals, "end": .end} | keys' <"$tmp/out")" = '["end","intervals","start"]' ] &&
+		ok || bad "jq '{start, intervals, \"end\": .end}'"
+fi
 
 # a report that cannot be written is a failure (run exited 0 into a full
 # disk before), text and JSON alike

@@ -4,6 +4,7 @@ nic.rx_usecs (a number or adaptive, on either chip), host.busy_tasks
 (stress-ng --cpu N), scenario regimes ([regime.NAME] sections) and the
 regime sweep (its tables, verdicts, determinism, plot), --regime, and
 their bad input (a clear error naming file and line, nothing run)."""
+import json
 import os
 import re
 import shutil
@@ -87,9 +88,42 @@ with tempfile.TemporaryDirectory() as td:
         open(f, "w").write(text)
         r = run(f)
         check(r.returncode == 2 and want in r.stderr and not r.stdout, f"{text!r}: {r.stderr}")
+    # figures a point does not have are "-" (issue 26: the idle regime's
+    # Gbit/s and retransmits read 0.00 and 0, a regime without ping
+    # -1.000): the idle regime runs no iperf3, the bulk one no ping
+    rows = {l.split()[0]: l.split() for l in lines[4:6]}
+    bulk = {l.split()[0]: l.split() for l in lines[10:12]}
+    check("-1.000" not in a.stdout and rows.get("8", [""] * 7)[1] == "-" and
+          rows.get("8", [""] * 7)[6] == "-" and bulk.get("8", [""] * 7)[5] == "-" and
+          bulk.get("8", [""] * 7)[1] != "-", f"placeholders in the regime tables: {a.stdout}")
+    # a --set over a regime's own value wins, and the heading says so
+    # (it printed run.duration=3 beside "0.5 s each")
+    open(f, "w").write(reg.replace("ping.count = 5\n", "ping.count = 5\nrun.duration = 3\n"))
+    r = run(f, "--sweep", "nic.rx_usecs=8,adaptive", "--set", "run.duration=0.5")
+    check(r.returncode == 0 and
+          "regime idle (0.5 s each, main figure: ping): iperf3.streams=0 ping.from=host "
+          "ping.count=5 run.duration=3 (--set run.duration=0.5 wins) ping.interval=0.1\n"
+          in r.stdout and "regime bulk (0.5 s each, main figure: gbps): host.busy_tasks=4\n"
+          in r.stdout, f"regime heading with --set: {r.stdout} {r.stderr}")
     open(f, "w").write("[regime.idle]\niperf3.streams = 0\n")
     r = run(f, "--sweep", "nic.rx_usecs=8")
     check(r.returncode == 2 and "leaves no iperf3 or ping workload" in r.stderr,
           f"regime without workload: {r.stderr}")
+
+# a plain sweep's point without a ping reply: "-" in the table, null in
+# JSON and in its point file, which sweep-merge reads back to the same table
+with tempfile.TemporaryDirectory() as td:
+    sw = ("--sweep", "fault.rx_ring_full=0,15", "--set", "run.duration=0.2")
+    t, j = run(*sw), run(*sw, "--json")
+    row = [l.split() for l in t.stdout.splitlines() if l.startswith("15 ")]
+    check(t.returncode == 0 and row and row[0][4] == "-" and "-1.000" not in t.stdout,
+          f"sweep without a ping reply: {t.stdout} {t.stderr}")
+    pts = json.loads(j.stdout)["sweep"]["points"] if j.returncode == 0 else [{}, {}]
+    check(pts[1].get("ping_avg_ms", 0) is None and pts[0].get("ping_avg_ms") is not None,
+          f"sweep JSON without a ping reply: {j.stdout[-600:]}")
+    for i in (0, 1):
+        run(*sw, "--point", str(i), "--point-json", os.path.join(td, "point-%03d.json" % i))
+    m = subprocess.run([rxscale, "sweep-merge", td], capture_output=True, text=True)
+    check(m.returncode == 0 and m.stdout == t.stdout, f"merged: {m.stdout} {m.stderr}")
 
 rxtest.finish("run-dim: %d failures" % rxtest.failures)

@@ -588,6 +588,53 @@ static void test_pci_kern_path(void **state)
 	pfx_free(f);
 }
 
+/* Posted writes (PCIe ordering, plat_pci_post.c): with a 1000 ns delay
+ * a BAR write reaches the function 1000 ns after it was issued, writes
+ * keep their order (the later one wins), and a read first applies every
+ * write in flight, as does a config read. */
+static void test_pci_posted_writes(void **state)
+{
+	struct pfx *f = pfx_new(true);
+	uint64_t v;
+
+	(void)state;
+	plat_pci_set_posted_writes(&f->d, 1000);
+	assert_int_equal(plat_pci_bar_write(&f->d, 2, 8, 4, 1), 0);
+	sim_run_until(&f->sim, 500);
+	assert_int_equal(plat_pci_bar_write(&f->d, 2, 8, 4, 2), 0);
+	assert_int_equal(plat_pci_bar_write(&f->d, 2, 12, 4, 7), 0);
+	assert_int_equal(f->regs[2], 0);
+	sim_run_until(&f->sim, 999);
+	assert_int_equal(f->regs[2], 0);
+	sim_run_until(&f->sim, 1000);
+	assert_int_equal(f->regs[2], 1);		/* the first, on time */
+	assert_int_equal(f->regs[3], 0);
+	sim_run_until(&f->sim, 1500);
+	assert_int_equal(f->regs[2], 2);
+	assert_int_equal(f->regs[3], 7);
+	assert_int_equal(f->d.posted_flushed, 0);
+	/* a read pushes them: the value read is the written one */
+	assert_int_equal(plat_pci_bar_write(&f->d, 2, 16, 4, 5), 0);
+	assert_int_equal(plat_pci_bar_write(&f->d, 2, 16, 4, 6), 0);
+	assert_int_equal(plat_pci_bar_read(&f->d, 2, 16, 4, &v), 0);
+	assert_int_equal(v, 6);
+	assert_int_equal(f->d.posted_flushed, 2);
+	/* a config read too; nothing is applied twice afterwards */
+	assert_int_equal(plat_pci_bar_write(&f->d, 2, 20, 4, 9), 0);
+	(void)cfg_rd(f, 0, 2);
+	assert_int_equal(f->regs[5], 9);
+	f->regs[5] = 0;
+	sim_run(&f->sim);
+	assert_int_equal(f->regs[5], 0);
+	assert_int_equal(f->d.posted_writes, 6);
+	assert_int_equal(f->d.posted_flushed, 3);
+	/* 0: at once again */
+	plat_pci_set_posted_writes(&f->d, 0);
+	assert_int_equal(plat_pci_bar_write(&f->d, 2, 24, 4, 4), 0);
+	assert_int_equal(f->regs[6], 4);
+	pfx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -600,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_pci_msi),
 		cmocka_unit_test(test_pci_cfg_errors),
 		cmocka_unit_test(test_pci_kern_path),
+		cmocka_unit_test(test_pci_posted_writes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -246,18 +246,31 @@ static void test_key_parse(void **state)
 	char buf[3 * 64];
 
 	(void)state;
-	assert_int_equal(rss_key_parse("6d5a56DA", k, sizeof(k), &n), 0);
+	/* exactly the device's size: 4 here */
+	assert_int_equal(rss_key_parse("6d5a56DA", 0, k, 4, &n), 0);
 	assert_int_equal(n, 4);
 	assert_int_equal(k[3], 0xda);
-	assert_int_equal(rss_key_parse("6d:5a:56:da", k, sizeof(k), &n), 0);
+	assert_int_equal(rss_key_parse("6d:5a:56:da", 0, k, 4, &n), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(rss_key_format(k, n, buf), "6d:5a:56:da");
-	assert_int_equal(rss_key_parse("6d5", k, sizeof(k), &n), -EINVAL);
-	assert_int_equal(rss_key_parse("6d:5a:", k, sizeof(k), &n), -EINVAL);
-	assert_int_equal(rss_key_parse("6d::5a", k, sizeof(k), &n), -EINVAL);
-	assert_int_equal(rss_key_parse("zz", k, sizeof(k), &n), -EINVAL);
-	assert_int_equal(rss_key_parse("", k, sizeof(k), &n), -ENODATA);
-	assert_int_equal(rss_key_parse("0102", k, 1, &n), -E2BIG);
+	assert_int_equal(rss_key_parse("6d5", 0, k, 4, &n), -EINVAL);
+	assert_int_equal(rss_key_parse("6d:5a:", 0, k, 2, &n), -EINVAL);
+	assert_int_equal(rss_key_parse("6d::5a", 0, k, 4, &n), -EINVAL);
+	assert_int_equal(rss_key_parse("6d5a:56da", 0, k, 4, &n), -EINVAL);
+	assert_int_equal(rss_key_parse("zz", 0, k, 1, &n), -EINVAL);
+	assert_int_equal(rss_key_parse("", 0, k, 4, &n), -EINVAL);
+	/* too long is found first, as ethtool reports it: at byte size + 1 */
+	assert_int_equal(rss_key_parse("0102", 0, k, 1, &n), -E2BIG);
+	assert_int_equal(n, 2);
+	assert_int_equal(rss_key_parse("01:02:zz", RSS_KEY_ETHTOOL, k, 2, &n), -E2BIG);
+	/* too short: how many there were */
+	assert_int_equal(rss_key_parse("6d5a56", 0, k, 4, &n), -ERANGE);
+	assert_int_equal(n, 3);
+	/* ethtool's form: a ':' after each byte, one after the last taken */
+	assert_int_equal(rss_key_parse("6d:5a:", RSS_KEY_ETHTOOL, k, 2, &n), 0);
+	assert_int_equal(rss_key_parse("6d5a", RSS_KEY_ETHTOOL, k, 2, &n), -EINVAL);
+	assert_int_equal(rss_key_parse("6d:5a", RSS_KEY_ETHTOOL, k, 2, &n), 0);
+	assert_int_equal(k[1], 0x5a);
 	assert_string_equal(rss_key_format(rss_key_microsoft, 40, buf),
 		"6d:5a:56:da:25:5b:0e:c2:41:67:25:3d:43:a3:8f:b0:d0:ca:2b:cb:"
 		"ae:7b:30:b4:77:cb:2d:a3:80:30:f2:0c:6a:42:b7:3b:be:ac:01:fa");

@@ -128,6 +128,7 @@ struct master {
 	int req_rd, req_wr;
 	int kick[2], call_rd[2];
 	bool inband;
+	bool event_idx;                 /* accept RING_EVENT_IDX */
 	uint64_t proto, features;
 	uint16_t avail_idx[2], used_seen[2];
 	uint64_t bump;                  /* buffer allocator (gpa) */
@@ -301,7 +302,7 @@ static void m_negotiate(struct master *m)
 	f = m_get_u64(m, BR_VHOST_GET_FEATURES);
 	assert_true(f & (1ull << BR_VHOST_F_VERSION_1));
 	assert_true(f & (1ull << BR_VHOST_F_PROTOCOL_FEATURES));
-	assert_false(f & (1ull << BR_VHOST_F_EVENT_IDX));
+	assert_true(f & (1ull << BR_VHOST_F_EVENT_IDX));
 	pf = m_get_u64(m, BR_VHOST_GET_PROTOCOL_FEATURES);
 	assert_true(pf & (1ull << BR_VHOST_PF_REPLY_ACK));
 	assert_true(pf & (1ull << BR_VHOST_PF_SLAVE_REQ));
@@ -320,7 +321,8 @@ static void m_negotiate(struct master *m)
 	close(pfd[1]);
 	m->features = f & ((1ull << BR_VHOST_F_VERSION_1) |
 			   (1ull << BR_VHOST_F_PROTOCOL_FEATURES) |
-			   (1ull << BR_VHOST_F_INDIRECT_DESC));
+			   (1ull << BR_VHOST_F_INDIRECT_DESC) |
+			   (m->event_idx ? 1ull << BR_VHOST_F_EVENT_IDX : 0));
 	m_req(m, BR_VHOST_SET_FEATURES, &m->features, 8, NULL, 0);
 
 	memset(&mt, 0, sizeof(mt));
@@ -896,7 +898,7 @@ static void test_bad_requests(void **state)
 	m_teardown(&m);
 	/* features not offered */
 	m_setup(&m, false, false);
-	v = 1ull << BR_VHOST_F_EVENT_IDX;
+	v = 1ull << 35;                 /* IN_ORDER: never offered */
 	m_send(&m, BR_VHOST_SET_FEATURES, BR_VHOST_VERSION, &v, 8, NULL, 0);
 	expect_failure(&m, -EINVAL, "not offered");
 	m_teardown(&m);
@@ -1127,6 +1129,186 @@ static void test_bad_random(void **state)
 	}
 }
 
+/* ----- the event index and posted writes held to a stop ----- */
+
+static uint16_t used_idx(struct master *m, unsigned q)
+{
+	uint16_t v;
+
+	memcpy(&v, g2h(m, q_used(q)) + 2, 2);
+	return v;
+}
+
+/* The device's avail_event (after the used ring) and the front-end's
+ * used_event (after the avail ring), as Linux's virtio_ring keeps them. */
+static uint16_t avail_event(struct master *m, unsigned q)
+{
+	uint16_t v;
+
+	memcpy(&v, g2h(m, q_used(q)) + 4 + 8 * QN, 2);
+	return v;
+}
+
+static void set_used_event(struct master *m, unsigned q, uint16_t v)
+{
+	memcpy(g2h(m, q_avail(q)) + 4 + 2 * QN, &v, 2);
+}
+
+/* A posted MMIO write on descriptor @head, without waiting. */
+static void post_write(struct master *m, uint16_t head, uint32_t off, uint32_t v)
+{
+	struct br_virtpci_msg hdr = { BR_VIRTPCI_OP_MMIO_WRITE, 2, 0, 4, off };
+	uint64_t out = galloc(m, 20);
+
+	memcpy(g2h(m, out), &hdr, 16);
+	memcpy(g2h(m, out) + 16, &v, 4);
+	set_desc(m, q_desc(0), head, out, 20, 0, 0);
+	publish(m, 0, head);
+	kick(m, 0);
+}
+
+static unsigned hook_calls[2];
+
+static void count_call(void *opaque, struct br_vhost *vh, unsigned q)
+{
+	(void)opaque;
+	(void)vh;
+	if (q < 2)
+		hook_calls[q]++;
+}
+
+static void test_held_posted_writes(void **state)
+{
+	struct master *m = calloc(1, sizeof(*m));
+	struct br_virtpci_msg hdr = { BR_VIRTPCI_OP_MMIO_READ, 2, 0, 4, 0x10 };
+	uint64_t out, in;
+	uint32_t id, len, v;
+
+	(void)state;
+	assert_non_null(m);
+	m_setup(m, true, false);
+	m->event_idx = true;
+	m->vp.hold_posted = true;
+	m->vp.guest_bufs = 4;
+	m->vp.vh.call_hook = count_call;
+	memset(hook_calls, 0, sizeof(hook_calls));
+	m_negotiate(m);
+	assert_true(br_vhost_event_idx(&m->vp.vh));
+	post_irq_bufs(m);
+
+	/* two posted writes: done at once, their completions held */
+	post_write(m, 1, 0x10, 0x11);
+	post_write(m, 2, 0x14, 0x22);
+	assert_int_equal(m->fake.regs[0x10], 0x11);
+	assert_int_equal(m->fake.regs[0x14], 0x22);
+	assert_int_equal(used_idx(m, 0), 0);
+	assert_int_equal(m->vp.nheld, 2);
+	/* the device tells the front-end to kick for the next buffer */
+	assert_int_equal(avail_event(m, 0), 2);
+
+	/* a read completes at once, and is the first used entry */
+	out = galloc(m, 16);
+	in = galloc(m, 4);
+	memcpy(g2h(m, out), &hdr, 16);
+	set_desc(m, q_desc(0), 3, out, 16, BR_VRING_DESC_F_NEXT, 4);
+	set_desc(m, q_desc(0), 4, in, 4, BR_VRING_DESC_F_WRITE, 0);
+	publish(m, 0, 3);
+	kick(m, 0);
+	assert_int_equal(used_idx(m, 0), 1);
+	assert_int_equal(used(m, 0, &id, &len), 1);
+	assert_int_equal(id, 3);
+	assert_int_equal(len, 4);
+	memcpy(&v, g2h(m, in), 4);
+	assert_int_equal(v, 0x11);
+	/* the guest has not taken it yet (used_event 0): it still polls, and
+	 * the held completions wait */
+	assert_true(br_virtpci_in_sync_wait(&m->vp));
+	assert_int_equal(br_virtpci_release(&m->vp), 0);
+	assert_int_equal(m->vp.release_deferred, 1);
+	assert_int_equal(used_idx(m, 0), 1);
+
+	/* it has: at its next stop the two come back, newest first, with a
+	 * call */
+	set_used_event(m, 0, 1);
+	assert_false(br_virtpci_in_sync_wait(&m->vp));
+	assert_int_equal(br_vhost_unconsumed(&m->vp.vh, 0), 0);
+	assert_false(br_vhost_call_wanted(&m->vp.vh, 0));
+	hook_calls[0] = 0;
+	assert_int_equal(br_virtpci_release(&m->vp), 2);
+	assert_int_equal(hook_calls[0], 1);
+	assert_int_equal(br_vhost_unconsumed(&m->vp.vh, 0), 2);
+	assert_true(br_vhost_call_wanted(&m->vp.vh, 0));
+	assert_int_equal(used(m, 0, &id, &len), 1);
+	assert_int_equal(id, 2);
+	assert_int_equal(used(m, 0, &id, &len), 1);
+	assert_int_equal(id, 1);
+	assert_int_equal(len, 0);
+	set_used_event(m, 0, 3);
+	assert_false(br_vhost_call_wanted(&m->vp.vh, 0));
+	assert_int_equal(m->vp.posted_released, 2);
+	assert_int_equal(br_virtpci_release(&m->vp), 0);
+
+	/* the guest's buffers (4 here) all held: the next write is one it
+	 * waits for, and completes at once */
+	for (uint16_t h = 5; h < 9; h++)
+		post_write(m, h, 0x20, h);
+	assert_int_equal(m->vp.nheld, 4);
+	assert_int_equal(used_idx(m, 0), 3);
+	post_write(m, 9, 0x20, 9);
+	assert_int_equal(m->vp.spare_writes, 1);
+	assert_int_equal(used_idx(m, 0), 4);
+	assert_int_equal(used(m, 0, &id, &len), 1);
+	assert_int_equal(id, 9);
+	assert_int_equal(m->fake.regs[0x20], 9);
+	/* taken: the held ones go at the next stop */
+	set_used_event(m, 0, 4);
+	assert_int_equal(br_virtpci_release(&m->vp), 4);
+	assert_int_equal(used_idx(m, 0), 8);
+	m_teardown(m);
+	free(m);
+}
+
+/* Calls with the event index: one only when the front-end's used_event
+ * asks for it. */
+static void test_event_idx_calls(void **state)
+{
+	struct master *m = calloc(1, sizeof(*m));
+
+	(void)state;
+	assert_non_null(m);
+	m_setup(m, false, false);
+	m->event_idx = true;
+	m_negotiate(m);
+	(void)called(m, 0);
+	assert_int_equal(cfg_read(m, 0, 2, false), 0x10ec);
+	assert_true(called(m, 0));              /* the first: nothing signalled */
+	assert_int_equal(cfg_read(m, 2, 2, false), 0x8127);
+	assert_false(called(m, 0));             /* used_event 0 already passed */
+	set_used_event(m, 0, 2);                /* interrupt me at entry 2 */
+	assert_int_equal(cfg_read(m, 0, 1, false), 0xec);
+	assert_true(called(m, 0));
+	m_teardown(m);
+	free(m);
+}
+
+/* A memory-table region past the end of its file: refused (it would map,
+ * and the first access there would be a SIGBUS). */
+static void test_bad_region_past_eof(void **state)
+{
+	struct master m;
+	struct {
+		uint32_t num, pad;
+		uint64_t r[4];
+	} mt = { 1, 0, { GPA_BASE, 2 * MEM_SIZE, UA_BASE, MEM_OFF } };
+
+	(void)state;
+	m_setup(&m, false, false);
+	m_send(&m, BR_VHOST_SET_MEM_TABLE, BR_VHOST_VERSION, &mt, sizeof(mt),
+	       &m.memfd, 1);
+	expect_failure(&m, -EINVAL, "past the end of its file");
+	m_teardown(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1141,6 +1323,9 @@ int main(void)
 		cmocka_unit_test(test_bad_descriptors),
 		cmocka_unit_test(test_bad_ring_address),
 		cmocka_unit_test(test_bad_random),
+		cmocka_unit_test(test_held_posted_writes),
+		cmocka_unit_test(test_event_idx_calls),
+		cmocka_unit_test(test_bad_region_past_eof),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,7 +135,7 @@ PCI = ["fault.ownbit_erratum=1", "fault.ownbit_every=3", "fault.ownbit_delay_ns=
        "fault.dma_fail_nth=40", "fault.skb_fail_nth=1000", "fault.irq_fail_nth=1",
        "fault.msix_avail=9", "fault.msi_fail=1", "fault.msix_drop_next=1",
        "fault.msix_drop_every=5000", "fault.rx_ring_full=2", "fault.link_flap_every=0.5",
-       "fault.link_down=0.05"]
+       "fault.link_down=0.05", "fault.mmio_post_ns=1000"]
 USB = ["fault.usb_ctrl_stall_next=1", "fault.usb_xfer_error_every=50",
        "fault.usb_intr_silent=1", "fault.urb_fail_nth=1", "fault.dma_fail_nth=40",
        "fault.skb_fail_nth=1000", "fault.link_flap_every=0.5"]
@@ -184,6 +184,79 @@ for chip in ("RTL8127A", "RTL8159"):
     # a run with no stall says so (it printed "longest stall 0.0 ms (RX queue 0")
     check(("no stall (bound 2004.0 ms)" in a.stdout) == ("longest stall" not in a.stdout),
           f"chaos {chip}: stall wording")
+
+# Faults at a moment (issue 28): --at T "fault NAME[=VALUE] [task-filter]".
+# An allocation failure armed for the ethtool process at the moment of a
+# channel change makes that change fail; the old settings stay.
+FAIL_L = ["--set", "run.duration=4", "--at", "2", "fault dma_fail_nth=1 task-filter",
+          "--at", "2", "-L eth0 rx 2"]
+a, b = run(*FAIL_L), run(*FAIL_L)
+check(a.returncode == 3 and a.stdout == b.stdout, f"fault at a moment: {a.returncode} {a.stderr}")
+check(closes(a.stdout), "fault at a moment: accounting")
+check(re.search(r"^ +2\.000000 s  fault: dma_fail_nth=1 task-filter$", a.stdout, re.M) is not None,
+      "fault at a moment: no fault line")
+check(re.search(r"ethtool -L eth0 rx 2 .*: rejected \(exit 1\), the old settings stay\n"
+                r" +netlink error: Cannot allocate memory", a.stdout) is not None,
+      f"fault at a moment: -L not refused: {a.stdout[-1500:]}")
+check(end_queues(a.stdout) == 4, "fault at a moment: -L changed the queues")
+# the same failure after the change: applied first, the fault then waits
+# for the ethtool process's next allocation
+r = run("--set", "run.duration=4", "--at", "2", "-L eth0 rx 2",
+        "--at", "3", "fault dma_fail_nth=1 task-filter")
+check(r.returncode == 0 and end_queues(r.stdout) == 2, f"fault after -L: {r.returncode}")
+
+# A hung TX engine: the stack's TX watchdog (6 s, checked at whole
+# seconds from the open: 6 s, 12 s) calls ndo_tx_timeout, the reset
+# task resets the chip, TCP goes on; every frame accounted for.
+r = run("--set", "run.duration=13", "--at", "1", "fault tx_hang", "--json")
+check(r.returncode == 0, f"tx_hang: exit {r.returncode}: {r.stderr}")
+if r.returncode == 0:
+    j = json.loads(r.stdout)
+    tl = j["timeline"]
+    check(tl["faults"] == 1 and tl["tx_timeouts"] == 1 and tl["resets"] == 1,
+          f"tx_hang: {tl}")
+    check("UNACCOUNTED" not in json.dumps(j), "tx_hang: accounting")
+
+# Lost MSI-X messages, several at once, at a moment: recovered.
+r = run("--set", "run.duration=5", "--at", "1", "fault msix_drop_next=3")
+check(r.returncode == 0 and closes(r.stdout), f"msix_drop_next at 1 s: {r.returncode}")
+m = re.search(r"^faults: 1; the driver's recovery: (\d+) lost-interrupt kicks?, 0 resets "
+              r"\(0 TX timeouts\)$", r.stdout, re.M)
+check(m is not None, f"msix_drop_next: recovery line: {r.stdout[-800:]}")
+
+# Bad fault lines: refused before the run, one line, nothing on stdout.
+for args, chip, msg in [("fault nonsense", "RTL8127A", "not a fault of this NIC (msix_drop_next, "),
+                        ("fault", "RTL8127A", "not a fault of this NIC"),
+                        ("fault dma_fail_nth=0", "RTL8127A", "a count, 1-1000000"),
+                        ("fault dma_fail_nth=x", "RTL8127A", "a count, 1-1000000"),
+                        ("fault dma_fail_nth", "RTL8127A", "a count, 1-1000000"),
+                        ("fault tx_hang=1", "RTL8127A", "takes no value"),
+                        ("fault tx_hang task-filter", "RTL8127A", "unexpected 'task-filter'"),
+                        ("fault skb_fail_nth=2 now", "RTL8127A", "task-filter is its one option"),
+                        ("fault ownbit=maybe", "RTL8127A", "on or off"),
+                        ("fault link=sideways", "RTL8127A", "up or down"),
+                        ("fault rx_ring_full=4", "RTL8127A", "an RX queue, 0-3"),
+                        ("fault tx_hang", "RTL8159", "not a fault of this NIC (dma_fail_nth, "),
+                        ("fault msix_drop_next=1", "RTL8159", "not a fault of this NIC"),
+                        ("fault a b c", "RTL8127A", "NAME[=VALUE] [task-filter]")]:
+    r = run("--set", f"nic.chip={chip}", "--set", "run.duration=2", "--at", "1", args)
+    check(r.returncode == 2 and r.stdout == "" and msg in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1, f"{args!r} on {chip}: {r.returncode} {r.stderr!r}")
+r = run("--set", "run.duration=2", "--at", "3", "fault tx_hang")
+check(r.returncode == 2 and "after the run's end" in r.stderr, f"fault after the end: {r.stderr}")
+
+# Issue 28's "done when": every third MSI-X message lost for 10 s of
+# chaos on the RTL8127A, and the longest stall holds the bound.
+r = run(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios",
+                     "chaos-rtl8127a.ini"), "--set", "run.duration=10",
+        "--set", "fault.msix_drop_every=3", "--json")
+check(r.returncode == 0, f"chaos msix_drop_every=3: exit {r.returncode}: {r.stderr}")
+if r.returncode == 0:
+    c = json.loads(r.stdout)["timeline"]["chaos"]
+    check(c["max_stall_ms"] <= c["stall_bound_ms"] and c["lost_interrupt_kicks"] > 0,
+          f"chaos msix_drop_every=3: {c}")
+    print(f"chaos msix_drop_every=3: longest stall {c['max_stall_ms']} ms, "
+          f"bound {c['stall_bound_ms']} ms, {c['lost_interrupt_kicks']} kicks")
 
 # The 60 s chaos scenarios.
 if scenarios:

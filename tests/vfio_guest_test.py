@@ -53,15 +53,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guest_session as gs  # noqa: E402
 import vfio_user_client as vu  # noqa: E402
+from guest_session import check, eq  # noqa: E402
 
 RXSCALE = None
 TMP = None
-failures = []
 
 # chips: name -> (PCI device id, XID, RX vector of queue 0, TX vector of
 # queue 0) from src/hw/rtl_chips.c
@@ -109,25 +109,13 @@ PEER = re.compile(r"peer: (\d+) ARP replies, (\d+) echo replies, (\d+) ignored, 
                   r"(\d+) malformed")
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
-
-
-def eq(got, want, what):
-    return check(got == want, "%s: got %r, want %r" % (what, got, want))
-
-
 def hx(v):
     return "0x%x" % v
 
 
-class Server:
+class Server(gs.Server):
     """rxscale vfio-user on a fresh socket."""
     n = 0
-    started = []
 
     def __init__(self, args=(), quiet=True, seconds=60):
         Server.n += 1
@@ -136,40 +124,15 @@ class Server:
                "--seconds", str(seconds)] + list(args)
         if quiet:
             cmd.append("--quiet")
-        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
-        Server.started.append(self)
+        super().__init__(cmd)
         self.ready = self._line(10)
-        self.out = self.err = ""
-        self.rc = None
 
     def _line(self, timeout):
         r, _, _ = select.select([self.p.stdout], [], [], timeout)
         return self.p.stdout.readline().decode() if r else ""
 
-    def finish(self, timeout=5.0):
-        """Wait for the exit; (rc, seconds it took).  Kills it on timeout."""
-        t0 = time.monotonic()
-        try:
-            out, err = self.p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            out, err = self.p.communicate()
-            check(False, "the server did not exit within %.0f s" % timeout)
-        self.rc = self.p.returncode
-        self.out, self.err = out.decode(), err.decode()
-        return self.rc, time.monotonic() - t0
-
     def counters(self):
-        m = REPORT.search(self.out)
-        if not check(m, "no vfio-user counters in the report:\n" + self.out):
-            return {k: -1 for k in REPORT_KEYS}
-        return dict(zip(REPORT_KEYS, (int(x) for x in m.groups())))
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.communicate()
+        return super().counters(REPORT, REPORT_KEYS, "vfio-user")
 
 
 class Guest(vu.Client):
@@ -558,6 +521,7 @@ def session_protocol():
 
     try:
         g.version()
+        command0, rxcfg0 = g.cfg_rd(PCI_COMMAND, 2), g.mrd(RxConfig, 4)
         # accesses the regions cannot take
         access("read beyond BAR2's end", vu.REGION_READ, BAR_MMIO_SIZE, BAR_MMIO, 4)
         access("read across BAR2's end", vu.REGION_READ, BAR_MMIO_SIZE - 2, BAR_MMIO, 4)
@@ -601,8 +565,16 @@ def session_protocol():
         eq(hx(g.mrd(RxConfig, 4)), "0xe", what + ": a No_reply write done before the next read")
         # a register the model does not know: the model's guest error
         eq(g.mrd(UNKNOWN_REG, 4), 0, what + ": unknown register reads 0")
+        # DEVICE_RESET is the function's reset: Command and MSI-X control
+        # back to their reset values, the model's registers too
+        g.cfg_wr(PCI_COMMAND, 2, CMD_MEMORY | CMD_MASTER)
+        msix = capabilities(g)[CAP_MSIX]
+        g.cfg_wr(msix + 2, 2, g.cfg_rd(msix + 2, 2) | MSIX_ENABLE)
         g.reset()
         alive("DEVICE_RESET")
+        eq(g.cfg_rd(PCI_COMMAND, 2), command0, what + ": Command after DEVICE_RESET")
+        eq(g.cfg_rd(msix + 2, 2) & MSIX_ENABLE, 0, what + ": MSI-X enabled after DEVICE_RESET")
+        eq(hx(g.mrd(RxConfig, 4)), hx(rxcfg0), what + ": RxConfig after DEVICE_RESET")
         # a truncated header, and gone
         g.send_raw(struct.pack("=HHI", 0x77, vu.DEVICE_GET_INFO, 32))
     finally:
@@ -615,6 +587,10 @@ def session_protocol():
     eq(logged, got["guest_errors"], what + ": guest errors logged on stderr")
     check(re.search(r"registers the model does not know .*0x%x 1/0" % UNKNOWN_REG, srv.out),
           what + ": the unknown register not in the report")
+    m = re.search(r"nic0 vfio-user: (\d+) device resets \(", srv.out)
+    # libvfio-user resets twice for a client that only comes and goes (at
+    # its attach and, VFU_RESET_LOST_CONN, when it goes); the DEVICE_RESET is one more
+    check(m is not None and int(m.group(1)) == 3, what + ": the reset not in the report: %r" % (m and m.group(0)))
     return bad
 
 
@@ -696,32 +672,7 @@ def main():
                 session_seconds]
     names = ["identity RTL8127A", "identity RTL8125B", "identity RTL8126A", "dma",
              "protocol", "sigterm", "version", "seconds"]
-    for name, s in zip(names, sessions):
-        n = len(failures)
-        t0 = time.monotonic()
-        try:
-            s()
-        except Exception as e:      # a dead server shows up here
-            here = [f.lineno for f in traceback.extract_tb(e.__traceback__)
-                    if f.filename == os.path.abspath(__file__)]
-            check(False, "%s: %s: %s (at lines %s)" % (
-                name, type(e).__name__, e, " > ".join(map(str, here[1:]))))
-            for srv in Server.started:
-                if srv.rc is None:
-                    rc, _ = srv.finish(3)
-                    print("  the server's exit status: %d; stderr: %s" %
-                          (rc, srv.err.strip()[-300:]))
-        print("%-18s %s (%.1f s)" % (name, "ok" if len(failures) == n else "FAILED",
-                                     time.monotonic() - t0), flush=True)
-    for srv in Server.started:     # none left behind by a failed session
-        if srv.p.poll() is None:
-            check(False, "a server still runs: killed")
-            srv.kill()
-    for f in os.listdir(TMP):
-        os.unlink(os.path.join(TMP, f))
-    os.rmdir(TMP)
-    print("%d failures" % len(failures))
-    return 1 if failures else 0
+    return gs.run(list(zip(names, sessions)), TMP, __file__)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,9 @@ int bed_faults_check(const struct bed_world *w)
 
 	if (w->uchip && (f->ownbit_every || f->ownbit_delay_ns || f->msix_avail != -1 ||
 			 f->msi_fail || f->msix_drop_next || f->msix_drop_every ||
-			 f->rx_ring_full || f->irq_fail_nth)) {
-		bed_err("fault.ownbit_*/msix_*/msi_fail/rx_ring_full/irq_fail_nth: these keys "
+			 f->rx_ring_full || f->irq_fail_nth || f->mmio_post_ns)) {
+		bed_err("fault.ownbit_*/msix_*/msi_fail/rx_ring_full/irq_fail_nth/mmio_post_ns: "
+			"these keys "
 			"apply to the PCIe chips, not to the %s", w->uchip->name);
 		return -1;
 	}
@@ -75,6 +76,7 @@ void bed_faults_arm(struct bed_world *w)
 		mf->msix_drop_next = f->msix_drop_next;
 		mf->msix_drop_every = f->msix_drop_every;
 		mf->rx_ring_full = f->rx_ring_full;
+		plat_pci_set_posted_writes(rtlm_pci(w->m), f->mmio_post_ns);
 	}
 	if (w->u) {
 		struct rtlu_faults *uf = rtlu_faults(w->u);

@@ -1,85 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scenario.h - a run's description: INI scenario files (inih), like fio
+ * bed_scenario.h - a run's description: INI scenario files (inih), like fio
  * job files, plus `--set section.key=value` overrides.
  *
- * Keys (section.key = default):
- *   run.duration = 10        simulated seconds (iperf3-style runs)
- *   run.seed = 1             seed of every random stream
- *   host.cpus = 8            simulated CPUs, 1..256
- *   host.preset = default    cost model: presets/NAME.ini, or a path
- *   host.irq_cpus = (all)    CPU list interrupts may target ("0-3")
- *   host.speed = (all 1)     per-CPU speed relative to the preset's core,
- *                            comma-separated ("1,1,1,1,0.45,0.45,0.45,0.45")
- *   host.busy_tasks = 0      CPU-bound tasks during the workload, as
- *                            stress-ng --cpu N (src/load/load_busy.h)
- *   host.cpuidle = (preset)  the CPUs' idle states: none, adl, rk3588
- *                            (src/sim/sim_idle.c; the preset's [platform]
- *                            cpuidle, else none)
- *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c): a PCIe
- *                            chip (r8169 driver) or the USB RTL8157/RTL8159
- *                            (r8152 driver behind an xHCI model); or the
- *                            what-if WHATIF-256Q, not a real chip (256 RX
- *                            queues, docs/model.md)
- *   nic.rx_queues = 0        RX queues at probe; 0 = min(chip, CPUs)
- *   nic.ownbit_erratum = 0   the model's OwnBit erratum fault (0/1)
- *   nic.ownbit_workaround = -1   driver re-check: -1 chip quirk, 0, 1
- *   nic.rx_usecs = -1        RX interrupt moderation after probe, either
- *                            chip: N (ethtool -C eth0 rx-usecs N) or
- *                            adaptive (ethtool -C eth0 adaptive-rx on);
- *                            -1: the driver's default
- *   replay.pcap = (none)     replay this capture instead of workloads
- *   replay.line_rate = 0     1: back to back at line rate, not recorded gaps
- *   replay.max_gap = 3600    longest recorded gap replayed, s; longer ones
- *                            (a capture clock that jumped) are shortened
- *   iperf3.streams = 20      -P: parallel streams from the peer (0: none),
- *                            of each instance
- *   iperf3.instances = 1     iperf3 servers on consecutive ports (iperf3 -s
- *                            -p 5201, -p 5202, ...), one client each with
- *                            its own -P streams; 1..8 (src/load/load_iperf3.h)
- *   iperf3.udp = 0           -u: UDP instead of TCP
- *   iperf3.cc = cubic        -C: TCP congestion control, reno or cubic
- *   iperf3.bitrate = 1G      -b: UDP payload bit/s of each stream, as
- *                            iperf3 applies it (K/M/G)
- *   iperf3.len = 0           -l: UDP payload per datagram (0: 1448), TCP
- *                            bytes per read (0: 128 KiB)
- *   iperf3.cpus = (all)      CPU list the host's iperf3 may run on, as
- *                            taskset -c LIST iperf3 ("1", "4-7")
- *   iperf3.rcvbuf = 0        socket receive buffer, bytes or K/M/G (x 1024^n,
- *                            as iperf3's units) (0: Linux's
- *                            defaults, TCP 128 KiB autotuned up to 6 MiB,
- *                            UDP 208 KiB); set: a fixed sk_rcvbuf, as
- *                            SO_RCVBUF leaves it (twice iperf3 -w's value)
- *   iperf3.reverse = 0       -R: the host sends (TCP), as `iperf3 -c PEER`
- *                            run on the host
- *   iperf3.sndbuf = 0        -R: socket send buffer, bytes or K/M/G (0: 4 MiB)
- *   iperf3.threads = 1       -R: 1 = one thread for all streams (iperf3
- *                            < 3.16), 0 = one per stream (iperf3 >= 3.16)
- *   usb.link_gbps = 20       USB link: 5 (Gen 1), 10 (Gen 2x1), 20 (Gen 2x2)
- *   usb.imod_ns = 40000      xHCI interrupt moderation interval (0: off)
- *   usb.rx_usecs = -1        RX aggregation timer at probe, microseconds,
- *                            0..524 (-1: the chip's 15 us)
- *   usb.mitigation = on      on: 0xcf04 as the device resets it; off: its
- *                            bits 0,1,2,7 cleared (the dropped RFC patch)
- *   ping.from = peer         who pings: peer (the peer pings the host) or
- *                            host (the host pings the peer, seed 002)
- *   ping.count = 0           ping -c from the peer (0: no ping)
- *   ping.interval = 1        ping -i, seconds
- *   ping.size = 56           ping -s, payload bytes
- *   link.prop_ns = 1000      cable + PHY latency each way, ns
- *   ethtool.cmd = ...        an ethtool command line; repeatable, in order
- *   timeline.at = T ARGS     ethtool ARGS at T simulated seconds into the
- *                            run, as a process on a host CPU; repeatable
- *                            (also --at T "ARGS")
- *   fault.*                  fault knobs (docs/run.md, Faults): OwnBit
- *                            erratum, allocation failures at the Nth call,
- *                            MSI-X vector limits and lost messages, ring
- *                            exhaustion, link flaps, USB transfer errors
- *   chaos.*                  seeded random faults and reconfigurations
- *                            (docs/run.md, Chaos)
- *   compare.rows = E1c,E1d   EXPERIMENTS.md rows this scenario reproduces
- *                            (printed with --compare)
- * Every key of a file or --set must be one of these; errors name the file,
+ * The keys, their units, the values each takes and their defaults are
+ * one table, bed_scn_keys.c, which the parser reads and `rxscale run
+ * --help-keys` and the man page's SCENARIO KEYS section print.  Every
+ * key of a file or --set must be one of them; errors name the file,
  * line and key.
  *
  * Regimes (files only): a section [regime.NAME] holds "section.key =
@@ -127,6 +54,9 @@ struct bed_scn_faults {
 	bool msi_fail;
 	/* PCIe: lost MSI-X messages; RX queues without descriptors (mask) */
 	unsigned msix_drop_next, msix_drop_every, rx_ring_full;
+	/* host MMIO writes take effect this long after they are issued
+	 * (posted writes in flight; a read flushes them), ns */
+	unsigned mmio_post_ns;
 	/* the link goes down every link_flap_every s for link_down s */
 	double link_flap_every, link_down;
 	/* USB: STALLed control requests, bulk-in transfers ending in a

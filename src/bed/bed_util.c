@@ -46,13 +46,20 @@ void bed_progress_done(void)
 	progress.shown = false;
 }
 
+/* The last error line, for a caller that reports it again (--json). */
+static char last_err[4096];
+
 void bed_verr(const char *fmt, va_list ap)
 {
 	bed_progress_done();
 	fflush(stdout);         /* what was printed before stays before */
-	fputs("rxscale: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(last_err, sizeof(last_err), fmt, ap);
+	fprintf(stderr, "rxscale: %s\n", last_err);
+}
+
+const char *bed_err_last(void)
+{
+	return last_err;
 }
 
 void bed_err(const char *fmt, ...)

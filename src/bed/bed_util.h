@@ -10,6 +10,9 @@
  * progress line cleared first, stdout flushed). */
 void bed_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void bed_verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* The message of the last bed_err() line ("" before any), without
+ * "rxscale: " and the newline. */
+const char *bed_err_last(void);
 
 /*
  * Progress on stderr while it is a terminal: bed_progress() shows "LABEL:

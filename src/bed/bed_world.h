@@ -144,6 +144,9 @@ struct bed_world {
 	void *tl;
 	/* ethtool.cmd/--ethtool queries that failed (the run went on) */
 	unsigned failed_queries;
+	/* the RX queues the driver set up at probe, before any ethtool
+	 * command (set by the world's user; the run header's) */
+	unsigned probe_queues;
 };
 
 /* bed_world.c: create the system of @w->scn (0, or -1 with the error

@@ -330,12 +330,17 @@ static void on_intx_state(vfu_ctx_t *ctx, uint32_t start, uint32_t count, bool m
 		on_vec(v, PLAT_PCI_IRQ_INTX, 0);
 }
 
+/* VFIO_DEVICE_RESET from the guest, an FLR, or the client gone: the
+ * function's reset (plat_pci_function_reset: configuration space, the
+ * MSI-X state, and the model's registers, rings and engines), so that the
+ * device DMAs nowhere until a driver programs it again. */
 static int on_reset(vfu_ctx_t *ctx, vfu_reset_type_t type)
 {
 	struct br_vfio *v = of(ctx);
 
 	(void)type;
 	v->resets++;
+	plat_pci_function_reset(v->pci);
 	return 0;
 }
 

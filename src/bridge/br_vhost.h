@@ -21,16 +21,23 @@
  *    "used buffers" notification is a SLAVE_VRING_CALL message on the
  *    back-end request channel; UML gives a pipe for that channel, so the
  *    back-end never asks for a reply on it);
- *  - virtio features VERSION_1 and INDIRECT_DESC (when offered); event
- *    index is not offered, so notifications are suppressed only through
- *    the avail ring's NO_INTERRUPT flag.
+ *  - virtio features VERSION_1, INDIRECT_DESC and RING_EVENT_IDX (when
+ *    offered).  With the event index the back-end publishes avail_event
+ *    (the next avail entry it will look at, after the used ring) so the
+ *    front-end kicks for every new buffer, calls only when the front-end's
+ *    used_event (after the avail ring) asks for it, and learns from
+ *    used_event how far the front-end has taken used buffers
+ *    (br_vhost_unconsumed); without it, calls are suppressed through the
+ *    avail ring's NO_INTERRUPT flag.
  *
  * Robustness: the front-end (a guest kernel) is not trusted.  A malformed
  * message (bad version or flags, oversize or wrong-size payload, wrong fd
  * count, unknown request), a ring or buffer address outside the memory
  * table, a descriptor loop, an out-of-range index or a stalled partial
  * message (every read past the first byte of a message waits at most
- * io_timeout_ms) puts the back-end into an error state: the reason is kept
+ * io_timeout_ms) puts the back-end into an error state (-ECONNABORTED when
+ * the front-end closed the socket in the middle of a message, -ECONNRESET
+ * when it closed it between messages): the reason is kept
  * in br_vhost_error(), the connection is closed at the next poll, and
  * the poll returns the negative errno.  Nothing here blocks except
  * br_vhost_run() (bounded by its timeout) and the bounded waits above.
@@ -40,6 +47,7 @@
 #ifndef RXSCALE_BR_VHOST_H
 #define RXSCALE_BR_VHOST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -131,6 +139,8 @@ struct br_vhost_vq {
 	bool enabled;
 	int kick_fd, call_fd, err_fd;
 	bool notify_pending;            /* run the handler at the next poll */
+	uint16_t signalled_used;        /* used_idx at the last call sent */
+	bool signalled_valid;
 	uint64_t kicks, calls, chains;
 };
 
@@ -182,6 +192,9 @@ struct br_vhost {
 	 * later, at the right virtual time, with br_vhost_send_call(). */
 	void (*call_hook)(void *opaque, struct br_vhost *vh, unsigned q);
 	void *call_opaque;
+	/* When set and non-zero after a signal, a bounded wait inside a
+	 * message gives up at once (-EINTR): the owner is stopping. */
+	const volatile sig_atomic_t *stop;
 	uint8_t rbuf[24];               /* a reply on req_fd being assembled */
 	unsigned rlen;
 	uint64_t call_replies;
@@ -251,9 +264,30 @@ int br_vhost_pop(struct br_vhost *vh, unsigned q,
 int br_vhost_push(struct br_vhost *vh, unsigned q,
 		    const struct br_vhost_chain *c, uint32_t written);
 
+/* Give back chain @head (of a chain popped earlier) with @written bytes;
+ * for a back-end that completes chains out of order.  0 or -errno. */
+int br_vhost_push_head(struct br_vhost *vh, unsigned q, uint16_t head,
+			 uint32_t written);
+
 /* Tell the front-end queue @q has used buffers (call fd or in-band
- * message), unless it asked for no interrupts.  0 or -errno. */
+ * message), unless it asked for no interrupts (NO_INTERRUPT, or with the
+ * event index a used_event the new entries have not passed).  With a
+ * call_hook the decision is left to its owner (br_vhost_call_wanted at
+ * delivery).  0 or -errno. */
 int br_vhost_call(struct br_vhost *vh, unsigned q);
+
+/* RING_EVENT_IDX was negotiated. */
+bool br_vhost_event_idx(const struct br_vhost *vh);
+
+/* Used entries of queue @q the front-end has not taken yet (used_idx
+ * minus its used_event, at most the ring size), or -1 when that is not
+ * known (no event index, or the queue is not ready). */
+int br_vhost_unconsumed(struct br_vhost *vh, unsigned q);
+
+/* Whether a call for queue @q delivered now would be wanted: used entries
+ * the front-end has not taken (event index), or it did not ask for no
+ * interrupts. */
+bool br_vhost_call_wanted(struct br_vhost *vh, unsigned q);
 
 /* Send queue @q's in-band call (SLAVE_VRING_CALL on the back-end request
  * channel) now, with the need-reply bit when @need_reply: the front-end

@@ -59,9 +59,6 @@ void br_vhost_init(struct br_vhost *vh, unsigned nvq, uint64_t features,
 	vh->nvq = nvq > BR_VHOST_MAX_QUEUES ? BR_VHOST_MAX_QUEUES : nvq;
 	vh->features_offered = features |
 		(1ull << BR_VHOST_F_PROTOCOL_FEATURES);
-	/* no event index: notifications are suppressed through the avail
-	 * ring's NO_INTERRUPT flag only, so it is never offered */
-	vh->features_offered &= ~(1ull << BR_VHOST_F_EVENT_IDX);
 	vh->proto_offered = proto & ((1ull << BR_VHOST_PF_MQ) |
 				     (1ull << BR_VHOST_PF_REPLY_ACK) |
 				     (1ull << BR_VHOST_PF_SLAVE_REQ) |

@@ -71,8 +71,10 @@ int brv_set_nonblock(int fd)
 	return 0;
 }
 
-/* Wait until @fd is ready for @events, at most until @deadline. */
-static int wait_fd(int fd, short events, int64_t deadline)
+/* Wait until @fd is ready for @events, at most until @deadline, or until
+ * a signal arrives while the owner's stop flag is set (-EINTR). */
+static int wait_fd(const struct br_vhost *vh, int fd, short events,
+		   int64_t deadline)
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = events };
@@ -88,6 +90,8 @@ static int wait_fd(int fd, short events, int64_t deadline)
 			return -ETIMEDOUT;
 		if (errno != EINTR)
 			return -errno;
+		if (vh->stop && *vh->stop)
+			return -EINTR;
 	}
 }
 
@@ -102,6 +106,10 @@ ssize_t brv_write_nosig(int fd, const void *buf, size_t len)
 	ssize_t n;
 	int saved;
 
+	/* a socket (the connection, UML's back-end channel): no signal */
+	n = send(fd, buf, len, MSG_NOSIGNAL);
+	if (n >= 0 || errno != ENOTSOCK)
+		return n;
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
@@ -135,7 +143,7 @@ int brv_write_all(struct br_vhost *vh, int fd, const void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			int rc = wait_fd(fd, POLLOUT, deadline);
+			int rc = wait_fd(vh, fd, POLLOUT, deadline);
 
 			if (rc)
 				return rc;
@@ -178,7 +186,11 @@ int brv_recv_full(struct br_vhost *vh, void *buf, size_t len, int *fds,
 
 				if (first && got == 0)
 					return 1;
-				rc = wait_fd(vh->fd, POLLIN, deadline);
+				rc = wait_fd(vh, vh->fd, POLLIN, deadline);
+				if (rc == -EINTR)
+					return br_vhost_fail(vh, -EINTR,
+						"stopped by a signal with %zu of %zu bytes of a message read",
+						got, len);
 				if (rc == -ETIMEDOUT)
 					return br_vhost_fail(vh, -ETIMEDOUT,
 						"message truncated: %zu of %zu bytes arrived within %d ms",
@@ -216,8 +228,9 @@ int brv_recv_full(struct br_vhost *vh, void *buf, size_t len, int *fds,
 			if (first && got == 0)
 				return br_vhost_fail(vh, -ECONNRESET,
 					"front-end closed the connection");
-			return br_vhost_fail(vh, -ECONNRESET,
-				"front-end closed the connection in the middle of a message");
+			return br_vhost_fail(vh, -ECONNABORTED,
+				"front-end closed the connection in the middle of a message (%zu of %zu bytes)",
+				got, len);
 		}
 		got += (size_t)n;
 	}

@@ -111,6 +111,7 @@ static int set_mem_table(struct br_vhost *vh, const struct br_vhost_hdr *h,
 		struct wire_region w;
 		struct br_vhost_region *r = &nr[i];
 		uint64_t delta, off;
+		struct stat st;
 
 		memcpy(&w, pl + 8 + i * sizeof(w), sizeof(w));
 		r->gpa = le64toh(w.gpa);
@@ -135,6 +136,18 @@ static int set_mem_table(struct br_vhost *vh, const struct br_vhost_hdr *h,
 					j, i);
 				goto fail;
 			}
+		/* a mapping past the end of the file would fault (SIGBUS) at
+		 * the first ring or DMA access there */
+		if (fstat(fds[i], &st) == 0 && S_ISREG(st.st_mode) &&
+		    (r->mmap_offset > (uint64_t)st.st_size ||
+		     r->size > (uint64_t)st.st_size - r->mmap_offset)) {
+			br_vhost_fail(vh, -EINVAL,
+				"SET_MEM_TABLE: region %u (offset 0x%llx size 0x%llx) goes past the end of its file (0x%llx bytes)",
+				i, (unsigned long long)r->mmap_offset,
+				(unsigned long long)r->size,
+				(unsigned long long)st.st_size);
+			goto fail;
+		}
 		delta = r->mmap_offset % (uint64_t)pg;
 		off = r->mmap_offset - delta;
 		r->map_len = (size_t)(r->size + delta);

@@ -50,8 +50,10 @@ struct wire_config {
 struct rings {
 	uint8_t *desc;
 	uint16_t *avail_flags, *avail_idx, *avail_ring;
+	uint16_t *used_event;           /* after avail_ring[num] (EVENT_IDX) */
 	uint16_t *used_idx;
 	uint8_t *used_ring;
+	uint16_t *avail_event;          /* after used_ring[num] (EVENT_IDX) */
 };
 
 void brv_close_fd(int *fd);  /* br_vhost_io.c */

@@ -54,9 +54,62 @@ static int map_rings(struct br_vhost *vh, unsigned q, struct rings *r)
 	r->avail_flags = (uint16_t *)a;
 	r->avail_idx = (uint16_t *)(a + 2);
 	r->avail_ring = (uint16_t *)(a + AVAIL_RING_OFF);
+	r->used_event = (uint16_t *)(a + AVAIL_RING_OFF + 2u * vq->num);
 	r->used_idx = (uint16_t *)(u + 2);
 	r->used_ring = u + USED_RING_OFF;
+	r->avail_event = (uint16_t *)(u + USED_RING_OFF + 8u * vq->num);
 	return 0;
+}
+
+bool br_vhost_event_idx(const struct br_vhost *vh)
+{
+	return vh->features & (1ull << BR_VHOST_F_EVENT_IDX);
+}
+
+/* With the event index: tell the front-end the next avail entry we will
+ * look at, so it kicks for every buffer it adds from now on. */
+static void publish_avail_event(struct br_vhost *vh, unsigned q,
+				const struct rings *r)
+{
+	if (br_vhost_event_idx(vh))
+		__atomic_store_n(r->avail_event, htole16(vh->vq[q].last_avail),
+				 __ATOMIC_RELEASE);
+}
+
+/* The virtio spec's vring_need_event(): whether moving the used index from
+ * @old to @new passes @event. */
+static bool need_event(uint16_t event, uint16_t new_idx, uint16_t old)
+{
+	return (uint16_t)(new_idx - event - 1) < (uint16_t)(new_idx - old);
+}
+
+int br_vhost_unconsumed(struct br_vhost *vh, unsigned q)
+{
+	struct rings r;
+	uint16_t ev, n;
+
+	if (!br_vhost_event_idx(vh) || !br_vhost_queue_ready(vh, q) ||
+	    map_rings(vh, q, &r))
+		return -1;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ev = le16toh(__atomic_load_n(r.used_event, __ATOMIC_RELAXED));
+	n = (uint16_t)(vh->vq[q].used_idx - ev);
+	/* a used_event from the future (a confused front-end) means nothing
+	 * is known: count everything as not taken */
+	return n > vh->vq[q].num ? (int)vh->vq[q].num : (int)n;
+}
+
+bool br_vhost_call_wanted(struct br_vhost *vh, unsigned q)
+{
+	struct rings r;
+
+	if (!br_vhost_queue_ready(vh, q) || map_rings(vh, q, &r))
+		return false;
+	if (br_vhost_event_idx(vh))
+		return br_vhost_unconsumed(vh, q) > 0;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return !(le16toh(__atomic_load_n(r.avail_flags, __ATOMIC_RELAXED)) &
+		 BR_VRING_AVAIL_F_NO_INTERRUPT);
 }
 
 static int add_seg(struct br_vhost *vh, unsigned q,
@@ -121,8 +174,10 @@ int br_vhost_pop(struct br_vhost *vh, unsigned q,
 		return br_vhost_fail(vh, -EINVAL,
 			"queue %u: avail index %u is more than %u ahead of %u",
 			q, avail, vq->num, vq->last_avail);
-	if (avail == vq->last_avail)
+	if (avail == vq->last_avail) {
+		publish_avail_event(vh, q, &r);
 		return 0;
+	}
 	head = le16toh(__atomic_load_n(&r.avail_ring[vq->last_avail % vq->num],
 				       __ATOMIC_RELAXED));
 	if (head >= vq->num)
@@ -130,6 +185,7 @@ int br_vhost_pop(struct br_vhost *vh, unsigned q,
 			"queue %u: avail entry %u names descriptor %u (ring size %u)",
 			q, vq->last_avail, head, vq->num);
 	vq->last_avail++;
+	publish_avail_event(vh, q, &r);
 
 	c->head = head;
 	c->nout = c->nin = 0;
@@ -195,6 +251,14 @@ int br_vhost_pop(struct br_vhost *vh, unsigned q,
 int br_vhost_push(struct br_vhost *vh, unsigned q,
 		    const struct br_vhost_chain *c, uint32_t written)
 {
+	if (written > c->in_len)
+		written = (uint32_t)c->in_len;
+	return br_vhost_push_head(vh, q, c->head, written);
+}
+
+int br_vhost_push_head(struct br_vhost *vh, unsigned q, uint16_t head,
+			 uint32_t written)
+{
 	struct br_vhost_vq *vq;
 	struct rings r;
 	uint32_t elem[2];
@@ -207,9 +271,7 @@ int br_vhost_push(struct br_vhost *vh, unsigned q,
 	vq = &vh->vq[q];
 	if ((rc = map_rings(vh, q, &r)))
 		return rc;
-	if (written > c->in_len)
-		written = (uint32_t)c->in_len;
-	elem[0] = htole32(c->head);
+	elem[0] = htole32(head);
 	elem[1] = htole32(written);
 	memcpy(r.used_ring + 8u * (vq->used_idx % vq->num), elem, sizeof(elem));
 	vq->used_idx++;
@@ -231,9 +293,26 @@ int br_vhost_call(struct br_vhost *vh, unsigned q)
 	if ((rc = map_rings(vh, q, &r)))
 		return rc;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (le16toh(__atomic_load_n(r.avail_flags, __ATOMIC_RELAXED)) &
-	    BR_VRING_AVAIL_F_NO_INTERRUPT)
+	if (vh->call_hook && vq->call_fd < 0 && vh->req_fd >= 0 &&
+	    brv_has_proto(vh, BR_VHOST_PF_INBAND_NOTIFICATIONS) &&
+	    brv_has_proto(vh, BR_VHOST_PF_SLAVE_REQ)) {
+		/* the owner delivers it later and decides then */
+		vq->calls++;
+		vh->call_hook(vh->call_opaque, vh, q);
 		return 0;
+	}
+	if (br_vhost_event_idx(vh)) {
+		uint16_t ev = le16toh(__atomic_load_n(r.used_event, __ATOMIC_RELAXED));
+
+		if (vq->signalled_valid &&
+		    !need_event(ev, vq->used_idx, vq->signalled_used))
+			return 0;
+		vq->signalled_used = vq->used_idx;
+		vq->signalled_valid = true;
+	} else if (le16toh(__atomic_load_n(r.avail_flags, __ATOMIC_RELAXED)) &
+		   BR_VRING_AVAIL_F_NO_INTERRUPT) {
+		return 0;
+	}
 	vq->calls++;
 	if (vq->call_fd >= 0) {
 		uint64_t one = 1;
@@ -246,13 +325,8 @@ int br_vhost_call(struct br_vhost *vh, unsigned q)
 		return 0;
 	}
 	if (vh->req_fd >= 0 && brv_has_proto(vh, BR_VHOST_PF_INBAND_NOTIFICATIONS) &&
-	    brv_has_proto(vh, BR_VHOST_PF_SLAVE_REQ)) {
-		if (vh->call_hook) {
-			vh->call_hook(vh->call_opaque, vh, q);
-			return 0;
-		}
+	    brv_has_proto(vh, BR_VHOST_PF_SLAVE_REQ))
 		return br_vhost_send_call(vh, q, false);
-	}
 	return 0;                       /* front-end polls */
 }
 

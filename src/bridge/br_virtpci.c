@@ -98,6 +98,11 @@ static int irq_send(struct br_virtpci *vp, uint8_t op, uint64_t addr,
 {
 	struct br_virtpci_irqmsg *im;
 
+	if (!br_vhost_connected(&vp->vh)) {
+		/* no guest (it went away): nobody to interrupt */
+		vp->irq_gone++;
+		return 0;
+	}
 	if (vp->pend_n == BR_VIRTPCI_IRQ_PENDING) {
 		vp->irq_dropped++;
 		guest_error(vp, "interrupt op %u dropped: %u messages wait for irq buffers",
@@ -364,6 +369,98 @@ static uint32_t serve_cmd(struct br_virtpci *vp,
 	}
 }
 
+/*
+ * Why posted writes are held (hold_posted).  UML's virtio_pcidev.c (7.3,
+ * virtio_pcidev_send_cmd) waits for a read by polling the cmd queue: it
+ * takes used entries in ring order, frees each that is not its own and
+ * calls udelay(1) after each, up to max_delay_us (40000) times.  Under
+ * time-travel that udelay is a stop at which the guest takes the
+ * interrupts the controller hands it, and their handlers (r8169's reads
+ * its status register) issue commands of their own.  Such a nested poll
+ * takes the used entries in front of its own, the outer command's
+ * completion among them, and frees it; the outer loop then never finds
+ * its completion ("um virt-pci delay: 40001", -EIO, and the register
+ * read returns all ones).  The nested command also clears the waiting
+ * flag that keeps the queue's callback from freeing completions.  The
+ * window is open only while used entries precede the reader's own, i.e.
+ * completions of posted writes the guest has not taken yet; the guest
+ * takes those in its cmd-queue callback, when the device's call reaches
+ * it, and under time-travel calls reach it only when it stops.
+ *
+ * So a posted write's completion is held until the guest stops, and is
+ * then given back with a call, which the guest takes before it runs on:
+ * a read's completion, pushed at once, is the first used entry the guest
+ * finds, its poll ends at the first look, and no interrupt can come in
+ * between.  A write that finds the guest's buffers all in use (held +
+ * not yet taken >= guest_bufs) is one the guest waits for: it completes at
+ * once too.  The device learns how many used entries the guest has taken
+ * from the ring's used_event, so this needs RING_EVENT_IDX.
+ */
+static bool holding(struct br_virtpci *vp)
+{
+	if (vp->held_conn != vp->vh.connections) {
+		vp->nheld = 0;          /* a new connection: new rings */
+		vp->sync_valid = false;
+		vp->held_conn = vp->vh.connections;
+	}
+	return vp->hold_posted && br_vhost_event_idx(&vp->vh);
+}
+
+bool br_virtpci_in_sync_wait(struct br_virtpci *vp)
+{
+	int n;
+
+	if (!holding(vp) || !vp->sync_valid)
+		return false;
+	n = br_vhost_unconsumed(&vp->vh, BR_VIRTPCI_CMDQ);
+	if (n < 0)
+		return false;
+	/* the waited-for entry is among the n the guest has not taken */
+	return (uint16_t)(vp->vh.vq[BR_VIRTPCI_CMDQ].used_idx - vp->sync_pos) <=
+	       (unsigned)n;
+}
+
+unsigned br_virtpci_release(struct br_virtpci *vp)
+{
+	unsigned n;
+
+	if (!holding(vp) || !vp->nheld)
+		return 0;
+	if (br_virtpci_in_sync_wait(vp)) {
+		vp->release_deferred++;
+		return 0;
+	}
+	n = vp->nheld;
+	/* newest first: a write the guest waits for (its buffers ran out
+	 * where guest_bufs did not foresee it) is found at once */
+	while (vp->nheld) {
+		uint16_t head = vp->held[--vp->nheld];
+
+		if (br_vhost_push_head(&vp->vh, BR_VIRTPCI_CMDQ, head, 0))
+			return 0;
+	}
+	vp->posted_released += n;
+	br_vhost_call(&vp->vh, BR_VIRTPCI_CMDQ);
+	return n;
+}
+
+/* Whether the guest waits for the completion of chain @c (served with
+ * @written bytes): a read, or a write on the guest's spare buffer. */
+static bool waited_for(struct br_virtpci *vp, const struct br_vhost_chain *c)
+{
+	int n;
+
+	if (c->nin)
+		return true;
+	n = br_vhost_unconsumed(&vp->vh, BR_VIRTPCI_CMDQ);
+	if (n < 0 || vp->nheld + (unsigned)n >= vp->guest_bufs ||
+	    vp->nheld == BR_VIRTPCI_HELD_MAX) {
+		vp->spare_writes++;
+		return true;
+	}
+	return false;
+}
+
 static void serve_cmdq(struct br_virtpci *vp)
 {
 	struct br_vhost_chain c;
@@ -377,20 +474,35 @@ static void serve_cmdq(struct br_virtpci *vp)
 	for (;;) {
 		int rc = br_vhost_pop(&vp->vh, BR_VIRTPCI_CMDQ, &c);
 		uint32_t written;
+		bool hold;
 
 		if (rc <= 0)
 			break;
 		vp->in_cmd = true;
 		written = serve_cmd(vp, &c);
 		vp->in_cmd = false;
-		if (br_vhost_push(&vp->vh, BR_VIRTPCI_CMDQ, &c, written))
-			break;
-		done = true;
+		hold = holding(vp) && !waited_for(vp, &c);
+		if (hold) {
+			vp->held[vp->nheld++] = c.head;
+			vp->posted_held++;
+		} else {
+			if (br_vhost_push(&vp->vh, BR_VIRTPCI_CMDQ, &c, written))
+				break;
+			vp->sync_pos = (uint16_t)(vp->vh.vq[BR_VIRTPCI_CMDQ].used_idx - 1);
+			vp->sync_valid = true;
+			done = true;
+		}
 		served++;
-		if (trace)
-			fprintf(stderr, "TRACE head %u out %llu in %llu written %u\n",
-				c.head, (unsigned long long)c.out_len,
-				(unsigned long long)c.in_len, written);
+		if (trace) {
+			struct br_virtpci_msg m = { 0 };
+
+			br_vhost_chain_read(&c, 0, &m, sizeof(m));
+			fprintf(stderr, "TRACE head %u op %u bar %u addr 0x%llx size %u out %llu in %llu written %u%s\n",
+				c.head, m.op, m.bar, (unsigned long long)le64toh(m.addr),
+				le32toh(m.size), (unsigned long long)c.out_len,
+				(unsigned long long)c.in_len, written,
+				hold ? " held" : "");
+		}
 		/* interrupts the access raised go after its completion */
 		if (vp->pend_n)
 			irq_flush(vp);
@@ -428,8 +540,10 @@ void br_virtpci_init(struct br_virtpci *vp, struct plat_pci_dev *pci,
 	if (inband)
 		proto |= 1ull << BR_VHOST_PF_INBAND_NOTIFICATIONS;
 	br_vhost_init(&vp->vh, 2,
-			features | (1ull << BR_VHOST_F_VERSION_1), proto,
+			features | (1ull << BR_VHOST_F_VERSION_1) |
+			(1ull << BR_VHOST_F_EVENT_IDX), proto,
 			on_notify, vp);
+	vp->guest_bufs = BR_VIRTPCI_GUEST_BUFS;
 }
 
 void br_virtpci_fini(struct br_virtpci *vp)
@@ -463,8 +577,14 @@ int br_virtpci_run(struct br_virtpci *vp, int timeout_ms)
 int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 			  uint64_t len)
 {
-	int rc = br_vhost_gpa_read(&vp->vh, addr, buf, len);
+	int rc;
 
+	if (!br_vhost_connected(&vp->vh)) {
+		vp->dma_gone++;
+		memset(buf, 0xff, len);
+		return -ENODEV;
+	}
+	rc = br_vhost_gpa_read(&vp->vh, addr, buf, len);
 	if (rc) {
 		vp->dma_errors++;
 		guest_error(vp, "DMA read of %llu bytes at 0x%llx outside guest memory",
@@ -476,8 +596,13 @@ int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 int br_virtpci_dma_write(struct br_virtpci *vp, uint64_t addr,
 			   const void *buf, uint64_t len)
 {
-	int rc = br_vhost_gpa_write(&vp->vh, addr, buf, len);
+	int rc;
 
+	if (!br_vhost_connected(&vp->vh)) {
+		vp->dma_gone++;
+		return -ENODEV;
+	}
+	rc = br_vhost_gpa_write(&vp->vh, addr, buf, len);
 	if (rc) {
 		vp->dma_errors++;
 		guest_error(vp, "DMA write of %llu bytes at 0x%llx outside guest memory",

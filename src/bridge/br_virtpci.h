@@ -17,7 +17,10 @@
  *    of that size; any other (memcpy_fromio/toio, memset_io) is split into
  *    naturally aligned 4-, 2- and 1-byte accesses.  Writes are posted: the
  *    guest does not wait, but the chain is completed before any interrupt
- *    the write caused is sent.
+ *    the write caused is sent.  With hold_posted (time-travel) a posted
+ *    write's completion waits for the guest's next stop instead, so that a
+ *    read's completion is always the first the guest finds (see
+ *    br_virtpci.c: UML's poll loop and the interrupts it takes).
  *    UML's memset_io sends op CFG_WRITE with the BAR index and a single data
  *    byte (an upstream quirk in virt-pci.c and virtio_pcidev.c); a
  *    CFG_WRITE whose data is one byte while size is not 1 is served as
@@ -73,6 +76,11 @@ struct br_virtpci_msg {
 #define BR_VIRTPCI_CFG_SIZE 4096
 #define BR_VIRTPCI_MAX_MMIO (1u << 20)        /* bytes in one message */
 #define BR_VIRTPCI_IRQ_PENDING 64
+/* UML's virtio_pcidev.c (7.3): VIRTIO_PCIDEV_WRITE_BUFS, the buffers its
+ * posted writes (and reads) take; a command that finds them all in use
+ * takes a spare one and waits for its completion, posted or not. */
+#define BR_VIRTPCI_GUEST_BUFS 20
+#define BR_VIRTPCI_HELD_MAX 64
 
 /*
  * Config space access: plat_pci_cfg_read/plat_pci_cfg_write by default;
@@ -100,6 +108,17 @@ struct br_virtpci {
 	struct br_virtpci_irqmsg pend[BR_VIRTPCI_IRQ_PENDING];
 	unsigned pend_head, pend_n;
 	bool in_cmd;                    /* serving the cmd queue */
+	/* Posted writes complete at the guest's next stop (hold_posted, set
+	 * by an owner that knows when the guest stops: time-travel); see
+	 * br_virtpci_release(). */
+	bool hold_posted;
+	unsigned guest_bufs;            /* BR_VIRTPCI_GUEST_BUFS */
+	uint16_t held[BR_VIRTPCI_HELD_MAX];
+	unsigned nheld;
+	uint64_t held_conn;             /* the connection they belong to */
+	uint16_t sync_pos;              /* used index of the last waited-for */
+	bool sync_valid;                /*   completion */
+	uint64_t posted_held, posted_released, spare_writes, release_deferred;
 	bool irq_called;                /* irq queue has used entries to call */
 	uint64_t cfg_reads, cfg_writes;
 	uint64_t mmio_reads, mmio_writes, mmio_memsets;
@@ -108,6 +127,9 @@ struct br_virtpci {
 	uint64_t irq_dropped;           /* pending list full */
 	uint64_t guest_errors;
 	uint64_t dma_errors;
+	/* the device's DMA and interrupts while no guest is connected (one
+	 * that went away mid-transfer): refused, counted, no guest error */
+	uint64_t dma_gone, irq_gone;
 	char last_error[160];
 	bool quiet;                     /* no stderr log of guest errors */
 };
@@ -134,6 +156,19 @@ int br_virtpci_attach(struct br_virtpci *vp, int fd);
 int br_virtpci_poll(struct br_virtpci *vp);
 int br_virtpci_run(struct br_virtpci *vp, int timeout_ms);
 
+/*
+ * The guest is stopped (it waits for its clock): complete the posted
+ * writes held since its last stop, newest first, and call it for the cmd
+ * queue, unless it is still polling for a completion (one not taken
+ * yet), in which case they wait for a later stop.  Returns how many were
+ * completed.
+ */
+unsigned br_virtpci_release(struct br_virtpci *vp);
+
+/* The guest has not yet taken the completion of its last read (or of a
+ * write it waits for): it is inside its poll loop. */
+bool br_virtpci_in_sync_wait(struct br_virtpci *vp);
+
 /* ----- interrupts to the guest ----- */
 
 /* The function's MSI message callback: send OP_MSI with @addr/@data.
@@ -150,7 +185,8 @@ int br_virtpci_send_pme(struct br_virtpci *vp);
 
 /* Copy between guest physical (= bus) address @addr and @buf.  0, or
  * -EFAULT when the range is not all in the memory table (a guest error:
- * counted in dma_errors, nothing copied). */
+ * counted in dma_errors, nothing copied), or -ENODEV when no guest is
+ * connected (counted in dma_gone; a read fills @buf with all ones). */
 int br_virtpci_dma_read(struct br_virtpci *vp, uint64_t addr, void *buf,
 			  uint64_t len);
 int br_virtpci_dma_write(struct br_virtpci *vp, uint64_t addr,

@@ -12,8 +12,22 @@
 #include "net/net_flow.h"
 #include "report/report_sweep.h"
 
-/* Exit status for bad input (file, argument, key): one line on stderr. */
+/* Exit status for bad input (file, argument, key): one line on stderr,
+ * nothing on stdout (with --json: {"error": MESSAGE} alone). */
 #define CLI_EXIT_USAGE	2
+/* Exit status of a report that covers part of its input: a capture that
+ * turned bad part-way (run --pcap, hash --pcap), reported up to there. */
+#define CLI_EXIT_PARTIAL	4
+
+/*
+ * --json's failures, as iperf3 -J reports them: cli_json_begin() when a
+ * command prints JSON, cli_json_printed() once its document is out;
+ * cli_json_end(rc) returns @rc and, when @rc is not 0 and no document
+ * went out, prints {"error": MESSAGE} with the last error line.
+ */
+void cli_json_begin(void);
+void cli_json_printed(void);
+int cli_json_end(int rc);
 
 /* Subcommands: argv[0] is the subcommand name. Return: exit status. */
 int cli_hash(int argc, char **argv);
@@ -117,14 +131,16 @@ int cli_plot_prepare(const char *plot, char *tmp, size_t n);
  * cli_plot_sweep() - draw a sweep of @key over the @n values @vals with
  * gnuplot into @tmp (from cli_plot_prepare), titled @title, then rename it
  * to @plot with the mode the umask gives new files: SVG for a .svg name,
- * else PNG.  @names NULL: one curve of @n points @pt, in panels
- * throughput, busiest ksoftirqd, interrupts/s, idle ping.  Else @nreg
- * regimes, curve r named @names[r] with points @pt[r * n .. r * n + n - 1],
- * in panels throughput, busiest CPU %soft, interrupts/s, ping.  A point
- * without a ping reply is a gap in the ping panel.  No file name enters
- * gnuplot's script; title, key, values and names are reduced to safe label
- * characters.  0, or -1 with the error (and gnuplot's first message)
- * printed and @tmp removed.
+ * gnuplot's script itself for a .gp name, else PNG.  @names NULL: one
+ * curve of @n points @pt, in panels throughput, busiest ksoftirqd,
+ * interrupts/s, idle ping, retransmits.  Else @nreg regimes, curve r named
+ * @names[r] with points @pt[r * n .. r * n + n - 1], in panels throughput,
+ * busiest CPU %soft, interrupts/s, ping, retransmits.  Numeric values sit
+ * on a true or log scale (the key's unit in the label), a word among them
+ * ("adaptive") is a marker of its own; a figure a point lacks (no ping
+ * reply, no TCP) is a gap.  No file name enters gnuplot's script; title,
+ * key, values and names are reduced to safe label characters.  0, or -1
+ * with the error (and gnuplot's first message) printed and @tmp removed.
  */
 int cli_plot_sweep(const char *plot, const char *tmp, const char *title, const char *key,
 		   char vals[][64], const char *const *names,

@@ -39,11 +39,14 @@ static void hash_usage(FILE *out)
 "\n"
 "Tuple mode prints the hash (0x%08x) on the first line, then the Toeplitz\n"
 "input and the RX queue.  Capture mode prints a TSV 'frame type hash queue'\n"
-"(frames numbered from 1, as tshark does) and a per-queue summary on stderr.\n"
+"(frames numbered from 1, as tshark does) and a per-queue summary on stderr;\n"
+"a capture that turns bad part-way gets the rows and summary of the frames\n"
+"before that, a 'partial:' line, the error and exit status 4.\n"
 "\n"
 "options:\n"
-"  --key HEX             RSS key, '6d5a56...' or '6d:5a:56:...' (default: the\n"
-"                        40-byte Microsoft verification key)\n"
+"  --key HEX             RSS key, 40 bytes as the chip's (and ethtool -X hkey)\n"
+"                        take it: '6d5a56...' or '6d:5a:56:...' (default: the\n"
+"                        Microsoft verification key)\n"
 "  --queues N            RX queues, 1..512 (default 4)\n"
 "  --indir-size S        indirection entries, power of two <= 512 (default 128)\n"
 "  --rx-flow-hash 'FLOW FIELDS'\n"
@@ -104,15 +107,24 @@ static int parse_opts(int argc, char **argv, struct hash_opts *o)
 			*(c == O_SPORT ? &o->sport : &o->dport) = (long)v;
 			break;
 		case O_KEY:
-			rc = rss_key_parse(optarg, o->key, RSS_KEY_MAX,
+			/* the chip's key size, as ethtool -X hkey demands it */
+			rc = rss_key_parse(optarg, 0, o->key, RSS_KEY_LEN_RTL8125,
 					   &o->key_len);
-			if (rc || o->key_len < RSS_KEY_MIN) {
-				cli_err("hash: invalid --key '%.64s%s': %s", optarg,
-					strlen(optarg) > 64 ? "..." : "",
-					rc == -E2BIG ? "longer than 256 bytes" :
-					rc == 0 ? "shorter than 4 bytes" :
-					"expected two hex digits per byte, "
-					"optionally ':'-separated");
+			if (rc) {
+				char why[96];
+
+				if (rc == -EINVAL)
+					snprintf(why, sizeof(why), "expected two hex digits "
+						 "per byte, optionally ':'-separated");
+				else if (rc == -E2BIG)
+					snprintf(why, sizeof(why), "more than %d bytes",
+						 RSS_KEY_LEN_RTL8125);
+				else
+					snprintf(why, sizeof(why), "%zu bytes", o->key_len);
+				cli_err("hash: invalid --key '%.64s%s': %s (the RTL8125 "
+					"family's key is %d bytes, as ethtool -X hkey takes it)",
+					optarg, strlen(optarg) > 64 ? "..." : "", why,
+					RSS_KEY_LEN_RTL8125);
 				return CLI_EXIT_USAGE;
 			}
 			break;
@@ -346,7 +358,8 @@ static int hash_pcap(const struct hash_opts *o)
 	pkts = calloc(o->queues, sizeof(*pkts));
 	/* Rows are collected in memory and written once the capture has been
 	 * read, as far as it could be: a file that turns bad part-way still
-	 * gets the rows and summary of what was read, then the error. */
+	 * gets the rows and summary of what was read, says so, then the error
+	 * (exit status 4, CLI_EXIT_PARTIAL). */
 	ms = open_memstream(&out, &out_len);
 	if (!flows || !pkts || !ms) {
 		cli_err("hash: out of memory");
@@ -430,8 +443,10 @@ static int hash_pcap(const struct hash_opts *o)
 		fprintf(stderr, ")\n");
 	}
 	if (bad_file) {
+		fprintf(stderr, "partial: the capture turned bad after frame %lu; the rows and "
+			"this summary cover frames 1-%lu (exit status 4)\n", frame, frame);
 		cli_err("%s", cli_pcap_error(cap));
-		rc = CLI_EXIT_USAGE;
+		rc = CLI_EXIT_PARTIAL;
 		goto out;
 	}
 	rc = 0;

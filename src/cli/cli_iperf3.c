@@ -556,6 +556,8 @@ static void sweep_point(struct bed_world *w, const struct rpt_run *r, struct rpt
 	pt->irqs_per_s = (double)w->nic->interrupts(w) / ((double)sim_now(&w->sim) / 1e9);
 	pt->ping_avg_ms = r->ping.have_stats ? r->ping.avg : -1;
 	pt->retransmits = r->ip.retransmits;
+	pt->no_iperf3 = !w->ip_up;     /* no throughput, no retransmits */
+	pt->udp = w->scn.iperf_udp;
 }
 
 int cli_run_iperf3(struct bed_world *w, bool json, struct rpt_sweep_point *pt)
@@ -566,6 +568,8 @@ int cli_run_iperf3(struct bed_world *w, bool json, struct rpt_sweep_point *pt)
 	struct intervals *iv;
 	struct rpt_run *r;
 	unsigned failed, nstreams;
+	char why[160], chaos_why[96];
+	bool acct, chaos;
 	int rc = -1;
 
 	if (iperf3_config(w, &cfg))
@@ -650,26 +654,38 @@ int cli_run_iperf3(struct bed_world *w, bool json, struct rpt_sweep_point *pt)
 			us->rx_fifo_max);
 	}
 	failed = cli_timeline_report(w, r);
-	if (pt)
+	/* how it failed, known before the report (the JSON document says it) */
+	rc = failed || w->failed_queries ? 3 : 0;
+	snprintf(why, sizeof(why), "%s", failed ?
+		 "a command of the timeline was rejected (the run went on with the old settings)" :
+		 "an ethtool query before the traffic failed");
+	acct = r->ip.unaccounted != 0;
+	if (acct) {
+		snprintf(why, sizeof(why), "accounting: %lld frames went unaccounted (a bug)",
+			 (long long)r->ip.unaccounted);
+		rc = 1;
+	}
+	chaos = r->tl.chaos && (r->tl.max_stall_ms > r->tl.bound_ms || r->tl.rejected_changed);
+	if (chaos) {
+		snprintf(chaos_why, sizeof(chaos_why), "chaos: %s", r->tl.rejected_changed ?
+			 "a rejected command changed the settings (a bug)" :
+			 "an RX queue stalled longer than the recovery bound");
+		rc = 1;
+	}
+	r->error = chaos ? chaos_why : rc ? why : NULL;
+	if (pt) {
 		sweep_point(w, r, pt);
-	else if (json)
+	} else if (json) {
 		report_json(stdout, r);
-	else
+		cli_json_printed();
+	} else {
 		report_text(stdout, r, w->dev);
-	rc = 0;
-	if (failed || w->failed_queries)
-		rc = 3;
-	if (r->ip.unaccounted) {
-		cli_err("accounting: %lld frames went unaccounted (a bug)",
-			(long long)r->ip.unaccounted);
-		rc = 1;
 	}
-	if (r->tl.chaos && (r->tl.max_stall_ms > r->tl.bound_ms || r->tl.rejected_changed)) {
-		cli_err("chaos: %s", r->tl.rejected_changed ?
-			"a rejected command changed the settings (a bug)" :
-			"an RX queue stalled longer than the recovery bound");
-		rc = 1;
-	}
+	/* the failures on stderr, after the report */
+	if (acct)
+		cli_err("%s", why);
+	if (chaos)
+		cli_err("%s", chaos_why);
 out:
 	if (iv) {
 		free(iv->samp);

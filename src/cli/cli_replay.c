@@ -263,6 +263,8 @@ int cli_run_replay(struct bed_world *w, bool json)
 	struct sim_acct_sample *acct = calloc(2 * (size_t)w->scn.cpus, sizeof(*acct));
 	sim_time_t samp_t[2] = { 0, 0 };
 	uint64_t when, dropped = 0;
+	char why[600], lost_why[200];
+	bool lost;
 	int rc = CLI_EXIT_USAGE;
 
 	if (!r || !rp || !acct) {
@@ -323,23 +325,42 @@ int cli_run_replay(struct bed_world *w, bool json)
 	rp->nsamp = 2;
 	rp->samp_t = samp_t;
 	rp->acct = acct;
-	if (json)
-		report_replay_json(stdout, rp);
-	else
-		report_replay_text(stdout, rp, w->dev);
-	rc = w->mismatches ? 1 : w->failed_queries ? 3 : 0;
-	for (unsigned i = 0; i < rp->ndrops; i++)
-		dropped += rp->drops[i].n;
-	if (r->frames != w->delivered + dropped) {
-		cli_err("replay: %llu frames offered but %llu delivered + %llu dropped: "
-			"a frame was lost uncounted (a bug)", (unsigned long long)r->frames,
-			(unsigned long long)w->delivered, (unsigned long long)dropped);
+	/* how it failed, known before the report (the JSON document says it):
+	 * a bug first, then a capture cut short (a partial report), then a
+	 * failed query */
+	rc = w->failed_queries ? 3 : 0;
+	snprintf(why, sizeof(why), "an ethtool query before the traffic failed");
+	if (r->err) {
+		snprintf(why, sizeof(why), "%s", cli_pcap_error(r->pc));
+		rp->partial = cli_pcap_error(r->pc);
+		rc = CLI_EXIT_PARTIAL;
+	}
+	if (w->mismatches) {
+		snprintf(why, sizeof(why), "queue check: %llu frames on another queue than "
+			 "rss_classify() gives (a bug)", (unsigned long long)w->mismatches);
 		rc = 1;
 	}
-	if (r->err) {
-		cli_err("%s", cli_pcap_error(r->pc));
-		rc = CLI_EXIT_USAGE;
+	for (unsigned i = 0; i < rp->ndrops; i++)
+		dropped += rp->drops[i].n;
+	lost = r->frames != w->delivered + dropped;
+	if (lost) {
+		snprintf(lost_why, sizeof(lost_why), "replay: %llu frames offered but %llu "
+			 "delivered + %llu dropped: a frame was lost uncounted (a bug)",
+			 (unsigned long long)r->frames, (unsigned long long)w->delivered,
+			 (unsigned long long)dropped);
+		rc = 1;
 	}
+	rp->error = lost ? lost_why : rc ? why : NULL;
+	if (json) {
+		report_replay_json(stdout, rp);
+		cli_json_printed();
+	} else {
+		report_replay_text(stdout, rp, w->dev);
+	}
+	if (lost)
+		cli_err("%s", lost_why);
+	if (r->err)
+		cli_err("%s", cli_pcap_error(r->pc));
 out:
 	if (r && r->pc)
 		cli_pcap_close(r->pc);

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/cli_world.h"
 #include "bed/bed_scenario.h"
+#include "bed/bed_scn_keys.h"
 
 static void usage(FILE *out)
 {
@@ -31,14 +32,15 @@ static void usage(FILE *out)
 	      "8127 on the r8169-style driver, or a USB RTL8157/8159 (nic.chip) on the\n"
 	      "r8152-style driver behind an xHCI model.  --sweep runs the scenario once per\n"
 	      "value and prints throughput, ksoftirqd, interrupts/s and ping; --plot draws\n"
-	      "it with gnuplot (PNG, or SVG for a .svg name); with --json, one JSON\n"
+	      "it with gnuplot (PNG, SVG for a .svg name, the gnuplot script itself for a\n"
+	      ".gp name); with --json, one JSON\n"
 	      "document.  -j N runs up to N points at once, as processes; --emit prints\n"
 	      "one command per point instead (GNU parallel's input, or a Slurm job-array\n"
 	      "script), each writing DIR/point-NNN.json (--point I --point-json FILE),\n"
 	      "which 'rxscale sweep-merge DIR' turns into the same table, JSON or plot.\n"
 	      "With --pcap (or replay.pcap in the scenario) the capture is replayed into\n"
 	      "the NIC and each RX queue's frames, bytes and flows are reported, with the\n"
-	      "mpstat CPU table and ethtool -S.  Scenario keys: see src/cli/scenario.h.\n"
+	      "mpstat CPU table and ethtool -S.  --help-keys lists the scenario keys.\n"
 	      "Without a capture it runs iperf3 (TCP by default, UDP with iperf3.udp=1,\n"
 	      "the host sending with iperf3.reverse=1; N server/client pairs on ports\n"
 	      "5201.. with iperf3.instances=N) and ping (ping.count) between the\n"
@@ -49,6 +51,18 @@ static void usage(FILE *out)
 	      "Reports follow iperf3 3.12 (what iperf3 -c prints), sysstat 12.6 (mpstat\n"
 	      "-P ALL 1) and ethtool 6.1 (--ethtool \"-h\" lists its commands), the\n"
 	      "versions Debian 12 ships; see docs/run.md.\n", out);
+}
+
+/* --help-keys: every scenario key, from the table the parser reads. */
+static void help_keys(FILE *out)
+{
+	fputs("Scenario keys.  In a scenario file: 'key = value' under '[section]'; on the\n"
+	      "command line: --set section.key=value, applied after the file.  Each key:\n"
+	      "section.key = DEFAULT [UNIT; VALUES IT TAKES], then what it does.  A\n"
+	      "default in parentheses says what no value means.  Booleans take 0/1,\n"
+	      "no/yes, false/true or off/on.  A [regime.NAME] section holds overrides of\n"
+	      "these keys (docs/run.md, Regimes).  man rxscale lists the same.\n\n", out);
+	bed_scn_keys_print(out, false);
 }
 
 int cli_run(int argc, char **argv)
@@ -71,6 +85,7 @@ int cli_run(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'G' },
 		{ "regime", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "help-keys", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bed_world *w = calloc(1, sizeof(*w));
@@ -92,6 +107,10 @@ int cli_run(int argc, char **argv)
 		return 1;
 	}
 	bed_scenario_default(&w->scn);
+	/* --json anywhere: an error before it is parsed is a JSON one too */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			cli_json_begin();
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
@@ -167,6 +186,7 @@ int cli_run(int argc, char **argv)
 			break;
 		case 'J':
 			json = true;
+			cli_json_begin();
 			break;
 		case 'j': {
 			unsigned long v;
@@ -226,6 +246,10 @@ int cli_run(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			rc = 0;
+			goto out;
+		case 'K':
+			help_keys(stdout);
 			rc = 0;
 			goto out;
 		default:
@@ -370,5 +394,5 @@ int cli_run(int argc, char **argv)
 out:
 	cli_world_down(w);
 	free(w);
-	return rc;
+	return cli_json_end(rc);
 }

@@ -198,13 +198,17 @@ static int sweep_plot(const struct rpt_sweep *sw, const char *plot, const char *
 static int sweep_finish(const struct rpt_sweep *sw, const struct cli_sweep_opts *o,
 			const char *plot_tmp)
 {
-	if (o->json)
+	/* the plot first: a JSON document is printed only for a sweep that
+	 * did not fail (else --json prints the error) */
+	if (o->plot) {
+		if (sweep_plot(sw, o->plot, plot_tmp, NULL, sw->pt, 1))
+			return 1;       /* it removed the temporary file */
+		fprintf(o->json ? stderr : stdout, "plot: %s\n", o->plot);
+	}
+	if (o->json) {
 		report_sweep_json(sw);
-	if (!o->plot)
-		return 0;
-	if (sweep_plot(sw, o->plot, plot_tmp, NULL, sw->pt, 1))
-		return 1;       /* it removed the temporary file */
-	fprintf(o->json ? stderr : stdout, "plot: %s\n", o->plot);
+		cli_json_printed();
+	}
 	return 0;
 }
 
@@ -620,12 +624,12 @@ int cli_run_regime_sweep(const struct bed_scenario *pre, const char *const *sets
 	for (unsigned r = 0; r < nreg; r++) {
 		const struct bed_scn_regime *rg = &pre->regime[r];
 
-		printf("\nregime %s (%g s each, main figure: %s):", rg->name,
-		       base[r].duration_s, bed_scenario_figure_name(rg->main));
+		const char *ov[BED_SCN_MAX_REGIME_SETS];
+
 		for (unsigned i = 0; i < rg->n_set; i++)
-			printf(" %s", rg->set[i]);
-		printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", sw.key, "Gbit/s", "%soft max",
-		       "ksoftirqd%", "interrupts/s", "ping avg ms", "retrans");
+			ov[i] = rg->set[i];
+		report_regime_head(rg->name, base[r].duration_s, bed_scenario_figure_name(rg->main),
+				   ov, rg->n_set, sets, nsets, sw.key);
 		for (unsigned i = 0; i < n; i++) {
 			struct rpt_sweep_point *p = &pt[r * n + i];
 			char set[200];
@@ -635,10 +639,7 @@ int cli_run_regime_sweep(const struct bed_scenario *pre, const char *const *sets
 			if (cli_run_point(&base[r], set, false, p))
 				goto fail;
 			bed_progress_done();
-			printf("%-12s %10.2f %10.1f %11.1f %13.0f %13.3f %8llu\n", sw.vals[i],
-			       p->gbps, p->soft_max, p->ksoftirqd, p->irqs_per_s,
-			       p->ping_avg_ms, (unsigned long long)p->retransmits);
-			fflush(stdout);
+			report_regime_row(sw.vals[i], p);
 		}
 		print_verdict(rg, sw.vals, &pt[r * n], n);
 	}
@@ -715,6 +716,7 @@ int cli_sweep_merge(int argc, char **argv)
 		}
 		if (!strcmp(argv[a], "--json")) {
 			o.json = true;
+			cli_json_begin();
 			continue;
 		}
 		if (!strcmp(argv[a], "--plot")) {
@@ -772,5 +774,5 @@ int cli_sweep_merge(int argc, char **argv)
 out:
 	for (unsigned k = 0; k < ng; k++)
 		globfree(&g[k]);
-	return rc;
+	return cli_json_end(rc);
 }

@@ -19,6 +19,7 @@
  * descriptors, without the driver taking any is the run's longest stall,
  * held against the lost-interrupt recovery bound.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ enum tl_kind {
 	TL_OWNBIT_ON, TL_OWNBIT_OFF, /* PCIe: the OwnBit erratum */
 	TL_XFER_ERROR,		/* USB: the next bulk-in transfer fails */
 	TL_CTRL_STALL,		/* USB: the next control request STALLs */
+	TL_TX_HANG,		/* PCIe: the TX engine hangs until a reset */
 };
 
 struct tl_entry {
@@ -50,6 +52,7 @@ struct tl_entry {
 	enum tl_kind kind;
 	bool chaos;
 	unsigned arg;			/* fault: N, queue bit */
+	bool task_filter;		/* fault: only the ethtool process's allocations */
 	char args[BED_SCN_STR];		/* ethtool's arguments, or the fault */
 	/* what happened */
 	bool ran;
@@ -252,6 +255,138 @@ static void chaos_fault(struct cli_timeline *tl, double t)
 	}
 }
 
+/*
+ * A fault at a moment: --at T "fault NAME[=VALUE] [task-filter]" (the
+ * knobs chaos draws from, by name).  task-filter, for the allocation
+ * knobs, counts only the allocations of the ethtool process, as Linux's
+ * fault injection does with task-filter and /proc/PID/make-it-fail, so
+ * that a reconfiguration at the same moment is the one that fails.
+ */
+enum tl_fault_arg { FA_NONE, FA_COUNT, FA_NTH, FA_QUEUE, FA_ONOFF, FA_UPDOWN };
+
+static const struct tl_fault_name {
+	const char *name;
+	enum tl_kind kind, off;		/* off: the "off"/"down" kind */
+	enum tl_fault_arg arg;
+	bool pcie, usb, filter;
+} tl_fault_names[] = {
+	{ "msix_drop_next", TL_MSIX_DROP, TL_MSIX_DROP, FA_COUNT, true, false, false },
+	{ "dma_fail_nth", TL_DMA_FAIL, TL_DMA_FAIL, FA_NTH, true, true, true },
+	{ "skb_fail_nth", TL_SKB_FAIL, TL_SKB_FAIL, FA_NTH, true, true, true },
+	{ "link", TL_LINK_UP, TL_LINK_DOWN, FA_UPDOWN, true, true, false },
+	{ "rx_ring_full", TL_RING_FULL, TL_RING_FULL, FA_QUEUE, true, false, false },
+	{ "rx_ring_ok", TL_RING_OK, TL_RING_OK, FA_QUEUE, true, false, false },
+	{ "ownbit", TL_OWNBIT_ON, TL_OWNBIT_OFF, FA_ONOFF, true, false, false },
+	{ "tx_hang", TL_TX_HANG, TL_TX_HANG, FA_NONE, true, false, false },
+	{ "xfer_error", TL_XFER_ERROR, TL_XFER_ERROR, FA_COUNT, false, true, false },
+	{ "ctrl_stall", TL_CTRL_STALL, TL_CTRL_STALL, FA_COUNT, false, true, false },
+};
+
+static void fault_names(char *buf, size_t len, bool pcie)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(tl_fault_names) / sizeof(tl_fault_names[0]); i++) {
+		const struct tl_fault_name *f = &tl_fault_names[i];
+
+		if ((pcie ? f->pcie : f->usb) && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       f->name);
+	}
+}
+
+/* Parse @args (after "fault") into @e; 0, or -1 with @msg set. */
+static int tl_fault_parse(const struct bed_world *w, const char *args, struct tl_entry *e,
+			  char *msg, size_t ml)
+{
+	char copy[BED_SCN_STR], names[256], *save = NULL, *name, *val, *opt, *end;
+	const struct tl_fault_name *f = NULL;
+	unsigned long v;
+
+	snprintf(copy, sizeof(copy), "%s", args);
+	name = strtok_r(copy, " \t", &save);
+	opt = name ? strtok_r(NULL, " \t", &save) : NULL;
+	if (opt && strtok_r(NULL, " \t", &save)) {
+		snprintf(msg, ml, "fault '%s': NAME[=VALUE] [task-filter]", args);
+		return -1;
+	}
+	val = name ? strchr(name, '=') : NULL;
+	if (val)
+		*val++ = 0;
+	for (size_t i = 0; name && i < sizeof(tl_fault_names) / sizeof(tl_fault_names[0]); i++)
+		if (!strcmp(name, tl_fault_names[i].name))
+			f = &tl_fault_names[i];
+	if (!f || !(w->tp ? f->pcie : f->usb)) {
+		fault_names(names, sizeof(names), w->tp != NULL);
+		snprintf(msg, ml, "fault '%s': not a fault of this NIC (%s)", args, names);
+		return -1;
+	}
+	if (opt && (strcmp(opt, "task-filter") || !f->filter)) {
+		snprintf(msg, ml, "fault %s: unexpected '%s'%s", name, opt,
+			 f->filter ? " (task-filter is its one option)" : "");
+		return -1;
+	}
+	e->task_filter = opt != NULL;
+	e->kind = f->kind;
+	switch (f->arg) {
+	case FA_NONE:
+		if (val) {
+			snprintf(msg, ml, "fault %s takes no value", name);
+			return -1;
+		}
+		break;
+	case FA_COUNT:
+	case FA_NTH:
+	case FA_QUEUE:
+		if (!val && f->arg == FA_COUNT) {
+			e->arg = 1;
+			break;
+		}
+		errno = 0;
+		v = val ? strtoul(val, &end, 10) : 0;
+		if (!val || !*val || *end || errno || *val == '-' || v > 1000000 ||
+		    (f->arg != FA_QUEUE && v == 0) ||
+		    (f->arg == FA_QUEUE && v >= w->tp->max_rx_queues)) {
+			if (f->arg == FA_QUEUE)
+				snprintf(msg, ml, "fault %s=%s: an RX queue, 0-%u", name,
+					 val ? val : "", w->tp->max_rx_queues - 1);
+			else
+				snprintf(msg, ml, "fault %s=%s: a count, 1-1000000", name,
+					 val ? val : "");
+			return -1;
+		}
+		e->arg = (unsigned)v;
+		break;
+	case FA_ONOFF:
+	case FA_UPDOWN:
+		if (val && !strcmp(val, f->arg == FA_ONOFF ? "on" : "up")) {
+			e->kind = f->kind;
+		} else if (val && !strcmp(val, f->arg == FA_ONOFF ? "off" : "down")) {
+			e->kind = f->off;
+		} else {
+			snprintf(msg, ml, "fault %s=%s: %s", name, val ? val : "",
+				 f->arg == FA_ONOFF ? "on or off" : "up or down");
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+/* "fault ..." rather than ethtool arguments */
+static const char *tl_fault_args(const char *cmd)
+{
+	while (*cmd == ' ' || *cmd == '\t')
+		cmd++;
+	if (strncmp(cmd, "fault", 5) || (cmd[5] && cmd[5] != ' ' && cmd[5] != '\t'))
+		return NULL;
+	cmd += 5;
+	while (*cmd == ' ' || *cmd == '\t')
+		cmd++;
+	return cmd;
+}
+
 static int tl_build(struct bed_world *w)
 {
 	struct cli_timeline *tl = calloc(1, sizeof(*tl));
@@ -267,8 +402,14 @@ static int tl_build(struct bed_world *w)
 	w->tl = tl;
 	for (unsigned i = 0; i < s->n_at; i++) {
 		struct tl_entry *e = tl_add(tl, s->at_s[i], TL_ETHTOOL);
+		const char *fault = tl_fault_args(s->at_cmd[i]);
+		char msg[384];
 
-		snprintf(e->args, sizeof(e->args), "%s", s->at_cmd[i]);
+		snprintf(e->args, sizeof(e->args), "%s", fault ? fault : s->at_cmd[i]);
+		if (fault && tl_fault_parse(w, fault, e, msg, sizeof(msg))) {
+			cli_err("timeline: at %g s: %s", s->at_s[i], msg);
+			return -1;
+		}
 	}
 	tl->chaos = s->chaos.reconfig_every > 0 || s->chaos.fault_every > 0;
 	/* a stream each, so that a longer run extends a shorter one's */
@@ -311,13 +452,14 @@ int cli_timeline_check(struct bed_world *w)
 	for (unsigned i = 0; i < tl->n; i++) {
 		const struct tl_entry *e = &tl->e[i];
 
-		if (e->kind != TL_ETHTOOL)
-			continue;
 		if ((double)e->at / 1e9 > w->scn.duration_s) {
-			cli_err("timeline: ethtool %s at %g s: after the run's end (run.duration "
-				"%g s)", e->args, (double)e->at / 1e9, w->scn.duration_s);
+			cli_err("timeline: %s %s at %g s: after the run's end (run.duration "
+				"%g s)", e->kind == TL_ETHTOOL ? "ethtool" : "fault", e->args,
+				(double)e->at / 1e9, w->scn.duration_s);
 			return -1;
 		}
+		if (e->kind != TL_ETHTOOL)
+			continue;
 		if (bed_world_ethtool_check(w, e->args, &msg)) {
 			cli_err("timeline: ethtool %s at %g s: %s", e->args, (double)e->at / 1e9,
 				msg ? msg : "out of memory");
@@ -366,7 +508,9 @@ static void tl_exec(struct cli_timeline *tl, struct tl_entry *e)
 	} else {
 		/* the netlink request and its reply: two system calls */
 		sim_charge(h, SIM_COST_sock_write, 1);
+		w->k.fault.make_it_fail = true;		/* this process's calls */
 		e->rc = ethtool_cmd_run(w->dev, e->args, out, err);
+		w->k.fault.make_it_fail = false;
 		sim_charge(h, SIM_COST_sock_read, 1);
 	}
 	if (out)
@@ -406,7 +550,7 @@ static void tl_fault(struct cli_timeline *tl, struct tl_entry *e)
 	e->start = sim_now(&w->sim);
 	switch (e->kind) {
 	case TL_MSIX_DROP:
-		rtlm_faults(w->m)->msix_drop_next++;
+		rtlm_faults(w->m)->msix_drop_next += e->arg ? e->arg : 1;
 		break;
 	case TL_LINK_DOWN:
 		w->nic->set_link(w, false);
@@ -417,9 +561,11 @@ static void tl_fault(struct cli_timeline *tl, struct tl_entry *e)
 		break;
 	case TL_DMA_FAIL:
 		w->k.fault.dma_fail_nth = e->arg;
+		w->k.fault.dma_task_filter = e->task_filter;
 		break;
 	case TL_SKB_FAIL:
 		w->k.fault.skb_fail_nth = e->arg;
+		w->k.fault.skb_task_filter = e->task_filter;
 		break;
 	case TL_RING_FULL:
 		rtlm_faults(w->m)->rx_ring_full |= 1u << e->arg;
@@ -432,10 +578,13 @@ static void tl_fault(struct cli_timeline *tl, struct tl_entry *e)
 		rtlm_faults(w->m)->ownbit_erratum = e->kind == TL_OWNBIT_ON;
 		break;
 	case TL_XFER_ERROR:
-		rtlu_faults(w->u)->rx_xfer_error_next++;
+		rtlu_faults(w->u)->rx_xfer_error_next += e->arg ? e->arg : 1;
 		break;
 	case TL_CTRL_STALL:
-		rtlu_faults(w->u)->ctrl_stall_next++;
+		rtlu_faults(w->u)->ctrl_stall_next += e->arg ? e->arg : 1;
+		break;
+	case TL_TX_HANG:
+		rtlm_faults(w->m)->tx_hang = true;
 		break;
 	case TL_ETHTOOL:
 		break;
@@ -591,6 +740,8 @@ unsigned cli_timeline_report(struct bed_world *w, struct rpt_run *r)
 	/* two service-timer periods (r8169_irq.c) and a jiffy */
 	t->bound_ms = 2000.0 + 1000.0 / HZ;
 	t->kicks = w->tp ? w->tp->watchdog_kicks : 0;
+	t->resets = w->tp ? w->tp->resets : 0;
+	t->tx_timeouts = w->tp ? w->tp->tx_timeouts : 0;
 	return failed;
 }
 

@@ -24,8 +24,19 @@
  * deterministic; --seconds is then simulated time.  Without it
  * (--free-running, the default) the model's clock follows the host's
  * monotonic clock while the guest runs in real time.  The command ends
- * when every guest has connected and gone, or after --seconds (default
- * 120), and prints the counters.
+ * when every guest has connected and gone (or, under time-travel, every
+ * guest's clock is gone), after --seconds (default 120) or at SIGINT/
+ * SIGTERM, and prints the counters.
+ *
+ * A guest that misbehaves (a malformed vhost-user message or ring, a
+ * descriptor outside its memory, a guest that dies in the middle of a
+ * message, time-travel garbage) is logged as "nicN: guest error,
+ * connection closed: <why>" and the command exits with status 1; malformed
+ * virt-pci accesses and DMA outside guest memory are counted and logged,
+ * not fatal.  Under time-travel posted writes complete at the guest's
+ * next stop (br_virtpci.c says why).  RXSCALE_VIRTPCI_TRACE=1 traces every
+ * cmd-queue chain, RXSCALE_TT_TRACE=1 every point where the controller
+ * delivers interrupts.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -60,6 +71,7 @@ struct uml_nic {
 	uint64_t tx_frames, rx_offered, rx_refused;
 	unsigned call_pending;          /* time-travel: queues owed a call */
 	uint64_t calls_timed;           /* calls delivered through the controller */
+	uint64_t calls_unneeded;        /* owed, but the guest had taken all */
 };
 
 struct uml_world {
@@ -149,9 +161,14 @@ static void nic_poll(struct uml_world *w, unsigned i, int r)
 {
 	struct uml_nic *nic = &w->nic[i];
 
-	if (br_vhost_connected(&nic->vp.vh))
+	/* (a connection accepted and closed within one poll counts too) */
+	if (br_vhost_connected(&nic->vp.vh) || nic->vp.vh.connections)
 		nic->was_connected = true;
-	if (r < 0 && r != -ECONNRESET) {
+	if (r == -EINTR && uml_stop) {
+		printf("rxscale uml: nic%u: %s\n", i, br_vhost_error(&nic->vp.vh));
+	} else if (r < 0 && r != -ECONNRESET) {
+		/* a malformed message or ring, or a guest that died in the
+		 * middle of a message (-ECONNABORTED) */
 		printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
 		       i, br_vhost_error(&nic->vp.vh));
 		w->io_rc = 1;
@@ -173,9 +190,11 @@ static int tt_io(void *opaque)
 	return 0;
 }
 
-/* Nobody runs: hand each waiting guest the calls it is owed, each with the
- * need-reply bit, and wait for its answers (it first REQUESTs now from the
- * controller, so the interrupt is in its calendar before anyone moves). */
+/* Nobody runs: complete each waiting guest's posted writes
+ * (br_virtpci_release), hand it the calls it is owed (the cmd queue's
+ * first), each with the need-reply bit, and wait for its answers (it first
+ * REQUESTs now from the controller, so the interrupt is in its calendar
+ * before anyone moves). */
 static int tt_deliver(void *opaque, struct br_tt *tt)
 {
 	struct uml_world *w = opaque;
@@ -186,14 +205,25 @@ static int tt_deliver(void *opaque, struct br_tt *tt)
 		unsigned sent = 0, got = 0;
 		int ci;
 
-		if (!nic->call_pending)
-			continue;
 		ci = br_tt_find(tt, i);
 		if (ci < 0 || tt->cl[ci].state != BR_TT_WAITING)
 			continue;       /* its guest runs: after its WAIT */
+		br_virtpci_release(&nic->vp);
+		if (getenv("RXSCALE_TT_TRACE"))
+			fprintf(stderr, "TT %llu nic%u pending 0x%x unconsumed %d/%d held %u sync %d\n",
+				(unsigned long long)br_tt_now(tt), i, nic->call_pending,
+				br_vhost_unconsumed(vh, 0), br_vhost_unconsumed(vh, 1),
+				nic->vp.nheld, br_virtpci_in_sync_wait(&nic->vp));
+		if (!nic->call_pending)
+			continue;
 		for (unsigned q = 0; q < 32; q++) {
 			if (!(nic->call_pending & (1u << q)))
 				continue;
+			/* not if the guest has taken everything meanwhile */
+			if (!br_vhost_call_wanted(vh, q)) {
+				nic->calls_unneeded++;
+				continue;
+			}
 			if (br_vhost_send_call(vh, q, true) == 0)
 				sent++;
 		}
@@ -202,12 +232,14 @@ static int tt_deliver(void *opaque, struct br_tt *tt)
 			int rc = br_tt_wait_fd(tt, (unsigned)ci, vh->req_fd);
 
 			if (rc < 0) {
-				printf("rxscale uml: nic%u: %s\n", i, br_tt_error(tt));
+				printf("rxscale uml: nic%u: guest error: %s\n", i,
+				       br_tt_error(tt));
 				return rc;
 			}
 			rc = br_vhost_call_reply(vh);
 			if (rc < 0) {
-				printf("rxscale uml: nic%u: %s\n", i, br_vhost_error(vh));
+				printf("rxscale uml: nic%u: guest error: %s\n", i,
+				       br_vhost_error(vh));
 				return rc;
 			}
 			got += (unsigned)rc;
@@ -242,7 +274,9 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 		int r = br_tt_step(&w->tt, 1000);
 
 		if (r < 0) {
-			printf("rxscale uml: time-travel: %s\n", br_tt_error(&w->tt));
+			if (r != -EINTR || !uml_stop)
+				printf("rxscale uml: time-travel: %s\n",
+				       w->tt.err[0] ? br_tt_error(&w->tt) : strerror(-r));
 			rc = 1;
 			break;
 		}
@@ -268,6 +302,19 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 		}
 		if (gone == w->n && w->tt.started && !w->tt.ncl)
 			break;          /* every guest came and went */
+		if (w->tt.started >= w->tt.expect && !w->tt.ncl) {
+			/* every guest's clock is gone (a guest killed, or one
+			 * that closed only its time socket): none of them can
+			 * run again; what their devices still sent is read */
+			tt_io(w);
+			if (w->io_rc)
+				rc = 1;
+			for (unsigned i = 0; i < w->n; i++)
+				if (!w->nic[i].gone)
+					printf("rxscale uml: nic%u: the guest's clock went away\n",
+					       i);
+			break;
+		}
 		if (br_tt_now(&w->tt) > limit) {
 			printf("rxscale uml: --seconds %lu (simulated) reached\n", seconds);
 			break;
@@ -283,8 +330,12 @@ static int run_timetravel(struct uml_world *w, unsigned long seconds)
 		       (unsigned long long)w->tt.runs, (unsigned long long)w->tt.sim_steps,
 		       (unsigned long long)w->tt.msgs, w->tt.started, w->tt.expect);
 		for (unsigned i = 0; i < w->n; i++)
-			printf("nic%u: %llu interrupts delivered through the controller\n", i,
-			       (unsigned long long)w->nic[i].calls_timed);
+			printf("nic%u: %llu interrupts delivered through the controller; "
+			       "%llu posted writes completed at a guest stop, %llu writes "
+			       "waited for\n", i,
+			       (unsigned long long)w->nic[i].calls_timed,
+			       (unsigned long long)w->nic[i].vp.posted_released,
+			       (unsigned long long)w->nic[i].vp.spare_writes);
 	}
 	return rc;
 }
@@ -324,6 +375,10 @@ static void report_nic(const struct uml_nic *nic, unsigned i)
 		       "(pending list full)\n", i, (unsigned long long)nic->vp.irq_deferred,
 		       (unsigned long long)nic->vp.irq_dropped);
 	cli_guest_report_model(nic->m, i, nic->tx_frames, nic->rx_offered);
+	if (nic->vp.dma_gone || nic->vp.irq_gone)
+		printf("nic%u virt-pci: after the guest left: %llu DMA accesses and %llu "
+		       "interrupts refused\n", i, (unsigned long long)nic->vp.dma_gone,
+		       (unsigned long long)nic->vp.irq_gone);
 	if (nic->vp.last_error[0])
 		printf("nic%u virt-pci: last guest error: %s\n", i, nic->vp.last_error);
 }
@@ -353,9 +408,12 @@ static int nic_start(struct uml_world *w, unsigned i, const struct rtl_chip_info
 	rtlm_set_wire_tx(nic->m, wire_tx, nic);
 	br_virtpci_init(&nic->vp, rtlm_pci(nic->m), NULL, 0, w->timetravel);
 	nic->vp.quiet = quiet;
+	nic->vp.vh.stop = &uml_stop;
 	if (w->timetravel) {
 		nic->vp.vh.call_hook = nic_call_hook;
 		nic->vp.vh.call_opaque = nic;
+		/* posted writes complete when the guest stops (tt_deliver) */
+		nic->vp.hold_posted = true;
 	}
 	plat_pci_set_transport(rtlm_pci(nic->m), br_virtpci_msi, NULL, &nic->vp);
 	plat_pci_set_dma(rtlm_pci(nic->m), &br_virtpci_dma_ops, &nic->vp);
@@ -498,6 +556,8 @@ int cli_uml(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (w->timetravel) {
 		rc = run_timetravel(w, seconds);
+		if (uml_stop)
+			printf("rxscale uml: stopped by a signal\n");
 		report(w);
 		goto out;
 	}
@@ -518,20 +578,11 @@ int cli_uml(int argc, char **argv)
 			int r = w->n == 1 ? br_virtpci_run(&nic->vp, 1) :
 					    br_virtpci_poll(&nic->vp);
 
-			if (br_vhost_connected(&nic->vp.vh))
-				nic->was_connected = true;
-			if (r < 0 && r != -ECONNRESET) {
-				printf("rxscale uml: nic%u: guest error, connection closed: %s\n",
-				       i, br_vhost_error(&nic->vp.vh));
-				rc = 1;
-			}
-			if (nic->was_connected && !br_vhost_connected(&nic->vp.vh)) {
-				if (!nic->gone)
-					printf("rxscale uml: nic%u: the guest disconnected\n", i);
-				nic->gone = true;
-			}
+			nic_poll(w, i, r);
 			gone += nic->gone;
 		}
+		if (w->io_rc)
+			rc = 1;
 		if (gone == w->n)       /* every guest came and went */
 			break;
 		if (w->n > 1) {
@@ -546,6 +597,8 @@ int cli_uml(int argc, char **argv)
 				poll(pf, nf, 1);
 		}
 	}
+	if (uml_stop)
+		printf("rxscale uml: stopped by a signal\n");
 	report(w);
 out:
 	if (w->timetravel)

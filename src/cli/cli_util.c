@@ -12,6 +12,7 @@
 
 #include "bed/bed_util.h"
 #include "cli/cli.h"
+#include "report/report.h"
 
 void cli_err(const char *fmt, ...)
 {
@@ -20,6 +21,33 @@ void cli_err(const char *fmt, ...)
 	va_start(ap, fmt);
 	bed_verr(fmt, ap);
 	va_end(ap);
+}
+
+static struct {
+	bool on, printed;
+} json_state;
+
+void cli_json_begin(void)
+{
+	json_state.on = true;
+	json_state.printed = false;
+}
+
+void cli_json_printed(void)
+{
+	json_state.printed = true;
+}
+
+int cli_json_end(int rc)
+{
+	if (json_state.on && rc && !json_state.printed) {
+		const char *m = bed_err_last();
+
+		/* a failure whose line another process printed (-j) */
+		report_json_error(stdout, m[0] ? m : "the command failed (its error is on stderr)");
+	}
+	json_state.on = false;
+	return rc;
 }
 
 int cli_path_kind(const char *path)

@@ -195,6 +195,8 @@ static void report(struct vfio_world *w)
 		       (unsigned long long)v->irqs, (unsigned long long)v->irq_errors,
 		       (unsigned long long)v->dma_maps, (unsigned long long)v->guest_errors,
 		       (unsigned long long)v->dma_errors);
+		printf("nic%u vfio-user: %llu device resets (each a function-level reset of "
+		       "the model)\n", i, (unsigned long long)v->resets);
 		cli_guest_report_model(nic->m, i, nic->tx_frames, nic->rx_offered);
 		if (v->last_error[0])
 			printf("nic%u vfio-user: last error: %s\n", i, v->last_error);

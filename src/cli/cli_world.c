@@ -9,6 +9,8 @@
 
 int cli_world_ethtool(struct bed_world *w, FILE *out)
 {
+	/* what the driver set up at probe, before a command changes it */
+	w->probe_queues = w->nic->nqueues(w);
 	/* then the timeline's syntax, before any traffic */
 	return bed_world_ethtool(w, out) || cli_timeline_check(w) ? -1 : 0;
 }
@@ -27,6 +29,9 @@ void cli_world_report(struct bed_world *w, struct rpt_run *r)
 		.chip = w->nic->chip_name(w), .whatif = w->chip ? w->chip->whatif : NULL,
 		.bus = w->nic->bus, .preset = w->cost.name,
 		.queues = w->nic->nqueues(w), .cpus = w->scn.cpus,
+		/* nic.rx_queues=N that the driver could not meet at probe */
+		.queues_asked = w->scn.rx_queues > w->probe_queues ? w->scn.rx_queues : 0,
+		.probe_queues = w->probe_queues,
 		.rss = w->nic->rss_on(w), .seed = w->scn.seed,
 		.duration_s = w->scn.duration_s,
 	};

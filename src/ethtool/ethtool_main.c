@@ -12,6 +12,7 @@
 
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 
 #include "ethtool/ethtool_priv.h"
 #include "ethtool/ethtool_cmd.h"
@@ -152,6 +153,7 @@ static int runv(struct net_device *dev, int argc, const char *const *argv,
 {
 	const struct option *opt;
 	struct cmd c = { .dev = dev, .out = out, .err = err, .check = check };
+	int rc;
 
 	if (argc > 0 && !strcmp(argv[0], "ethtool")) {
 		argc--;
@@ -202,7 +204,13 @@ static int runv(struct net_device *dev, int argc, const char *const *argv,
 			IFNAMSIZ - 1);
 		return ecmd_bad_args(&c);
 	}
-	return opt->func(&c);
+	if (check)
+		return opt->func(&c);
+	/* the ethtool netlink handlers run under RTNL */
+	rtnl_lock();
+	rc = opt->func(&c);
+	rtnl_unlock();
+	return rc;
 }
 
 int ethtool_cmd_runv(struct net_device *dev, int argc,

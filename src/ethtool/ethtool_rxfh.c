@@ -132,43 +132,26 @@ out:
 /* -X (ethtool.c do_srxfh, fill_indir_table, parse_hkey; ioctl)      */
 /* ---------------------------------------------------------------- */
 
-/* ethtool.c convert_string_to_hashkey(): exit 2 on a malformed key. */
+/* ethtool.c convert_string_to_hashkey(): exit 2 on a malformed key; the
+ * form and the length rule are rss_key_parse()'s, which rxscale hash
+ * --key applies too. */
 static int parse_hkey(struct cmd *c, const char *s, u8 *key, u32 key_size)
 {
-	u32 n = 0;
+	size_t n;
 
-	do {
-		unsigned hi, lo;
-
-		if (n > key_size - 1) {
-			fprintf(c->err, "Key is too long for device (%u > %u)\n",
-				n + 1, key_size);
-			return 2;
-		}
-		if (!isxdigit((unsigned char)s[0]) ||
-		    !isxdigit((unsigned char)s[1])) {
-			fputs("Invalid RSS hash key format\n", c->err);
-			return 2;
-		}
-		hi = (unsigned)(isdigit((unsigned char)s[0]) ? s[0] - '0' :
-				(tolower((unsigned char)s[0]) - 'a' + 10));
-		lo = (unsigned)(isdigit((unsigned char)s[1]) ? s[1] - '0' :
-				(tolower((unsigned char)s[1]) - 'a' + 10));
-		key[n++] = (u8)(hi << 4 | lo);
-		s += 2;
-		if (*s == ':') {
-			s++;
-		} else if (*s) {
-			fputs("Invalid RSS hash key format\n", c->err);
-			return 2;
-		}
-	} while (*s);
-	if (n != key_size) {
-		fprintf(c->err, "Key is too short for device (%u < %u)\n", n,
-			key_size);
+	switch (rss_key_parse(s, RSS_KEY_ETHTOOL, key, key_size, &n)) {
+	case 0:
+		return 0;
+	case -E2BIG:
+		fprintf(c->err, "Key is too long for device (%zu > %u)\n", n, key_size);
+		return 2;
+	case -ERANGE:
+		fprintf(c->err, "Key is too short for device (%zu < %u)\n", n, key_size);
+		return 2;
+	default:
+		fputs("Invalid RSS hash key format\n", c->err);
 		return 2;
 	}
-	return 0;
 }
 
 struct srxfh_args {

@@ -9,7 +9,7 @@
 /* True if the dma_fail_nth fault knob says this allocation fails. */
 static bool fault_hit(unsigned *nth)
 {
-	if (!*nth)
+	if (!*nth || (kern->fault.dma_task_filter && !kern->fault.make_it_fail))
 		return false;
 	return --*nth == 0;
 }

@@ -57,6 +57,12 @@ struct kern_faults {
 	 * (1 = the next one). */
 	unsigned dma_fail_nth;
 	unsigned skb_fail_nth;          /* same for skb allocation */
+	/* Linux fault injection's task-filter (fault-injection.rst): a
+	 * knob with its filter set counts only allocations made by a task
+	 * marked make-it-fail (/proc/PID/make-it-fail), i.e. while
+	 * @make_it_fail is set around such a task's system call */
+	bool dma_task_filter, skb_task_filter;
+	bool make_it_fail;
 	unsigned irq_fail_nth;          /* same for request_irq (-ENOMEM) */
 	unsigned urb_fail_nth;          /* same for usb_alloc_urb */
 };

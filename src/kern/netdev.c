@@ -6,6 +6,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <asm/barrier.h>
 #include <net/netdev_queues.h>
 
@@ -74,6 +75,31 @@ void free_netdev(struct net_device *dev)
 	free(dev);
 }
 
+static unsigned int rtnl_depth;
+
+void rtnl_lock(void)
+{
+	if (rtnl_depth++) {
+		kern->warn.other++;
+		pr_err("rtnl_lock: taken while held (Linux deadlocks here)\n");
+	}
+}
+
+void rtnl_unlock(void)
+{
+	if (!rtnl_depth) {
+		kern->warn.other++;
+		pr_err("rtnl_unlock: not held\n");
+		return;
+	}
+	rtnl_depth--;
+}
+
+bool rtnl_is_locked(void)
+{
+	return rtnl_depth != 0;
+}
+
 /* Registered devices, for "ethN" naming. */
 static struct net_device *registered[16];
 
@@ -109,6 +135,48 @@ void unregister_netdev(struct net_device *dev)
 	dev->registered = false;
 }
 
+/*
+ * The TX watchdog, as net/sched/sch_generic.c runs it (dev_watchdog(),
+ * armed by dev_activate() when a device with ndo_tx_timeout opens):
+ *  - every watchdog_timeo (5 s if the driver set none), on a device that
+ *    is present, running and has carrier, the first TX queue that is
+ *    stopped and whose last transmit (trans_start) is more than
+ *    watchdog_timeo ago counts a timeout (trans_timeout), is logged
+ *    ("NETDEV WATCHDOG: ... transmit queue N timed out M ms") and handed
+ *    to ndo_tx_timeout();
+ *  - then the timer re-arms at round_jiffies(jiffies + watchdog_timeo);
+ *  - opening counts as a transmit (netif_trans_update() in dev_activate()).
+ */
+static void dev_watchdog(struct timer_list *t)
+{
+	struct net_device *dev = timer_container_of(dev, t, watchdog_timer);
+
+	if (!dev->running || !dev->carrier)
+		goto rearm;
+	for (unsigned i = 0; i < dev->num_tx_queues; i++) {
+		struct netdev_queue *q = &dev->_tx[i];
+		unsigned long trans_start = READ_ONCE(q->trans_start);
+
+		if (!netif_tx_queue_stopped(q) ||
+		    jiffies_read() - trans_start <= (unsigned long)dev->watchdog_timeo)
+			continue;
+		q->trans_timeout++;
+		netdev_crit(dev, "NETDEV WATCHDOG: CPU: %u: transmit queue %u timed out %lu ms\n",
+			    smp_processor_id(), i,
+			    (jiffies_read() - trans_start) * 1000 / HZ);
+		dev->netdev_ops->ndo_tx_timeout(dev, i);
+		break;
+	}
+rearm:
+	mod_timer(&dev->watchdog_timer, round_jiffies(jiffies_read() +
+						      (unsigned long)dev->watchdog_timeo));
+}
+
+static bool dev_has_watchdog(const struct net_device *dev)
+{
+	return dev->netdev_ops && dev->netdev_ops->ndo_tx_timeout;
+}
+
 int dev_open(struct net_device *dev, struct netlink_ext_ack *extack)
 {
 	int rc = 0;
@@ -118,17 +186,29 @@ int dev_open(struct net_device *dev, struct netlink_ext_ack *extack)
 		return 0;
 	if (dev->netdev_ops && dev->netdev_ops->ndo_open)
 		rc = dev->netdev_ops->ndo_open(dev);
-	if (!rc) {
-		dev->running = true;
-		dev->flags |= IFF_UP;
+	if (rc)
+		return rc;
+	dev->running = true;
+	dev->flags |= IFF_UP;
+	if (dev_has_watchdog(dev)) {
+		if (dev->watchdog_timeo <= 0)
+			dev->watchdog_timeo = 5 * HZ;
+		for (unsigned i = 0; i < dev->num_tx_queues; i++)
+			WRITE_ONCE(dev->_tx[i].trans_start, jiffies_read());
+		if (!dev->watchdog_timer.function)
+			timer_setup(&dev->watchdog_timer, dev_watchdog, 0);
+		mod_timer(&dev->watchdog_timer, round_jiffies(jiffies_read() +
+							      (unsigned long)dev->watchdog_timeo));
 	}
-	return rc;
+	return 0;
 }
 
 void dev_close(struct net_device *dev)
 {
 	if (!dev->running)
 		return;
+	if (dev->watchdog_timer.function)
+		timer_delete_sync(&dev->watchdog_timer);
 	if (dev->netdev_ops && dev->netdev_ops->ndo_stop)
 		dev->netdev_ops->ndo_stop(dev);
 	dev->running = false;
@@ -230,6 +310,7 @@ static void qdisc_run(struct netdev_queue *q)
 	struct net_device *dev = q->dev;
 	int quota = DEV_TX_WEIGHT;
 	int cpu = sim_current_cpu(kern->host);
+	netdev_tx_t rc;
 
 	while (q->q_head && !netif_tx_queue_stopped(q) && dev->running) {
 		struct sk_buff *skb = q->q_head;
@@ -243,7 +324,10 @@ static void qdisc_run(struct netdev_queue *q)
 			q->q_tail = NULL;
 		q->q_len--;
 		skb->next = NULL;
-		if (dev->netdev_ops->ndo_start_xmit(skb, dev) == NETDEV_TX_BUSY) {
+		rc = dev->netdev_ops->ndo_start_xmit(skb, dev);
+		if (rc == NETDEV_TX_OK)		/* txq_trans_update() */
+			WRITE_ONCE(q->trans_start, jiffies_read());
+		if (rc == NETDEV_TX_BUSY) {
 			/* put it back at the head; the driver stopped the queue */
 			skb->next = q->q_head;
 			q->q_head = skb;

@@ -42,7 +42,9 @@ struct sk_buff *alloc_skb(unsigned int size, gfp_t gfp)
 	bool pool = SKB_POOL && size <= SKB_POOL_DATA;
 
 	(void)gfp;
-	if (kern->fault.skb_fail_nth && --kern->fault.skb_fail_nth == 0)
+	if (kern->fault.skb_fail_nth &&
+	    (!kern->fault.skb_task_filter || kern->fault.make_it_fail) &&
+	    --kern->fault.skb_fail_nth == 0)
 		return NULL;
 	/* the struct and its buffer in one allocation (the buffer is never
 	 * reallocated here); only the struct is zeroed */

@@ -74,6 +74,11 @@ struct rtlm_faults {
 	/* Ring exhaustion: bit q set = RX queue q finds no free descriptor
 	 * (every frame steered there is dropped as rx_missed with RDU). */
 	uint32_t rx_ring_full;
+	/* A hung TX engine: doorbells are ignored and nothing more is
+	 * fetched or sent until ChipCmd RST, which clears this (the TX hangs
+	 * that mainline r8169 answers with a chip reset from its TX
+	 * timeout, rtl8169_tx_timeout). */
+	bool tx_hang;
 };
 
 /* Device parameters; start from rtlm_params_default(). */

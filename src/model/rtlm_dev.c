@@ -57,6 +57,15 @@ static int rtlm_cfg_id(struct rtlm_dev *dev)
 	return rc;
 }
 
+/* A function-level reset (plat_pci_function_reset): what ChipCmd RST
+ * resets (registers but sticky rows, rings, RX pipeline, TX, interrupt
+ * and moderation state, a tally dump); the PHY and the link are not the
+ * PCI function's and stay. */
+static void rtlm_function_reset(void *opaque)
+{
+	rtlm_reset(opaque);
+}
+
 struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 			     const struct rtl_chip_info *chip,
 			     const struct rtlm_params *p)
@@ -129,6 +138,7 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 	rtlm_regs_reset(dev);
 	rtlm_reset(dev);
 	dev->st.resets = 0;
+	plat_pci_set_reset_fn(&dev->pci, rtlm_function_reset, dev);
 	return dev;
 }
 

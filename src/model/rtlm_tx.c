@@ -191,6 +191,8 @@ static void tx_step(struct sim *s, struct sim_event *ev)
 {
 	struct rtlm_dev *dev = ev->arg;
 
+	if (dev->p.faults.tx_hang)
+		return;		/* until the reset; the rings keep their doorbells */
 	while (dev->tx_pending) {
 		unsigned q = dev->tx_rr;
 		struct tx_out o = { .q = q };
@@ -249,6 +251,8 @@ static void tx_kick(struct rtlm_dev *dev, unsigned q)
 		return;
 	}
 	dev->tx_pending |= 1u << q;
+	if (dev->p.faults.tx_hang)
+		return;
 	if (!sim_event_pending(&dev->tx_ev))
 		sim_schedule_in(dev->sim, &dev->tx_ev,
 				dev->p.tx_proc_ns + 2 * dev->p.dma_read_ns);
@@ -301,6 +305,7 @@ uint32_t rtlm_tx_clo_read(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 void rtlm_tx_reset(struct rtlm_dev *dev)
 {
 	sim_cancel(dev->sim, &dev->tx_ev);
+	dev->p.faults.tx_hang = false;
 	dev->tx_pending = 0;
 	dev->tx_rr = 0;
 	for (unsigned q = 0; q < RTL_MAX_TX_QUEUES; q++)

@@ -160,6 +160,7 @@ int plat_pci_dev_init(struct plat_pci_dev *d, struct sim_host *host,
 
 void plat_pci_dev_fini(struct plat_pci_dev *d)
 {
+	plat_pci_post_fini(d);
 	for (struct plat_pci_dev **pp = &dev_list; *pp; pp = &(*pp)->next) {
 		if (*pp == d) {
 			*pp = d->next;
@@ -270,6 +271,7 @@ int plat_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val)
 		*val = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
 		return -EFAULT;
 	}
+	plat_pci_post_flush(d);		/* a read pushes earlier posted writes */
 	*val = d->bar[bar].ops->read(d->bar[bar].opaque, off, size);
 	if (size < 8)
 		*val &= (1ull << (8 * size)) - 1;
@@ -286,6 +288,8 @@ int plat_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val)
 		return -EFAULT;
 	if (size < 8)
 		val &= (1ull << (8 * size)) - 1;
+	if (d->post_ns)
+		return plat_pci_post_write(d, bar, off, size, val);
 	d->bar[bar].ops->write(d->bar[bar].opaque, off, val, size);
 	return 0;
 }
@@ -701,6 +705,7 @@ int plat_pci_cfg_read(struct plat_pci_dev *d, unsigned off, unsigned size,
 		*val = 0xffffffffu;
 		return -EINVAL;
 	}
+	plat_pci_post_flush(d);		/* non-posted: behind the posted writes */
 	*val = off < PLAT_PCI_CFG_STORED ? cfg_get(d, off, size) : 0;
 	return 0;
 }
@@ -720,6 +725,12 @@ int plat_pci_cfg_write(struct plat_pci_dev *d, unsigned off, unsigned size,
 		return -EINVAL;
 	if (off >= PLAT_PCI_CFG_STORED)
 		return 0;
+	plat_pci_post_flush(d);		/* non-posted: behind the posted writes */
+	if (!d->cfg_reset_taken) {
+		memcpy(d->cfg_reset, d->cfg, sizeof(d->cfg));
+		d->irq_mode_reset = d->irq_mode;
+		d->cfg_reset_taken = true;
+	}
 	for (unsigned i = 0; i < size; i++) {
 		uint8_t m = d->cfg_wmask[off + i];
 
@@ -752,4 +763,23 @@ int plat_pci_cfg_write(struct plat_pci_dev *d, unsigned off, unsigned size,
 		msi_send(d);
 	}
 	return 0;
+}
+
+void plat_pci_function_reset(struct plat_pci_dev *d)
+{
+	plat_pci_post_flush(d);
+	if (d->cfg_reset_taken) {
+		memcpy(d->cfg, d->cfg_reset, sizeof(d->cfg));
+		d->irq_mode = d->irq_mode_reset;
+	}
+	for (unsigned i = 0; i < d->msix_nvec; i++) {
+		d->msix[i].masked = true;
+		d->msix[i].pending = false;
+		d->msix[i].addr = 0;
+		d->msix[i].data = 0;
+	}
+	d->flrs++;
+	if (d->reset_fn)
+		d->reset_fn(d->reset_opaque);
+	intx_tell(d);
 }

@@ -128,6 +128,14 @@ struct plat_pci_dev {
 	/* configuration space: register bytes and their writable bits */
 	uint8_t cfg[PLAT_PCI_CFG_STORED];
 	uint8_t cfg_wmask[PLAT_PCI_CFG_STORED];
+	/* the state a function-level reset returns to: config space and
+	 * interrupt mode as they were before the first config write */
+	uint8_t cfg_reset[PLAT_PCI_CFG_STORED];
+	enum plat_pci_irq_mode irq_mode_reset;
+	bool cfg_reset_taken;
+	void (*reset_fn)(void *opaque);		/* the function's own state */
+	void *reset_opaque;
+	uint64_t flrs;				/* function-level resets */
 	int msix_bar;                           /* BAR of table and PBA, -1 none */
 	uint32_t msix_table_off, msix_pba_off;
 	/* transport side: messages out (msg), INTx line (intx) */
@@ -141,6 +149,14 @@ struct plat_pci_dev {
 	uint64_t msi_held;                      /* MSI messages held by its mask */
 	uint64_t cfg_errors;                    /* bad config / MSI-X BAR access */
 	char last_error[96];
+	/* posted MMIO writes (plat_pci_post.c): delay, the writes in
+	 * flight (a ring), how many were posted and how many a read flushed */
+	sim_time_t post_ns;
+	struct plat_pci_posted *post_q;
+	unsigned post_head, post_n, post_cap;
+	struct sim_event post_ev;
+	bool post_ev_init;
+	uint64_t posted_writes, posted_flushed;
 	struct plat_pci_dev *next;               /* platform's device list */
 };
 
@@ -190,6 +206,28 @@ void *plat_pci_bar_addr(struct plat_pci_dev *d, unsigned bar);
  * ones and returns -EFAULT (counted on the function when it is known).
  */
 int plat_pci_mmio_read(const volatile void *addr, unsigned size, uint64_t *val);
+/* A function-level reset (PCIe Base 3.0 s6.6.2; what VFIO_DEVICE_RESET asks
+ * of a device): writes in flight land, configuration space (Command, MSI,
+ * MSI-X control, BAR registers) and the MSI-X table return to their reset
+ * state (every vector masked), and @d's reset_fn resets the function's own
+ * registers and engines (plat_pci_set_reset_fn). */
+void plat_pci_function_reset(struct plat_pci_dev *d);
+static inline void plat_pci_set_reset_fn(struct plat_pci_dev *d, void (*fn)(void *opaque),
+					 void *opaque)
+{
+	d->reset_fn = fn;
+	d->reset_opaque = opaque;
+}
+/* Host writes to @d's BARs take effect @post_ns after they are issued, in
+ * order; a read of any of its BARs first applies every write in flight
+ * (PCIe ordering; plat_pci_post.c).  0 = at once (the default). */
+void plat_pci_set_posted_writes(struct plat_pci_dev *d, sim_time_t post_ns);
+/* (plat_pci_post.c, for plat_pci.c) */
+struct plat_pci_posted;
+int plat_pci_post_write(struct plat_pci_dev *d, unsigned bar, uint64_t off,
+			unsigned size, uint64_t val);
+void plat_pci_post_flush(struct plat_pci_dev *d);
+void plat_pci_post_fini(struct plat_pci_dev *d);
 int plat_pci_mmio_write(volatile void *addr, unsigned size, uint64_t val);
 
 /* BAR-relative access (a transport routing the guest's MMIO by BAR index

@@ -39,6 +39,9 @@ struct rpt_head {
 	const char *bus;                /* "pci" or "usb" */
 	const char *preset;
 	unsigned queues, cpus;
+	/* nic.rx_queues when the driver set up fewer at probe
+	 * (probe_queues), else 0 */
+	unsigned queues_asked, probe_queues;
 	bool rss;
 	uint64_t seed;
 	double duration_s;
@@ -174,6 +177,7 @@ struct rpt_timeline {
 	double max_stall_ms, bound_ms;  /* longest RX stall, its bound */
 	unsigned max_stall_q;
 	uint64_t kicks;                 /* the driver's lost-interrupt kicks */
+	uint64_t resets, tx_timeouts;   /* its reset task's runs, TX timeouts */
 };
 
 /* The driver's counters of one RX queue. */
@@ -218,6 +222,10 @@ struct rpt_run {
 					   scenario ("" or NULL: none) */
 	unsigned ncmp;
 	struct rpt_compare cmp[RPT_COMPARE_ROWS];
+	/* why the run failed or is partial (its exit status is not 0), for
+	 * the JSON document's "error", as iperf3 -J has it; NULL: it did not */
+	const char *error;
+	const char *partial;            /* a replay's capture turned bad part-way: why */
 };
 
 /* "rxscale run: CHIP, N RX queues, RSS on, N CPUs, preset P, seed S" */
@@ -267,5 +275,8 @@ void report_replay_text(FILE *out, const struct rpt_run *r, struct net_device *d
 /* The run as one JSON document (pretty-printed, newline-terminated). */
 void report_json(FILE *out, const struct rpt_run *r);
 void report_replay_json(FILE *out, const struct rpt_run *r);
+/* {"error": MSG}: what --json prints when a command fails before its
+ * document (iperf3 -J's key, so jq .error reads either). */
+void report_json_error(FILE *out, const char *msg);
 
 #endif /* RXSCALE_REPORT_H */

@@ -80,6 +80,12 @@ static json_object *config_json(const struct rpt_run *r)
 		json_object_object_add(o, "whatif", json_object_new_string(r->head.whatif));
 	json_object_object_add(o, "bus", json_object_new_string(r->head.bus));
 	json_object_object_add(o, "rx_queues", json_object_new_int((int)r->head.queues));
+	if (r->head.queues_asked) {     /* the driver set up fewer at probe */
+		json_object_object_add(o, "rx_queues_asked",
+				       json_object_new_int((int)r->head.queues_asked));
+		json_object_object_add(o, "rx_queues_at_probe",
+				       json_object_new_int((int)r->head.probe_queues));
+	}
 	json_object_object_add(o, "rss", json_object_new_boolean(r->head.rss));
 	json_object_object_add(o, "cpus", json_object_new_int((int)r->head.cpus));
 	json_object_object_add(o, "preset", json_object_new_string(r->head.preset));
@@ -245,6 +251,8 @@ void report_json(FILE *out, const struct rpt_run *r)
 				       json_object_new_string(r->compare_sets));
 	if (r->tl.n || r->tl.chaos)
 		json_object_object_add(root, "timeline", report_timeline_json(r));
+	if (r->error)           /* as iperf3 -J reports a failed test */
+		json_object_object_add(root, "error", json_object_new_string(r->error));
 	put(out, root);
 }
 
@@ -285,5 +293,15 @@ void report_replay_json(FILE *out, const struct rpt_run *r)
 		json_object_object_add(root, "sysstat", report_mpstat_json(r));
 	if (r->idle)
 		json_object_object_add(root, "cpuidle", report_cpuidle_json(r));
+	if (r->error)
+		json_object_object_add(root, "error", json_object_new_string(r->error));
+	put(out, root);
+}
+
+void report_json_error(FILE *out, const char *msg)
+{
+	json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "error", json_object_new_string(msg));
 	put(out, root);
 }

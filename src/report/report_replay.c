@@ -15,6 +15,10 @@ void report_replay(FILE *out, const struct rpt_run *r)
 	fprintf(out, "replay %s: %llu frames over %.6f s (%s)\n", rp->pcap,
 		(unsigned long long)rp->frames, rp->secs,
 		rp->line_rate ? "back to back at line rate" : "recorded gaps");
+	if (r->partial)
+		fprintf(out, "partial: the capture turned bad after these %llu frames (%s); "
+			"this report covers them, exit status 4\n",
+			(unsigned long long)rp->frames, r->partial);
 	if (rp->gaps_cut)
 		fprintf(out, "gaps shortened: %llu recorded gap%s longer than %g s (replay.max_gap)\n",
 			(unsigned long long)rp->gaps_cut, rp->gaps_cut == 1 ? "" : "s",

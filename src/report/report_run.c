@@ -14,8 +14,13 @@ void report_head(FILE *out, const struct rpt_run *r)
 {
 	const struct rpt_head *h = &r->head;
 
-	fprintf(out, "rxscale run: %s, %u RX queue%s, RSS %s, %u CPU%s, preset %s, seed %llu\n",
-		h->chip, h->queues, h->queues == 1 ? "" : "s", h->rss ? "on" : "off",
+	char asked[96] = "";
+
+	if (h->queues_asked)
+		snprintf(asked, sizeof(asked), " (nic.rx_queues=%u asked; the driver set up %u, "
+			 "its most here)", h->queues_asked, h->probe_queues);
+	fprintf(out, "rxscale run: %s, %u RX queue%s%s, RSS %s, %u CPU%s, preset %s, seed %llu\n",
+		h->chip, h->queues, h->queues == 1 ? "" : "s", asked, h->rss ? "on" : "off",
 		h->cpus, h->cpus == 1 ? "" : "s", h->preset, (unsigned long long)h->seed);
 	if (h->whatif)
 		fprintf(out, "note: %s is a %s\n", h->chip, h->whatif);

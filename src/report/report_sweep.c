@@ -28,13 +28,65 @@ void report_sweep_head(const struct rpt_sweep *sw)
 	       "interrupts/s", "ping avg ms", "retrans");
 }
 
+/* A figure as a table prints it, or "-" when the point has none. */
+static const char *fig(char *buf, size_t n, bool have, int prec, double v)
+{
+	if (!have)
+		return "-";
+	snprintf(buf, n, "%.*f", prec, v);
+	return buf;
+}
+
 void report_sweep_row(const struct rpt_sweep *sw, unsigned i)
 {
 	const struct rpt_sweep_point *pt = &sw->pt[i];
+	char ping[32], retr[32];
 
-	printf("%-12s %10.2f %11.1f %13.0f %13.3f %8llu\n", sw->vals[i], pt->gbps,
-	       pt->ksoftirqd, pt->irqs_per_s, pt->ping_avg_ms,
-	       (unsigned long long)pt->retransmits);
+	printf("%-12s %10.2f %11.1f %13.0f %13s %8s\n", sw->vals[i], pt->gbps,
+	       pt->ksoftirqd, pt->irqs_per_s,
+	       fig(ping, sizeof(ping), pt->ping_avg_ms >= 0, 3, pt->ping_avg_ms),
+	       fig(retr, sizeof(retr), !pt->udp, 0, (double)pt->retransmits));
+	fflush(stdout);
+}
+
+/* One override of a regime in its heading, and what wins over it. */
+static void put_override(const char *ov, const char *const *sets, unsigned nsets,
+			 const char *swept)
+{
+	size_t n = strcspn(ov, "=");
+	const char *wins = NULL;
+
+	for (unsigned i = 0; i < nsets; i++)
+		if (strcspn(sets[i], "=") == n && !strncmp(sets[i], ov, n))
+			wins = sets[i];
+	if (strlen(swept) == n && !strncmp(swept, ov, n))
+		printf(" %s (the swept values win)", ov);
+	else if (wins)
+		printf(" %s (--set %s wins)", ov, wins);
+	else
+		printf(" %s", ov);
+}
+
+void report_regime_head(const char *name, double secs, const char *figure,
+			const char *const *ov, unsigned n, const char *const *sets,
+			unsigned nsets, const char *swept)
+{
+	printf("\nregime %s (%g s each, main figure: %s):", name, secs, figure);
+	for (unsigned i = 0; i < n; i++)
+		put_override(ov[i], sets, nsets, swept);
+	printf("\n%-12s %10s %10s %11s %13s %13s %8s\n", swept, "Gbit/s", "%soft max",
+	       "ksoftirqd%", "interrupts/s", "ping avg ms", "retrans");
+}
+
+void report_regime_row(const char *val, const struct rpt_sweep_point *p)
+{
+	char gbps[32], ping[32], retr[32];
+
+	printf("%-12s %10s %10.1f %11.1f %13.0f %13s %8s\n", val,
+	       fig(gbps, sizeof(gbps), !p->no_iperf3, 2, p->gbps), p->soft_max,
+	       p->ksoftirqd, p->irqs_per_s,
+	       fig(ping, sizeof(ping), p->ping_avg_ms >= 0, 3, p->ping_avg_ms),
+	       fig(retr, sizeof(retr), !p->no_iperf3 && !p->udp, 0, (double)p->retransmits));
 	fflush(stdout);
 }
 
@@ -53,11 +105,14 @@ static void add_head(struct json_object *o, const struct rpt_sweep *sw, dbl_fn d
 /* One point's figures, into @o; doubles through @dbl. */
 static void add_point(struct json_object *o, const struct rpt_sweep_point *pt, dbl_fn dbl)
 {
-	json_object_object_add(o, "gbps", dbl(pt->gbps));
+	/* a figure the point has not: null (json-c writes a NULL member so) */
+	json_object_object_add(o, "gbps", pt->no_iperf3 ? NULL : dbl(pt->gbps));
 	json_object_object_add(o, "ksoftirqd", dbl(pt->ksoftirqd));
 	json_object_object_add(o, "irqs_per_s", dbl(pt->irqs_per_s));
-	json_object_object_add(o, "ping_avg_ms", dbl(pt->ping_avg_ms));
-	json_object_object_add(o, "retransmits", json_object_new_uint64(pt->retransmits));
+	json_object_object_add(o, "ping_avg_ms", pt->ping_avg_ms >= 0 ? dbl(pt->ping_avg_ms) :
+			       NULL);
+	json_object_object_add(o, "retransmits", pt->no_iperf3 || pt->udp ? NULL :
+			       json_object_new_uint64(pt->retransmits));
 }
 
 void report_sweep_json(const struct rpt_sweep *sw)
@@ -160,6 +215,19 @@ static bool jnum(struct json_object *o, const char *name, double *d)
 	return true;
 }
 
+/* A member that is a number or null (*@null): false if neither. */
+static bool jnum_null(struct json_object *o, const char *name, double *d, bool *null)
+{
+	struct json_object *v;
+
+	*null = json_object_object_get_ex(o, name, &v) && !v;
+	if (*null) {
+		*d = 0;
+		return true;
+	}
+	return jnum(o, name, d);
+}
+
 /* Read one point file into @sw (the first fixes the sweep; the others must
  * match it) and @pt.  0, or -1 with the error printed. */
 int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
@@ -168,6 +236,7 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 	struct json_object *o = json_object_from_file(path), *vals, *v;
 	struct rpt_sweep s;
 	double d, idx, cpus, seed, retr;
+	bool no_ping, no_gbps, no_retr;
 	const char *key, *chip, *preset;
 	int rc = -1;
 
@@ -192,7 +261,8 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 	    !json_object_object_get_ex(o, "values", &vals) ||
 	    !json_object_is_type(vals, json_type_array) ||
 	    !jnum(o, "index", &idx) || !jnum(o, "cpus", &cpus) || !jnum(o, "seed", &seed) ||
-	    !jnum(o, "duration_s", &s.duration_s) || !jnum(o, "retransmits", &retr) ||
+	    !jnum(o, "duration_s", &s.duration_s) ||
+	    !jnum_null(o, "retransmits", &retr, &no_retr) ||
 	    strlen(key) >= sizeof(s.key) || strlen(chip) >= sizeof(s.chip) ||
 	    strlen(preset) >= sizeof(s.preset)) {
 		bed_err("sweep-merge: %s: not an rxscale sweep point", path);
@@ -238,16 +308,19 @@ int report_sweep_point_read(const char *path, struct rpt_sweep *sw, bool first,
 			s.key, s.vals[(unsigned)idx]);
 		goto out;
 	}
-	if (!jnum(o, "gbps", &sw->pt[(unsigned)idx].gbps) ||
+	if (!jnum_null(o, "gbps", &sw->pt[(unsigned)idx].gbps, &no_gbps) ||
 	    !jnum(o, "ksoftirqd", &sw->pt[(unsigned)idx].ksoftirqd) ||
 	    !jnum(o, "irqs_per_s", &sw->pt[(unsigned)idx].irqs_per_s) ||
-	    !jnum(o, "ping_avg_ms", &d)) {
+	    !jnum_null(o, "ping_avg_ms", &d, &no_ping) || (no_gbps && !no_retr)) {
 		bed_err("sweep-merge: %s: not an rxscale sweep point", path);
 		goto out;
 	}
-	sw->pt[(unsigned)idx].ping_avg_ms = d;
+	/* null: no reply */
+	sw->pt[(unsigned)idx].ping_avg_ms = no_ping ? -1 : d;
+	sw->pt[(unsigned)idx].no_iperf3 = no_gbps;
+	sw->pt[(unsigned)idx].udp = !no_gbps && no_retr;       /* UDP: no retransmits */
 	json_object_object_get_ex(o, "retransmits", &v);
-	sw->pt[(unsigned)idx].retransmits = json_object_get_uint64(v);
+	sw->pt[(unsigned)idx].retransmits = no_retr ? 0 : json_object_get_uint64(v);
 	have[(unsigned)idx] = true;
 	rc = 0;
 out:

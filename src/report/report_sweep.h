@@ -3,7 +3,8 @@
  * report_sweep.h - how `rxscale run --sweep` prints a sweep: its table
  * (row by row, as points finish), its JSON document, and one point as a
  * JSON file (--point-json) that `rxscale sweep-merge` reads back.  A
- * point file holds its figures exactly ("%.17g" reads back bit for bit),
+ * figure a point does not have is "-" in a table, null in JSON (as
+ * iperf3 and sysstat leave them).  A point file holds its figures exactly ("%.17g" reads back bit for bit),
  * so a merged sweep prints the bytes an in-process one does.
  */
 #ifndef RXSCALE_REPORT_SWEEP_H
@@ -26,6 +27,8 @@ struct rpt_sweep_point {
 	double irqs_per_s;              /* the NIC's host interrupts */
 	double ping_avg_ms;             /* idle ping average; -1: no reply */
 	uint64_t retransmits;
+	bool no_iperf3;                 /* no iperf3 ran: no gbps, retransmits */
+	bool udp;                       /* iperf3 -u: no retransmits */
 };
 
 /* A sweep: what its heading says, the values and each point's figures. */
@@ -45,7 +48,20 @@ struct rpt_sweep {
 void report_sweep_head(const struct rpt_sweep *sw);
 void report_sweep_row(const struct rpt_sweep *sw, unsigned i);
 
-/* The whole sweep as one JSON document on stdout. */
+/*
+ * A regime's table: its heading (regime @name, @secs seconds a run, judged
+ * by @figure, its @n overrides @ov, each with what wins over it: the last
+ * of the @nsets --set assignments @sets of its key, or the swept key
+ * @swept), the column titles; one row (value @val), flushed.  A figure
+ * the point does not have (no ping reply, no iperf3) is "-".
+ */
+void report_regime_head(const char *name, double secs, const char *figure,
+			const char *const *ov, unsigned n, const char *const *sets,
+			unsigned nsets, const char *swept);
+void report_regime_row(const char *val, const struct rpt_sweep_point *pt);
+
+/* The whole sweep as one JSON document on stdout; a figure a point does
+ * not have is null. */
 void report_sweep_json(const struct rpt_sweep *sw);
 
 /* Point @i as a JSON file at @path, written through a temporary file next

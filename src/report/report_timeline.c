@@ -23,6 +23,15 @@ static void indented(FILE *out, const char *s)
 	}
 }
 
+/* "N lost-interrupt kicks, N resets (N TX timeouts)" and a newline */
+static void recovery(FILE *out, const struct rpt_timeline *t)
+{
+	fprintf(out, "%llu lost-interrupt kick%s, %llu reset%s (%llu TX timeout%s)\n",
+		(unsigned long long)t->kicks, t->kicks == 1 ? "" : "s",
+		(unsigned long long)t->resets, t->resets == 1 ? "" : "s",
+		(unsigned long long)t->tx_timeouts, t->tx_timeouts == 1 ? "" : "s");
+}
+
 void report_timeline(FILE *out, const struct rpt_run *r)
 {
 	const struct rpt_timeline *t = &r->tl;
@@ -60,7 +69,11 @@ void report_timeline(FILE *out, const struct rpt_run *r)
 				t->bound_ms);
 		else
 			fprintf(out, "no stall (bound %.1f ms)", t->bound_ms);
-		fprintf(out, ", %llu lost-interrupt kicks\n", (unsigned long long)t->kicks);
+		fputs(", ", out);
+		recovery(out, t);
+	} else if (t->faults) {
+		fprintf(out, "faults: %u; the driver's recovery: ", t->faults);
+		recovery(out, t);
 	}
 	if (t->failed)
 		fprintf(out, "%u timeline command%s rejected: the run went on with the old "
@@ -94,6 +107,14 @@ json_object *report_timeline_json(const struct rpt_run *r)
 	}
 	json_object_object_add(o, "entries", a);
 	json_object_object_add(o, "rejected", json_object_new_int((int)t->failed));
+	if (t->chaos || t->faults) {
+		json_object_object_add(o, "faults", json_object_new_int((int)t->faults));
+		json_object_object_add(o, "lost_interrupt_kicks",
+				       json_object_new_int64((int64_t)t->kicks));
+		json_object_object_add(o, "resets", json_object_new_int64((int64_t)t->resets));
+		json_object_object_add(o, "tx_timeouts",
+				       json_object_new_int64((int64_t)t->tx_timeouts));
+	}
 	if (t->chaos) {
 		json_object *c = json_object_new_object();
 

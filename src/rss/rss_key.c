@@ -25,34 +25,36 @@ static int hexval(char c)
 	return -1;
 }
 
-int rss_key_parse(const char *s, uint8_t *key, size_t cap, size_t *len)
+int rss_key_parse(const char *s, unsigned flags, uint8_t *key, size_t size, size_t *len)
 {
-	bool colons = strchr(s, ':') != NULL;
+	bool colons = (flags & RSS_KEY_ETHTOOL) || strchr(s, ':') != NULL;
 	size_t n = 0;
 
 	*len = 0;
-	if (!*s)
-		return -ENODATA;
-	while (*s) {
-		int hi = hexval(s[0]), lo;
+	do {
+		int hi, lo;
 
-		if (hi < 0)
-			return -EINVAL;
-		lo = hexval(s[1]);
+		if (n == size) {
+			*len = size + 1;
+			return -E2BIG;
+		}
+		hi = hexval(s[0]);
+		lo = hi < 0 ? -1 : hexval(s[1]);
 		if (lo < 0)
 			return -EINVAL;
-		if (n == cap)
-			return -E2BIG;
 		key[n++] = (uint8_t)(hi << 4 | lo);
 		s += 2;
 		if (colons && *s) {
-			if (*s != ':' || !s[1])
+			if (*s != ':')
 				return -EINVAL;
 			s++;
+			/* ethtool takes a ':' after the last byte; ours does not */
+			if (!*s && !(flags & RSS_KEY_ETHTOOL))
+				return -EINVAL;
 		}
-	}
+	} while (*s);
 	*len = n;
-	return 0;
+	return n == size ? 0 : -ERANGE;
 }
 
 char *rss_key_format(const uint8_t *key, size_t len, char *buf)

@@ -22,9 +22,11 @@
 #include <linux/io.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
+#include <linux/rtnetlink.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 
 #include "hw/rtl_chips.h"
 #include "hw/rtl_defines.h"
@@ -212,6 +214,8 @@ enum rtl_vec_kind {
  * @irqs: interrupts taken
  * @wd_pending: the service timer saw work waiting at its last check
  * @wd_progress: descriptors done by then
+ * @wd_kicked: the service timer scheduled its NAPI for a stall, and no
+ *	descriptor was done since
  * @dim: RX vectors: adaptive moderation (r8169_dim.c)
  * @dim_changes: profiles applied by the DIM work
  */
@@ -231,6 +235,7 @@ struct rtl_q_vector {
 	u64 irqs;
 	bool wd_pending;
 	u64 wd_progress;
+	bool wd_kicked;
 	struct dim dim;
 	u64 dim_changes;
 };
@@ -276,7 +281,7 @@ struct rtl_rings {
  * @enable_all: unmask every source the driver uses
  * @disable_all: mask them all
  * @unmask: unmask one vector's sources, after its NAPI completed
- * @kick: make a vector whose message was lost fire again
+ * @mask: mask one vector's sources, before its NAPI runs
  */
 struct rtl_irq_ops {
 	const char *name;
@@ -284,7 +289,7 @@ struct rtl_irq_ops {
 	void (*enable_all)(struct rtl8169_private *tp);
 	void (*disable_all)(struct rtl8169_private *tp);
 	void (*unmask)(struct rtl_q_vector *qv);
-	void (*kick)(struct rtl_q_vector *qv);
+	void (*mask)(struct rtl_q_vector *qv);
 };
 
 /**
@@ -328,7 +333,12 @@ struct rtl_irq_ops {
  * @link_changes: carrier changes seen
  * @watchdog: the service timer: lost interrupts (and the link, when it has
  *	no vector)
- * @watchdog_kicks: stalled vectors made to fire again
+ * @watchdog_kicks: stalled vectors whose NAPI the service timer scheduled
+ * @reset_work: the reset task: chip reset and rings rebuilt, under RTNL
+ * @tx_timeouts: TX queues the stack's watchdog found stuck (ndo_tx_timeout)
+ * @resets: resets the reset task completed
+ * @reset_failures: resets that could not get new rings (the old ones stay;
+ *	the next stall or timeout tries again)
  * @tally: the block the chip dumps its tally counters into
  * @tally_dma: its bus address
  * @tally_reset_done: the tally was zeroed, once, at the first open
@@ -367,6 +377,10 @@ struct rtl8169_private {
 	u64 link_changes;
 	struct timer_list watchdog;
 	u64 watchdog_kicks;
+	struct work_struct reset_work;
+	u64 tx_timeouts;
+	u64 resets;
+	u64 reset_failures;
 	struct rtl_tally *tally;
 	dma_addr_t tally_dma;
 	bool tally_reset_done;
@@ -414,6 +428,10 @@ void rtl_phy_power_up(struct rtl8169_private *tp);
 /* The service timer: every R8169_WATCHDOG_PERIOD while up. */
 #define R8169_WATCHDOG_PERIOD	HZ
 void rtl_watchdog(struct timer_list *t);
+/* The stack's TX watchdog limit: mainline r8169's RTL8169_TX_TIMEOUT. */
+#define R8169_TX_TIMEOUT	(6 * HZ)
+void rtl_tx_timeout(struct net_device *dev, unsigned int txqueue);
+void rtl_reset_task(struct work_struct *work);
 
 /* ---- r8169_rx.c ---- */
 const struct rtl_rx_desc_ops *rtl_rx_desc_ops_for(const struct rtl_rx_desc_fmt *fmt);

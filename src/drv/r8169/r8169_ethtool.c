@@ -470,7 +470,7 @@ static int rtl_get_sset_count(struct net_device *dev, int sset)
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return (int)(RTL_TALLY_NSTATS + tp->num_rx_queues * rxq_nstats(tp) +
-		     tp->num_tx_queues * TXQ_NSTATS + tp->nqv + 2);
+		     tp->num_tx_queues * TXQ_NSTATS + tp->nqv + 5);
 }
 
 static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -495,6 +495,9 @@ static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 			ethtool_sprintf(&data, "irq_%s", tp->qv[i].name);
 	ethtool_puts(&data, "link_changes");
 	ethtool_puts(&data, "watchdog_kicks");
+	ethtool_puts(&data, "tx_timeout_count");
+	ethtool_puts(&data, "reset_count");
+	ethtool_puts(&data, "reset_failures");
 }
 
 static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *st,
@@ -540,6 +543,9 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 			*d++ = tp->qv[i].irqs;
 	*d++ = tp->link_changes;
 	*d++ = tp->watchdog_kicks;
+	*d++ = tp->tx_timeouts;
+	*d++ = tp->resets;
+	*d++ = tp->reset_failures;
 }
 
 /**

@@ -91,17 +91,9 @@ static void v2_unmask(struct rtl_q_vector *qv)
 	v2_unmask_id(qv->tp, qv->id);
 }
 
-/* Mask and unmask the id: its level falls and, with its status still
- * latched, rises again, so the device sends the message again (research
- * s4.3: a bit unmasked while latched re-fires).  This is what igc's and
- * ice's software-interrupt triggers (EICS, GLINT_DYN_CTL SWINT_TRIG) do
- * for their queues; the RTL8125 family has no such register in the V2
- * model.
- */
-static void v2_kick(struct rtl_q_vector *qv)
+static void v2_mask_qv(struct rtl_q_vector *qv)
 {
 	v2_mask(qv->tp, qv->id);
-	v2_unmask_id(qv->tp, qv->id);
 }
 
 static const struct rtl_irq_ops rtl_irq_ops_v2 = {
@@ -110,7 +102,7 @@ static const struct rtl_irq_ops rtl_irq_ops_v2 = {
 	.enable_all = v2_enable_all,
 	.disable_all = v2_disable_all,
 	.unmask = v2_unmask,
-	.kick = v2_kick,
+	.mask = v2_mask_qv,
 };
 
 /* ---- legacy model: IntrMask/IntrStatus 0x38/0x3C, research s4.2 ---- */
@@ -154,11 +146,9 @@ static void legacy_unmask(struct rtl_q_vector *qv)
 	rtl_w32(qv->tp, RTL_IntrMask_8125, qv->tp->legacy_mask);
 }
 
-/* The same through IntrMask: its level falls and rises again. */
-static void legacy_kick(struct rtl_q_vector *qv)
+static void legacy_mask(struct rtl_q_vector *qv)
 {
 	rtl_w32(qv->tp, RTL_IntrMask_8125, 0);
-	rtl_w32(qv->tp, RTL_IntrMask_8125, qv->tp->legacy_mask);
 }
 
 static const struct rtl_irq_ops rtl_irq_ops_legacy = {
@@ -167,7 +157,7 @@ static const struct rtl_irq_ops rtl_irq_ops_legacy = {
 	.enable_all = legacy_enable_all,
 	.disable_all = legacy_disable_all,
 	.unmask = legacy_unmask,
-	.kick = legacy_kick,
+	.mask = legacy_mask,
 };
 
 /* ---- vector plan ---- */
@@ -599,13 +589,16 @@ void rtl_sync_irqs(struct rtl8169_private *tp)
 			synchronize_irq((unsigned int)tp->qv[i].irq);
 }
 
-/* ---- the service timer: lost interrupts ---- */
+/* ---- the service timer: lost interrupts, hung rings ---- */
 
 /*
- * A vector stalls when its message is lost: the status stays latched and
- * unmasked, so the level never falls and rises again and the device never
- * sends another; its NAPI never runs and its ring fills (the rest is
- * rx_missed).  Mainline drivers catch this from a periodic task:
+ * A vector stalls when its message is lost, or when its status is cleared
+ * after the work it announced was looked for: an ack posted in the
+ * handler that reaches the device after the poll read the ring (PCIe
+ * posted writes; QEMU's vfio-user posts MMIO writes too).  Either way no
+ * message comes while the work waits, its NAPI never runs and its ring
+ * fills (the rest is rx_missed).  Mainline drivers catch this from a
+ * periodic task:
  *  - ice (ice_check_for_hang_subtask, every service-timer period, HZ):
  *    a TX ring with work pending whose packet count did not move since
  *    the last check gets a software interrupt on its vector;
@@ -615,8 +608,16 @@ void rtl_sync_irqs(struct rtl8169_private *tp)
  *    chip.
  * This driver applies ice's rule to every vector's rings, RX and TX:
  * work pending at two checks in a row with no descriptor done between
- * them.  A stall therefore ends between one and two periods after it
- * began, and a vector that is merely busy is never disturbed.
+ * them.  The RTL8125 family has no software-interrupt register, and a
+ * message the driver makes the device send (mask and unmask with the
+ * status latched) needs that status and can itself be lost, so the timer
+ * schedules the vector's NAPI itself, masked as its handler would.  A
+ * stall therefore ends between one and two periods after it began,
+ * however many messages are lost, and a vector that is merely busy is
+ * never disturbed.  An RX ring still stalled at the check after that (its
+ * poll ran and took nothing: a hung ring) gets the reset task; a TX ring
+ * is left to the stack's TX watchdog, which resets through
+ * ndo_tx_timeout, as ice leaves it.
  */
 static bool qv_stalled(struct rtl_q_vector *qv)
 {
@@ -631,15 +632,30 @@ static bool qv_stalled(struct rtl_q_vector *qv)
 		progress += READ_ONCE(qv->tx->dirty_tx);
 		pending |= READ_ONCE(qv->tx->dirty_tx) != READ_ONCE(qv->tx->cur_tx);
 	}
+	if (!pending || progress != qv->wd_progress)
+		qv->wd_kicked = false;
 	stalled = pending && qv->wd_pending && progress == qv->wd_progress;
 	qv->wd_pending = pending && !stalled;
 	qv->wd_progress = progress;
 	return stalled;
 }
 
+/* Run the vector's poll as its handler would have: masked, NAPI
+ * scheduled; the poll unmasks it when it completes.
+ */
+static void rtl_kick(struct rtl_q_vector *qv)
+{
+	if (!napi_schedule_prep(&qv->napi))
+		return;
+	qv->tp->irq_ops->mask(qv);
+	__napi_schedule(&qv->napi);
+}
+
 /**
- * rtl_watchdog() - the service timer: kick stalled vectors, poll the link without a link vector
- * @t: the timer (or tasklet) embedded in the device
+ * rtl_watchdog() - the service timer: run stalled vectors' polls, reset hung rings
+ * @t: the timer embedded in the device
+ *
+ * Also polls the link when it has no vector.
  *
  * Context: timer (softirq); re-arms itself every R8169_WATCHDOG_PERIOD.
  */
@@ -652,13 +668,40 @@ void rtl_watchdog(struct timer_list *t)
 
 		if (!qv->active || !qv->napi_added || !qv_stalled(qv))
 			continue;
+		/* TX has the stack's watchdog (ndo_tx_timeout); RX has this */
+		if (qv->wd_kicked && qv->rx && rtl_rx_pending(qv->rx)) {
+			netdev_warn(tp->dev, "%s: RX ring hung: no progress after its poll ran, resetting\n",
+				    qv->name);
+			schedule_work(&tp->reset_work);
+			continue;
+		}
+		qv->wd_kicked = true;
 		tp->watchdog_kicks++;
-		tp->irq_ops->kick(qv);
+		rtl_kick(qv);
 	}
 	/* no link vector (the vector ladder's second step): poll */
 	if (!tp->link_irq)
 		rtl_link_check(tp);
 	mod_timer(&tp->watchdog, jiffies + R8169_WATCHDOG_PERIOD);
+}
+
+/**
+ * rtl_tx_timeout() - ndo_tx_timeout: a TX queue stopped for R8169_TX_TIMEOUT
+ * @dev: the network device
+ * @txqueue: the queue the stack's watchdog found stuck
+ *
+ * As mainline r8169 does (rtl8169_tx_timeout), the chip is reset from
+ * process context.
+ *
+ * Context: the stack's watchdog timer (softirq).
+ */
+void rtl_tx_timeout(struct net_device *dev, unsigned int txqueue)
+{
+	struct rtl8169_private *tp = netdev_priv(dev);
+
+	(void)txqueue;
+	tp->tx_timeouts++;
+	schedule_work(&tp->reset_work);
 }
 
 /* The internal PHY through the GPHY_OCP window (K r8168_phy_ocp_read and

@@ -313,6 +313,44 @@ int rtl_reconfigure(struct rtl8169_private *tp, const struct rtl_cfg *cfg)
 	return 0;
 }
 
+/**
+ * rtl_reset_task() - the reset task: reset the chip and rebuild its rings
+ * @work: the device's reset_work
+ *
+ * Queued by the TX timeout and by the service timer for a vector whose
+ * poll made no progress.  As mainline r8169's reset work does (rtl_task,
+ * rtl_reset_work), under RTNL and only while the interface runs: the
+ * datapath is quiesced (what the old rings held unpolled is counted in
+ * rx_queue_N_flushed and tx_queue_N_drops, what the chip held in its
+ * pipeline by the chip), the chip reset, and started again on fresh rings
+ * of the same configuration.  RSS key and table, moderation and the
+ * interrupt map are programmed again from the driver's state, since the
+ * reset returns the chip's to their defaults.
+ *
+ * Context: process (kworker); takes RTNL.
+ */
+void rtl_reset_task(struct work_struct *work)
+{
+	struct rtl8169_private *tp = container_of(work, struct rtl8169_private, reset_work);
+	struct rtl_cfg cfg;
+	int rc;
+
+	rtnl_lock();
+	if (!netif_running(tp->dev))
+		goto out;
+	rtl_cfg_current(tp, &cfg);
+	rc = rtl_reconfigure(tp, &cfg);
+	if (rc) {
+		tp->reset_failures++;
+		netdev_err(tp->dev, "reset: no rings (%d); still on the old ones\n", rc);
+		goto out;
+	}
+	tp->resets++;
+	netdev_info(tp->dev, "reset: chip reset, rings rebuilt\n");
+out:
+	rtnl_unlock();
+}
+
 static void rtl_set_rx_mode(struct net_device *dev)
 {
 	struct rtl8169_private *tp = netdev_priv(dev);
@@ -331,6 +369,7 @@ static const struct net_device_ops rtl_netdev_ops = {
 	.ndo_start_xmit = rtl_start_xmit,
 	.ndo_set_rx_mode = rtl_set_rx_mode,
 	.ndo_get_stats64 = rtl_get_stats64,
+	.ndo_tx_timeout = rtl_tx_timeout,
 };
 
 /* ---- probe / remove ---- */
@@ -427,6 +466,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *id)
 		u64_stats_init(&tp->tx_ring[q].stats.xmit_syncp);
 	}
 	timer_setup(&tp->watchdog, rtl_watchdog, 0);
+	INIT_WORK(&tp->reset_work, rtl_reset_task);
+	dev->watchdog_timeo = R8169_TX_TIMEOUT;
 	SET_NETDEV_DEV(dev, &pdev->dev);
 	rtl_init_mac_address(tp);
 	/* the RTL8125 family's descriptors and tally address take 64-bit
@@ -490,6 +531,8 @@ static void rtl_remove_one(struct pci_dev *pdev)
 		return;
 	tp = netdev_priv(dev);
 	unregister_netdev(dev);         /* closes it if open */
+	/* after the close: a reset queued before finds it down */
+	cancel_work_sync(&tp->reset_work);
 	rtl_free_vectors(tp);
 	pci_set_drvdata(pdev, NULL);
 }

@@ -35,6 +35,7 @@
 #include <linux/hrtimer.h>
 #include <linux/printk.h>
 #include <linux/skbuff.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 
 /* Fill @buf with @len (<= 52) bytes of the boot-time random RSS key
@@ -114,6 +115,10 @@ struct netdev_queue {
 	 * (netdev_tx_sent_queue/_completed_queue) */
 	u64 bql_queued, bql_completed;
 	struct napi_struct *napi;       /* netif_queue_set_napi() */
+	/* jiffies of the last frame the driver took (txq_trans_update) and
+	 * the TX watchdog's timeouts of this queue */
+	unsigned long trans_start;
+	unsigned long trans_timeout;
 };
 
 /*
@@ -189,6 +194,9 @@ struct net_device_ops {
 	 * driver's counters; may run on any CPU, beside the datapath */
 	void (*ndo_get_stats64)(struct net_device *dev,
 				struct rtnl_link_stats64 *storage);
+	/* the TX watchdog found queue @txqueue stopped for longer than
+	 * watchdog_timeo; called in the watchdog timer (softirq) */
+	void (*ndo_tx_timeout)(struct net_device *dev, unsigned int txqueue);
 };
 
 /* The kind of queue netif_queue_set_napi() names (uapi <linux/netdev.h>). */
@@ -256,6 +264,10 @@ struct net_device {
 	netdev_rx_flush_t rx_flush;
 	void *rx_handler_data;
 	struct net_device_core_stats core_stats;
+	/* the TX watchdog (ndo_tx_timeout): its period and limit in jiffies
+	 * (5 s when the driver leaves it 0), and its timer */
+	int watchdog_timeo;
+	struct timer_list watchdog_timer;
 	int promiscuity;
 	void *priv;                     /* driver private area (netdev_priv) */
 };

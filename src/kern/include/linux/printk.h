@@ -10,6 +10,7 @@
 #define RXSCALE_KERN_PRINTK_H
 
 /* Log levels as printk's. */
+#define KERN_CRIT_LVL 2
 #define KERN_ERR_LVL 3
 #define KERN_WARNING_LVL 4
 #define KERN_INFO_LVL 6
@@ -18,6 +19,7 @@
 void kern_printk(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+#define pr_crit(...) kern_printk(KERN_CRIT_LVL, __VA_ARGS__)
 #define pr_err(...) kern_printk(KERN_ERR_LVL, __VA_ARGS__)
 #define pr_warn(...) kern_printk(KERN_WARNING_LVL, __VA_ARGS__)
 #define pr_info(...) kern_printk(KERN_INFO_LVL, __VA_ARGS__)
@@ -26,6 +28,7 @@ void kern_printk(int level, const char *fmt, ...)
 #define dev_err(dev, fmt, ...) pr_err("%s: " fmt, (dev)->name, ##__VA_ARGS__)
 #define dev_warn(dev, fmt, ...) pr_warn("%s: " fmt, (dev)->name, ##__VA_ARGS__)
 #define dev_info(dev, fmt, ...) pr_info("%s: " fmt, (dev)->name, ##__VA_ARGS__)
+#define netdev_crit(ndev, fmt, ...) pr_crit("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
 #define netdev_err(ndev, fmt, ...) pr_err("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
 #define netdev_warn(ndev, fmt, ...) pr_warn("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
 #define netdev_info(ndev, fmt, ...) pr_info("%s: " fmt, (ndev)->name, ##__VA_ARGS__)
