@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drv/r8169.h"
-#include "kern/kern.h"
+#include "bed/bed_world.h"
+#include "drv/r8169/r8169.h"
 #include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "net/net_build.h"
@@ -29,13 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CHECK(c) do { if (!(c)) abort(); } while (0)
 
 static struct {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
-	struct rtlm_dev *m;
-	struct pci_dev pdev;
-	struct net_device *dev;
+	struct bed_world w;	/* the testbed: host, kernel, NIC, eth0 up */
+	bool up;
 	FILE *null;
 	u64 offered, hooked;
 	u8 frame[128];
@@ -54,7 +49,7 @@ static void gen_fn(struct sim *s, struct sim_event *ev)
 {
 	fx.frame[14 + 12] = (u8)fx.burst_left;  /* vary the IPv4 source */
 	fx.offered++;
-	rtlm_eth_rx(fx.m, fx.frame, fx.frame_len);
+	rtlm_eth_rx(fx.w.m, fx.frame, fx.frame_len);
 	if (--fx.burst_left)
 		sim_schedule_in(s, ev, GAP_NS);
 }
@@ -63,9 +58,9 @@ static void cmd_fn(struct sim *s, struct sim_event *ev)
 {
 	(void)s;
 	(void)ev;
-	fx.k.fault.dma_fail_nth = fx.dma_fail_nth;
-	(void)ethtool_cmd_run(fx.dev, fx.cmd, fx.null, fx.null);
-	fx.k.fault.dma_fail_nth = 0;
+	fx.w.k.fault.dma_fail_nth = fx.dma_fail_nth;
+	(void)ethtool_cmd_run(fx.w.dev, fx.cmd, fx.null, fx.null);
+	fx.w.k.fault.dma_fail_nth = 0;
 }
 
 static void hook(struct sk_buff *skb, struct napi_struct *napi, void *data)
@@ -76,24 +71,19 @@ static void hook(struct sk_buff *skb, struct napi_struct *napi, void *data)
 	consume_skb(skb);
 }
 
+/* The first chip row on 4 CPUs, seed 1, probed and up (bed_world_up). */
 static void setup(void)
 {
-	struct sim_host_params p;
 	struct net_build b;
 
-	sim_init(&fx.sim);
-	sim_cost_load_default(&fx.cost);
-	sim_host_params_default(&p, 4);
-	fx.host = sim_host_create(&fx.sim, &fx.cost, &p);
-	CHECK(fx.host && !kern_init(&fx.k, fx.host, 1));
-	fx.m = rtlm_create(fx.host, &fx.k.mem, &rtl_chips[0], NULL);
-	CHECK(fx.m);
-	kern_pci_dev_init(&fx.pdev, rtlm_pci(fx.m), "0000:01:00.0");
-	CHECK(!kern_pci_probe(&rtl8169_pci_driver, &fx.pdev));
-	fx.dev = pci_get_drvdata(&fx.pdev);
-	kern_netdev_set_rx_handler(fx.dev, hook, NULL, NULL);
-	dev_set_promiscuity(fx.dev, 1);
-	CHECK(!dev_open(fx.dev, NULL));
+	bed_scenario_default(&fx.w.scn);
+	snprintf(fx.w.scn.chip, sizeof(fx.w.scn.chip), "%s", rtl_chips[0].name);
+	fx.w.scn.cpus = 4;
+	fx.w.scn.seed = 1;
+	CHECK(!bed_world_up(&fx.w));
+	fx.up = true;
+	kern_netdev_set_rx_handler(fx.w.dev, hook, NULL, NULL);
+	dev_set_promiscuity(fx.w.dev, 1);
 	fx.null = fopen("/dev/null", "w");
 	sim_event_init(&fx.gen_ev, gen_fn, NULL);
 	sim_event_init(&fx.cmd_ev, cmd_fn, NULL);
@@ -107,7 +97,7 @@ static void setup(void)
 /* Driver counters: per queue, kept by each queue across reconfigurations. */
 static void ring_totals(u64 *pk, u64 *dr)
 {
-	struct rtl8169_private *tp = netdev_priv(fx.dev);
+	struct rtl8169_private *tp = netdev_priv(fx.w.dev);
 
 	*pk = *dr = 0;
 	for (unsigned q = 0; q < R8169_MAX_RX_QUEUES; q++) {
@@ -127,34 +117,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct rtlm_stats *ms;
 	sim_time_t now;
 
-	if (!fx.host)
+	if (!fx.up)
 		setup();
 	if (!size)
 		return 0;
 	n = (size_t)snprintf(fx.cmd, sizeof(fx.cmd), "%s %s ",
 			     opts[data[0] % (sizeof(opts) / sizeof(opts[0]))],
-			     data[0] & 0x80 ? "eth1" : fx.dev->name);
+			     data[0] & 0x80 ? "eth1" : fx.w.dev->name);
 	fx.dma_fail_nth = size > 1 && data[1] & 0x80 ? 1 + (data[1] & 0x3f) : 0;
 	for (size_t i = 1; i < size && n < sizeof(fx.cmd) - 1; i++)
 		fx.cmd[n++] = data[i] ? (char)data[i] : ' ';
 	fx.cmd[n] = 0;
 	/* the burst, with the command when about half of it is in */
-	now = sim_now(&fx.sim);
+	now = sim_now(&fx.w.sim);
 	fx.burst_left = BURST;
-	sim_schedule_at(&fx.sim, &fx.gen_ev, now);
-	sim_schedule_at(&fx.sim, &fx.cmd_ev, now + GAP_NS * (BURST / 2) + (data[0] & 7) * 61);
-	sim_run(&fx.sim);
-	CHECK(netif_running(fx.dev) && netif_carrier_ok(fx.dev));
-	ms = rtlm_stats(fx.m);
+	sim_schedule_at(&fx.w.sim, &fx.gen_ev, now);
+	sim_schedule_at(&fx.w.sim, &fx.cmd_ev, now + GAP_NS * (BURST / 2) + (data[0] & 7) * 61);
+	sim_run(&fx.w.sim);
+	CHECK(netif_running(fx.w.dev) && netif_carrier_ok(fx.w.dev));
+	ms = rtlm_stats(fx.w.m);
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
 		ok += ms->rx_ok[q];
 	CHECK(ms->rx_offered == fx.offered);
-	CHECK(ms->rx_offered == ok + rtlm_rx_dropped(fx.m) + ms->rx_inflight);
+	CHECK(ms->rx_offered == ok + rtlm_rx_dropped(fx.w.m) + ms->rx_inflight);
 	ring_totals(&pk, &dr);
 	CHECK(ok == pk + dr);
 	CHECK(fx.hooked == pk);
-	CHECK(!fx.k.warn.napi_over_budget && !fx.k.warn.napi_not_completed &&
-	      !fx.k.warn.napi_complete_at_budget && !fx.k.warn.napi_budget0_work &&
-	      !fx.k.warn.napi_sched_disabled);
+	CHECK(!fx.w.k.warn.napi_over_budget && !fx.w.k.warn.napi_not_completed &&
+	      !fx.w.k.warn.napi_complete_at_budget && !fx.w.k.warn.napi_budget0_work &&
+	      !fx.w.k.warn.napi_sched_disabled);
 	return 0;
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run the kernel's checkpatch.pl --strict over every file in src/drv (the
-# r8169 and r8152 drivers, headers too), as netdev would (issue 25).
+# r8169 and r8152 drivers, headers too), as netdev would (issue 25), and
+# the kernel's scripts/kernel-doc -Wall over the same files (every
+# parameter, member and return described); tests/kdoc_test.py checks that
+# the comments are there.
 #
 # Usage: scripts/checkpatch.sh [OUTDIR]        (default: build/checkpatch)
 #   CHECKPATCH_DEBIAN_MIRROR   override the mirror (default deb.debian.org)
@@ -26,7 +29,8 @@
 #
 # Output: one line per finding, a count line ("checkpatch: N files: E
 # errors, W warnings, C checks; A allowed by ..., U not, S stale entries"),
-# then "checkpatch: OK" (exit 0) or "checkpatch: FAIL" (exit 1).
+# then "checkpatch: OK" (exit 0) or "checkpatch: FAIL" (exit 1); every
+# kernel-doc warning fails too.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,6 +45,8 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # The files checkpatch.pl opens beside itself (it reads them from the
 # directory it lives in, scripts/).
 need="scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch"
+# kernel-doc (scripts/kernel-doc links to it) and the Python library it loads
+kdoc="tools/docs/kernel-doc tools/lib/python"
 
 log() { echo "checkpatch: $*"; }
 die() { echo "checkpatch: error: $*" >&2; exit 1; }
@@ -84,8 +90,8 @@ debver=$(dpkg-deb -f "$deb" Version)
 
 # --- checkpatch.pl and its data files, out of the tarball --------------------
 tool=$out/linux-7.3
-if [ ! -f "$tool/.rxscale-source" ] || [ "$(cat "$tool/.rxscale-source")" != "$pkg $debver" ]; then
-	log "extracting $need from $pkg $debver"
+if [ ! -f "$tool/.rxscale-source" ] || [ "$(cat "$tool/.rxscale-source")" != "$pkg $debver kdoc" ]; then
+	log "extracting $need $kdoc from $pkg $debver"
 	rm -rf "$tool" "$out/extract"
 	mkdir -p "$out/extract"
 	tarball=$(dpkg-deb -c "$deb" | awk '{print $NF}' |
@@ -96,7 +102,7 @@ if [ ! -f "$tool/.rxscale-source" ] || [ "$(cat "$tool/.rxscale-source")" != "$p
 	*) die "unknown compression: $tarball" ;;
 	esac
 	members=""
-	for f in $need; do members="$members $pkg/$f"; done
+	for f in $need $kdoc; do members="$members $pkg/$f"; done
 	# Stream the tarball out of the .deb into tar: only the named
 	# members are written.
 	# shellcheck disable=SC2086
@@ -105,9 +111,9 @@ if [ ! -f "$tool/.rxscale-source" ] || [ "$(cat "$tool/.rxscale-source")" != "$p
 		die "could not extract$members from $tarball"
 	mv "$out/extract/$pkg" "$tool"
 	rm -rf "$out/extract"
-	echo "$pkg $debver" >"$tool/.rxscale-source"
+	echo "$pkg $debver kdoc" >"$tool/.rxscale-source"
 fi
-for f in $need; do [ -f "$tool/$f" ] || die "missing $tool/$f"; done
+for f in $need $kdoc; do [ -e "$tool/$f" ] || die "missing $tool/$f"; done
 log "checkpatch.pl from $pkg $debver ($deb)"
 
 # --- run ---------------------------------------------------------------------
@@ -134,9 +140,17 @@ for f in $files; do
 	rm -f "$run"/.checkpatch-camelcase.*
 done
 
+# --- kernel-doc -Wall: each comment's parameters, members, return ---------------
+command -v python3 >/dev/null || die "python3 is missing (kernel-doc)"
+kd=$out/kernel-doc.log
+# shellcheck disable=SC2086
+(cd "$root" && python3 "$tool/tools/docs/kernel-doc" -none -Wall $files) >"$kd" 2>&1 || true
+nkd=$(grep -c . "$kd" || true)
+sed 's/^/  FAIL (kernel-doc): /' "$kd"
+
 # --- count and match against the allow list -----------------------------------
 [ -f "$allow" ] || die "missing $allow"
-awk -v allowfile="${allow#"$root"/}" -v nfiles="$(echo "$files" | wc -l)" '
+awk -v allowfile="${allow#"$root"/}" -v nfiles="$(echo "$files" | wc -l)" -v nkd="$nkd" '
 BEGIN {
 	while ((getline line < allowfile) > 0) {
 		if (line ~ /^[ \t]*(#|$)/)
@@ -189,10 +203,10 @@ END {
 			printf "  FAIL: %s: \"%s\" matches nothing (remove it)\n", allowfile, aname[i]
 			stale++
 		}
-	printf "checkpatch: %d files: %d errors, %d warnings, %d checks; %d allowed by %s, %d not, %d stale entries\n",
+	printf "checkpatch: %d files: %d errors, %d warnings, %d checks; %d allowed by %s, %d not, %d stale entries; kernel-doc: %d warnings\n",
 		nfiles, sevs["ERROR"], sevs["WARNING"], sevs["CHECK"], nallowed, allowfile,
-		nbad, stale
-	if (nbad + stale + other + bad) {
+		nbad, stale, nkd
+	if (nbad + stale + other + bad + nkd) {
 		print "checkpatch: FAIL"
 		exit 1
 	}

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""pcap_judge.py - check "rxscale hash --pcap" against tshark.
+"""pcap_judge.py - check "rxscale hash --pcap", or the device model's
+steering, against tshark.
 
-usage: pcap_judge.py RXSCALE_BINARY PCAP_DIR
+usage: pcap_judge.py RXSCALE_BINARY PCAP_DIR [--model RSS_MODEL_DUMP]
 
 For every *.pcap / *.pcapng in PCAP_DIR (sorted) this runs
 
@@ -13,6 +14,14 @@ For every *.pcap / *.pcapng in PCAP_DIR (sorted) this runs
 derives the expected RSS hash type and Toeplitz input of each frame from
 tshark's decode alone, hashes it with an independent bit-serial Toeplitz
 implementation (below) and compares type, hash and queue row by row.
+
+With --model, the rows come instead from tests/rss_model_dump.c: every
+Ethernet frame through the RTL8127A device model and the driver, the RX
+queue and hash the driver handed up; the model's hash and queue are then
+compared with the same expectation (whether a frame is hashed at all, the
+hash, the queue; the model reports no hash type).  Frames the model's MAC
+does not take (a capture that is not Ethernet, frames longer than a
+standard frame) are skipped and counted.
 
 Configuration judged: rxscale's defaults, i.e. the 40-byte Microsoft key,
 4 queues, a 128-entry indirection table with tbl[i] = i % 4, queue =
@@ -402,11 +411,38 @@ def run_rxscale(rxscale, path):
     return rows
 
 
-def judge_file(tshark, rxscale, path, totals):
+def run_model(dumper, path):
+    """The model's rows: (type, hash, queue), type "hash", "none" or
+    "skip"."""
+    p = subprocess.run([dumper, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, errors="replace")
+    if p.returncode != 0:
+        raise RuntimeError("rss-model-dump failed (%d): %s" %
+                           (p.returncode, p.stderr.strip()[-500:]))
+    lines = p.stdout.splitlines()
+    if not lines or lines[0] != "frame\ttype\thash\tqueue":
+        raise RuntimeError("rss-model-dump: bad TSV header %r" % (lines[0] if lines else ""))
+    rows = []
+    for n, line in enumerate(lines[1:], 1):
+        cols = line.split("\t")
+        if len(cols) != 4 or cols[0] != str(n) or cols[1] not in ("hash", "none", "skip"):
+            raise RuntimeError("rss-model-dump: bad TSV row %d: %r" % (n, line))
+        rows.append(tuple(cols[1:]))
+    return rows
+
+
+def model_matches(exp, got):
+    """The model's row against the expectation: hashed or not, hash, queue."""
+    if exp[0] == "none":
+        return got[0] == "none" and got[2] == "0"
+    return got[0] == "hash" and got[1:] == exp[1:]
+
+
+def judge_file(tshark, rxscale, path, totals, model=None):
     name = os.path.basename(path)
     try:
         recs = run_tshark(tshark, path)
-        rows = run_rxscale(rxscale, path)
+        rows = run_model(model, path) if model else run_rxscale(rxscale, path)
     except RuntimeError as e:
         print("%s: ERROR %s" % (name, e))
         totals["errors"] += 1
@@ -432,8 +468,11 @@ def judge_file(tshark, rxscale, path, totals):
             continue
         if n > len(rows):
             continue                    # counted by the row-count check
+        if model and rows[n - 1][0] == "skip":
+            skips["not taken by the model's MAC (not Ethernet, or too long)"] += 1
+            continue
         judged += 1
-        if rows[n - 1] != exp:
+        if not (model_matches(exp, rows[n - 1]) if model else rows[n - 1] == exp):
             mismatches.append((n, exp, rows[n - 1]))
 
     print("%s: frames %d, judged %d, skipped %d, mismatches %d" %
@@ -457,8 +496,12 @@ def judge_file(tshark, rxscale, path, totals):
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: %s RXSCALE_BINARY PCAP_DIR\n" % argv[0])
+    model = None
+    if len(argv) == 5 and argv[3] == "--model":
+        model = argv[4]
+    elif len(argv) != 3:
+        sys.stderr.write("usage: %s RXSCALE_BINARY PCAP_DIR [--model RSS_MODEL_DUMP]\n"
+                         % argv[0])
         return 2
     rxscale, pcap_dir = argv[1], argv[2]
     tshark = shutil.which("tshark")
@@ -474,7 +517,7 @@ def main(argv):
     totals = collections.Counter()
     totals["skip_reasons"] = collections.Counter()
     for path in files:
-        judge_file(tshark, rxscale, path, totals)
+        judge_file(tshark, rxscale, path, totals, model)
 
     frames, judged = totals["frames"], totals["judged"]
     ratio = judged / frames if frames else 0.0

@@ -17,15 +17,13 @@
  */
 #include <stdlib.h>
 
+#include <linux/dim.h>
+
 #include "test_util.h"
-#include "kern/dim.h"
-#include "kern/kern.h"
+#include "bed/bed_host.h"
 
 struct fx {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
+	struct bed_host h;
 	struct dim dim;
 	u16 events;
 	u64 pkts, bytes;
@@ -49,12 +47,8 @@ static struct fx *fx_new(void)
 	struct sim_host_params p;
 
 	assert_non_null(f);
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&p, 2);
-	f->host = sim_host_create(&f->sim, &f->cost, &p);
-	assert_non_null(f->host);
-	assert_int_equal(kern_init(&f->k, f->host, 1), 0);
+	assert_int_equal(bed_host_up(&f->h, &p, 1), 0);
 	INIT_WORK(&f->dim.work, work_fn);
 	f->dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
 	f->dim.profile_ix = NET_DIM_DEF_PROFILE_EQE;
@@ -64,9 +58,7 @@ static struct fx *fx_new(void)
 
 static void fx_free(struct fx *f)
 {
-	kern_fini(&f->k);
-	sim_host_destroy(f->host);
-	sim_fini(&f->sim);
+	bed_host_down(&f->h);
 	free(f);
 }
 
@@ -81,7 +73,7 @@ static void feed(struct fx *f)
 /* Let @us microseconds pass (the kworker runs what is queued). */
 static void pass(struct fx *f, u64 us)
 {
-	sim_run_until(&f->sim, f->sim.now + us * 1000);
+	sim_run_until(&f->h.sim, f->h.sim.now + us * 1000);
 }
 
 /*
@@ -418,25 +410,25 @@ static void test_workqueue(void **state)
 	INIT_WORK(&c.w, wfn);
 	assert_false(cancel_work_sync(&c.w));
 	/* queued from CPU 1: runs on CPU 1's kworker, in task context */
-	sim_irq_init(f->host, &o.irq, "q", irq_queue, &o, 1);
-	sim_host_sync(f->host);
-	sim_host_acct(f->host, 1, &a0);
+	sim_irq_init(f->h.host, &o.irq, "q", irq_queue, &o, 1);
+	sim_host_sync(f->h.host);
+	sim_host_acct(f->h.host, 1, &a0);
 	sim_irq_raise(&o.irq);
 	pass(f, 50);
 	assert_true(o.queued);
 	assert_int_equal(c.runs, 1);
 	assert_int_equal(c.cpu, 1);
 	assert_int_equal(c.ctx, SIM_CTX_TASK);
-	assert_null(kern_kworker(&f->k, 0));
-	assert_non_null(kern_kworker(&f->k, 1));
-	assert_string_equal(kern_kworker(&f->k, 1)->name, "kworker/1:1");
-	assert_int_equal(kern_kworker_runs(&f->k, 1), 1);
+	assert_null(kern_kworker(&f->h.k, 0));
+	assert_non_null(kern_kworker(&f->h.k, 1));
+	assert_string_equal(kern_kworker(&f->h.k, 1)->name, "kworker/1:1");
+	assert_int_equal(kern_kworker_runs(&f->h.k, 1), 1);
 	/* the item cost work_item, as %sys of the kworker */
-	sim_host_sync(f->host);
-	sim_host_acct(f->host, 1, &a1);
+	sim_host_sync(f->h.host);
+	sim_host_acct(f->h.host, 1, &a1);
 	assert_true(a1.ns[SIM_ACCT_SYS] - a0.ns[SIM_ACCT_SYS] >=
-		    f->cost.ps[SIM_COST_work_item] / 1000);
-	assert_int_equal(kern_kworker(&f->k, 1)->ns[SIM_ACCT_SYS],
+		    f->h.cost.ps[SIM_COST_work_item] / 1000);
+	assert_int_equal(kern_kworker(&f->h.k, 1)->ns[SIM_ACCT_SYS],
 			 a1.ns[SIM_ACCT_SYS] - a0.ns[SIM_ACCT_SYS]);
 
 	/* pending once: a second schedule is a no-op; cancel takes it off */
@@ -454,7 +446,7 @@ static void test_workqueue(void **state)
 	pass(f, 50);
 	assert_int_equal(c.runs, 3);
 	assert_false(work_pending(&c.w));
-	assert_int_equal(f->k.warn.other, 0);
+	assert_int_equal(f->h.k.warn.other, 0);
 	sim_irq_fini(&o.irq);
 	fx_free(f);
 }

@@ -12,11 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <net/netdev_queues.h>
+
 #include "test_util.h"
-#include "drv/r8169.h"
+#include "drv/r8169/r8169.h"
+#include "bed/bed_host.h"
 #include "kern/kern.h"
+#include "kern/kern_modules.h"
 #include "kern/irq_internal.h"
-#include "kern/netdev_queues.h"
 #include "ethtool/ethtool_cmd.h"
 #include "model/rtlm.h"
 #include "rss/rss_toeplitz.h"
@@ -38,10 +41,7 @@ struct rec {
 };
 
 struct dfx {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
+	struct bed_host h;
 	struct rtlm_dev *m;
 	struct pci_dev pdev;
 	struct net_device *dev;
@@ -105,19 +105,16 @@ static struct dfx *dfx_new_cfg(unsigned ncpus, const struct rtl_chip_info *chip,
 	struct sim_host_params p;
 	int rc;
 
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&p, ncpus);
-	f->host = sim_host_create(&f->sim, &f->cost, &p);
-	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
+	assert_int_equal(bed_host_up(&f->h, &p, 7), 0);
 	if (getenv("RXSCALE_TEST_LOG"))
-		f->k.log = stderr;
-	f->k.fault.msix_avail = msix_avail;
-	f->k.fault.msi_fail = msi_fail;
-	f->m = rtlm_create(f->host, &f->k.mem, chip, mp);
+		f->h.k.log = stderr;
+	f->h.k.fault.msix_avail = msix_avail;
+	f->h.k.fault.msi_fail = msi_fail;
+	f->m = rtlm_create(f->h.host, &f->h.k.mem, chip, mp);
 	assert_non_null(f->m);
 	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
-	rc = kern_pci_probe(&rtl8169_pci_driver, &f->pdev);
+	rc = kern_pci_probe(kmod_r8169_pci_driver, &f->pdev);
 	if (probe_rc)
 		*probe_rc = rc;
 	if (rc)
@@ -147,26 +144,24 @@ static struct dfx *dfx_new(unsigned ncpus)
 static void dfx_free(struct dfx *f)
 {
 	if (f->dev) {
-		kern_pci_remove(&rtl8169_pci_driver, &f->pdev);
+		kern_pci_remove(kmod_r8169_pci_driver, &f->pdev);
 		fclose(f->out);
 		fclose(f->err);
 		free(f->outbuf);
 		free(f->errbuf);
 	}
 	/* nothing of the driver's is left */
-	assert_int_equal(f->k.dma_live, 0);
+	assert_int_equal(f->h.k.dma_live, 0);
 	/* BQL: the driver never completed bytes it had not reported sent */
-	assert_int_equal(f->k.warn.bql_overcomplete, 0);
+	assert_int_equal(f->h.k.warn.bql_overcomplete, 0);
 	/* the device never wrote into a buffer the CPU owned (DMA API
 	 * ownership: sync for the device before giving a buffer back) */
-	if (f->k.mem.owner_errors)
+	if (f->h.k.mem.owner_errors)
 		fail_msg("%llu DMA writes into CPU-owned buffers: %s",
-			 (unsigned long long)f->k.mem.owner_errors, f->k.mem.last_error);
-	assert_int_equal(f->k.skbs_live, 0);
+			 (unsigned long long)f->h.k.mem.owner_errors, f->h.k.mem.last_error);
+	assert_int_equal(f->h.k.skbs_live, 0);
 	rtlm_destroy(f->m);
-	kern_fini(&f->k);
-	sim_host_destroy(f->host);
-	sim_fini(&f->sim);
+	bed_host_down(&f->h);
 	free(f->recs);
 	free(f);
 }
@@ -337,7 +332,7 @@ static void check_conservation(struct dfx *f)
 	assert_int_equal(ok, pk + dr);
 	assert_int_equal(pk, f->nrec + f->dev->core_stats.rx_nohandler);
 	check_stats64(f, pk, dr);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 }
 
 /* ----- tests ----- */
@@ -362,7 +357,7 @@ static void test_probe(void **state)
 		assert_int_equal(f->tp->qv[q].id, f->tp->map->rx[q]);
 		assert_int_equal(kern_irq_cpu((unsigned)f->tp->qv[q].irq), q);
 	}
-	assert_non_null(strstr(f->k.last_log, "RTL8127A"));
+	assert_non_null(strstr(f->h.k.last_log, "RTL8127A"));
 	/* bug 5: BAR 0 is I/O ports, the registers are in the first memory
 	 * BAR (2), which the driver mapped; nothing touched the I/O BAR; BAR
 	 * 4 (the MSI-X table) is memory too, after the registers */
@@ -391,8 +386,8 @@ static void test_unknown_chip(void **state)
 	fake.xid_mask = 0xfcf;
 	f = dfx_new_chip(2, &fake, &rc);
 	assert_int_equal(rc, -ENODEV);
-	assert_non_null(strstr(f->k.last_log, "unknown chip XID 103"));
-	assert_int_equal(f->k.dma_live, 0);
+	assert_non_null(strstr(f->h.k.last_log, "unknown chip XID 103"));
+	assert_int_equal(f->h.k.dma_live, 0);
 	/* the driver core released what probe had acquired managed */
 	assert_null(f->pdev.dev.devres);
 	dfx_free(f);
@@ -406,16 +401,13 @@ static void test_probe_enomem(void **state)
 	struct sim_host_params p;
 
 	(void)state;
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&p, 2);
-	f->host = sim_host_create(&f->sim, &f->cost, &p);
-	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
-	f->k.fault.msix_avail = -1;
-	f->m = rtlm_create(f->host, &f->k.mem, chip_by_name("RTL8127A"), NULL);
+	assert_int_equal(bed_host_up(&f->h, &p, 7), 0);
+	f->h.k.fault.msix_avail = -1;
+	f->m = rtlm_create(f->h.host, &f->h.k.mem, chip_by_name("RTL8127A"), NULL);
 	kern_pci_dev_init(&f->pdev, rtlm_pci(f->m), "0000:01:00.0");
-	f->k.fault.dma_fail_nth = 1;
-	assert_int_equal(kern_pci_probe(&rtl8169_pci_driver, &f->pdev), -ENOMEM);
+	f->h.k.fault.dma_fail_nth = 1;
+	assert_int_equal(kern_pci_probe(kmod_r8169_pci_driver, &f->pdev), -ENOMEM);
 	assert_null(f->pdev.dev.devres);
 	assert_null(pci_get_drvdata(&f->pdev));
 	assert_int_equal(f->pdev.dev.coherent_dma_mask, DMA_BIT_MASK(64));
@@ -435,7 +427,7 @@ static void test_every_chip(void **state)
 			flow_make(&fl, j, 6);
 			send_frame(f, &fl, j);
 		}
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		assert_int_equal(f->nrec, 50);
 		check_conservation(f);
 		dfx_free(f);
@@ -453,9 +445,9 @@ static void rss_check(struct dfx *f, unsigned nflows, u8 proto, bool udp_l4)
 		for (unsigned k = 0; k < 3; k++)
 			send_frame(f, &fl, i * 3 + k);
 		if (i % 32 == 31)
-			sim_run(&f->sim);       /* bursts the RX FIFO holds */
+			sim_run(&f->h.sim);       /* bursts the RX FIFO holds */
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec - base, nflows * 3);
 	for (size_t r = base; r < f->nrec; r++) {
 		u32 id = f->recs[r].id, hash;
@@ -513,7 +505,7 @@ static void test_rss_steering(void **state)
 			flow_make(&fl, i, 6);
 			send_frame(f, &fl, i);
 		}
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		assert_int_equal(f->nrec - base, 20);
 		for (size_t r = base; r < f->nrec; r++)
 			assert_int_equal(f->recs[r].hash, 0);
@@ -600,7 +592,7 @@ static void test_napi_contract(void **state)
 
 		for (int i = 0; i < pending; i++)
 			send_frame(f, &fl, next++);
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		assert_true(napi_schedule_prep(n));
 		/* the driver masks in its handler; emulate that state */
 		writel(BIT(id), f->tp->mmio_addr + RTL_IMR_V2_CLEAR_REG_8125);
@@ -621,7 +613,7 @@ static void test_napi_contract(void **state)
 		}
 	}
 	enable_irq(irq);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 0 + 1 + 2 + 3 + 4);
 	for (size_t i = 0; i < f->nrec; i++)
 		assert_int_equal(f->recs[i].id, i);
@@ -668,7 +660,7 @@ static void gen_start(struct gen *g, struct dfx *f, u32 total, u32 nflows, sim_t
 		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
 	}
 	sim_event_init(&g->ev, gen_fn, g);
-	sim_schedule_at(&f->sim, &g->ev, 0);
+	sim_schedule_at(&f->h.sim, &g->ev, 0);
 }
 
 static void test_million_frames_wrap(void **state)
@@ -681,7 +673,7 @@ static void test_million_frames_wrap(void **state)
 	(void)state;
 	ET_OK(f, "-G eth0 rx 256 tx 256");
 	gen_start(g, f, 1000000, 64, 300);      /* ~3.3 Mpps offered */
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	assert_int_equal(f->nrec, g->total);    /* nothing dropped at this rate */
 	seen = calloc(g->total, sizeof(*seen));
@@ -716,7 +708,7 @@ static void test_overload_counted(void **state)
 	flow_make(&fl, 3, 6);
 	for (u32 i = 0; i < 3000; i++)
 		send_frame(f, &fl, i);      /* a burst far beyond the ring */
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_true(rtlm_rx_dropped(f->m) > 0);
 	assert_true(f->nrec > 0);
 	check_conservation(f);
@@ -760,7 +752,7 @@ static void test_vlan_strip(void **state)
 	assert_true(n > 0);
 	f->offered++;
 	assert_int_equal(rtlm_eth_rx(f->m, buf, (size_t)n), 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 1);
 	assert_true(f->recs[0].vlan);
 	assert_int_equal(f->recs[0].tci, 0x2064);
@@ -795,7 +787,7 @@ static void irq_window_hook(void *arg, volatile void *addr, unsigned size, u64 v
 	w->fired = true;
 	flow_make(&fl, 3, 17);
 	send_frame(f, &fl, 42);
-	sim_run_until(&f->sim, sim_now(&f->sim) + 200000);
+	sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 200000);
 }
 
 static void test_irq_before_napi_enable(void **state)
@@ -805,12 +797,12 @@ static void test_irq_before_napi_enable(void **state)
 
 	(void)state;
 	assert_non_null(f->dev);
-	f->k.mmio_write_hook = irq_window_hook;
-	f->k.mmio_write_hook_arg = &w;
+	f->h.k.mmio_write_hook = irq_window_hook;
+	f->h.k.mmio_write_hook_arg = &w;
 	assert_int_equal(dev_open(f->dev, NULL), 0);
-	f->k.mmio_write_hook = NULL;
+	f->h.k.mmio_write_hook = NULL;
 	assert_true(w.fired);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 1);
 	assert_int_equal(f->recs[0].id, 42);
 	check_conservation(f);
@@ -836,7 +828,7 @@ static void test_intx_shared_line(void **state)
 	f = dfx_new_cfg(2, chip_by_name("RTL8127A"), &mp, 0, true, NULL);
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 	assert_false(f->pdev.msix_enabled || f->pdev.msi_enabled);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 
 	/* two frames at once: the first fills the pipeline, the second
 	 * overflows it (RxFIFOOver latched, not enabled) */
@@ -851,7 +843,7 @@ static void test_intx_shared_line(void **state)
 	assert_int_equal(d->handler((int)d->irq, d->dev_id), IRQ_NONE);
 	assert_int_equal(f->tp->qv[0].irqs, irqs);
 	/* the first frame still arrives through the driver's own interrupt */
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 1);
 	assert_int_equal(u64_stats_read(&f->tp->rx_ring[0].stats.packets), 1);
 	dfx_free(f);
@@ -880,7 +872,7 @@ static void test_vector_fallback(void **state)
 			flow_make(&fl, i, 6);
 			send_frame(f, &fl, i);
 		}
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		assert_int_equal(f->nrec, 100);
 		for (size_t i = 0; i < f->nrec; i++)
 			assert_int_equal(f->recs[i].queue, 0);
@@ -896,7 +888,7 @@ static void test_close_reopen(void **state)
 {
 	struct dfx *f = dfx_new(4);
 	struct flow fl;
-	u64 dma_open = f->k.dma_live;
+	u64 dma_open = f->h.k.dma_live;
 
 	(void)state;
 	for (int round = 0; round < 3; round++) {
@@ -904,15 +896,15 @@ static void test_close_reopen(void **state)
 			flow_make(&fl, i, 6);
 			send_frame(f, &fl, i);
 		}
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		dev_close(f->dev);
-		assert_true(f->k.dma_live < dma_open);
-		assert_int_equal(f->k.skbs_live, 0);
+		assert_true(f->h.k.dma_live < dma_open);
+		assert_int_equal(f->h.k.skbs_live, 0);
 		/* frames while down are counted by the device, not lost */
 		send_frame(f, &fl, 9999);
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		assert_int_equal(dev_open(f->dev, NULL), 0);
-		assert_int_equal(f->k.dma_live, dma_open);
+		assert_int_equal(f->h.k.dma_live, dma_open);
 	}
 	assert_int_equal(f->nrec, 600);
 	assert_int_equal(rtlm_stats(f->m)->rx_disabled, 3);
@@ -929,27 +921,27 @@ static void test_alloc_failures(void **state)
 
 	(void)state;
 	dev_close(f->dev);
-	base = f->k.dma_live;
+	base = f->h.k.dma_live;
 	for (unsigned nth = 1; nth < 2200; nth += 97) {
-		f->k.fault.dma_fail_nth = nth;
+		f->h.k.fault.dma_fail_nth = nth;
 		int rc = dev_open(f->dev, NULL);
 
-		f->k.fault.dma_fail_nth = 0;
+		f->h.k.fault.dma_fail_nth = 0;
 		if (rc == 0) {
 			dev_close(f->dev);
 			continue;
 		}
 		assert_int_equal(rc, -ENOMEM);
 		assert_false(netif_running(f->dev));
-		assert_int_equal(f->k.dma_live, base);
-		assert_int_equal(f->k.skbs_live, 0);
+		assert_int_equal(f->h.k.dma_live, base);
+		assert_int_equal(f->h.k.skbs_live, 0);
 	}
 	assert_int_equal(dev_open(f->dev, NULL), 0);
-	f->k.fault.skb_fail_nth = 3;
+	f->h.k.fault.skb_fail_nth = 3;
 	flow_make(&fl, 1, 6);
 	for (u32 i = 0; i < 10; i++)
 		send_frame(f, &fl, i);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 9);
 	u64 af = 0;
 	for (unsigned q = 0; q < 4; q++)
@@ -976,9 +968,9 @@ static sim_time_t erratum_latency(bool workaround, u64 *rechecks)
 	rtlm_faults(f->m)->ownbit_delay_ns = 2000;
 	flow_make(&fl, 1, 6);
 	send_frame(f, &fl, 0);                  /* at t = 0 */
-	sim_run_until(&f->sim, SIM_MS(1));
+	sim_run_until(&f->h.sim, SIM_MS(1));
 	send_frame(f, &fl, 1);                  /* at t = 1 ms */
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 2);
 	assert_int_equal(f->recs[0].id, 0);
 	lat = f->recs[0].t;
@@ -1028,7 +1020,7 @@ static void test_coalesce(void **state)
 
 	flow_make(&fl, 1, 6);
 	send_frame(f, &fl, 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 1);
 	assert_true(f->recs[0].t >= 12 * 4096);
 	ET_OK(f, "-C eth0 rx-usecs 0");
@@ -1077,14 +1069,14 @@ static void test_rx_frames(void **state)
 	flow_make(&fl, 1, 6);
 	for (u32 i = 0; i < 59; i++)
 		send_frame(f, &fl, i);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 59);
 	assert_true(f->recs[0].t > 49 * 4096);
 	assert_int_equal(rtlm_stats(f->m)->moder_frames_early, 0);
-	sim_run_until(&f->sim, 1000000);
+	sim_run_until(&f->h.sim, 1000000);
 	for (u32 i = 0; i < 60; i++)
 		send_frame(f, &fl, 100 + i);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 119);
 	assert_true(f->recs[59].t < 1000000 + 10000);
 	assert_int_equal(rtlm_stats(f->m)->moder_frames_early, 1);
@@ -1134,7 +1126,7 @@ static void test_adaptive_rx(void **state)
 	g->burst = 32;
 	g->burst_gap = 40000;
 	gen_start(g, f, 320000, 64, 500);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, g->total);
 	for (unsigned q = 0; q < 2; q++) {
 		struct rtl_q_vector *qv = rtl_rx_qv(f->tp, q);
@@ -1148,7 +1140,7 @@ static void test_adaptive_rx(void **state)
 	}
 	/* every profile change was one work item on a kworker */
 	for (unsigned cpu = 0; cpu < 2; cpu++)
-		runs += kern_kworker_runs(&f->k, cpu);
+		runs += kern_kworker_runs(&f->h.k, cpu);
 	assert_int_equal(runs, changes);
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "rx_queue_0_dim_profile: 4\n"));
@@ -1194,8 +1186,8 @@ static void test_adaptive_rx_close(void **state)
 	assert_true(schedule_work(&qv->dim.work));
 	dev_close(f->dev);
 	assert_false(work_pending(&qv->dim.work));
-	sim_run(&f->sim);
-	assert_int_equal(kern_kworker_runs(&f->k, 0), 0);
+	sim_run(&f->h.sim);
+	assert_int_equal(kern_kworker_runs(&f->h.k, 0), 0);
 	/* reopened: a fresh tuner at the default profile */
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 	qv = rtl_rx_qv(f->tp, 0);
@@ -1224,7 +1216,7 @@ static void test_rings_stats(void **state)
 		flow_make(&fl, i, 6);
 		send_frame(f, &fl, i);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "NIC statistics:"));
 	char line[64];
@@ -1267,9 +1259,9 @@ static void test_tx(void **state)
 		skb->dev = f->dev;
 		assert_int_equal(dev_queue_xmit(skb), 0);
 		if (i % 100 == 99)
-			sim_run(&f->sim);
+			sim_run(&f->h.sim);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(wire_frames, 1000);
 	assert_int_equal(u64_stats_read(&f->tp->tx_ring[0].stats.packets), 1000);
 	assert_int_equal(f->dev->_tx[0].q_drops, 0);
@@ -1311,8 +1303,8 @@ static void tx_race_hook(void *arg, struct netdev_queue *q)
 	struct dfx *f = arg;
 
 	(void)q;
-	f->k.tx_stop_hook = NULL;
-	sim_run_until(&f->sim, sim_now(&f->sim) + 1000000);
+	f->h.k.tx_stop_hook = NULL;
+	sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 1000000);
 	assert_int_equal(f->tp->tx_ring[0].dirty_tx, f->tp->tx_ring[0].cur_tx);
 }
 
@@ -1326,12 +1318,12 @@ static void test_tx_stop_race(void **state)
 	wire_frames = 0;
 	rtlm_set_wire_tx(f->m, wire, NULL);
 	ET_OK(f, "-G eth0 tx 64");
-	sim_run(&f->sim);
-	f->k.tx_stop_hook = tx_race_hook;
-	f->k.tx_stop_hook_arg = f;
+	sim_run(&f->h.sim);
+	f->h.k.tx_stop_hook = tx_race_hook;
+	f->h.k.tx_stop_hook_arg = f;
 	/* fill the ring without letting the device run, until the driver
 	 * stops the queue (the hook fires inside that stop) */
-	while (!netif_tx_queue_stopped(txq) && f->k.tx_stop_hook && n < 200) {
+	while (!netif_tx_queue_stopped(txq) && f->h.k.tx_stop_hook && n < 200) {
 		struct sk_buff *skb = alloc_skb(128, GFP_ATOMIC);
 		struct flow fl;
 
@@ -1342,9 +1334,9 @@ static void test_tx_stop_race(void **state)
 		assert_int_equal(dev_queue_xmit(skb), 0);
 		n++;
 	}
-	assert_null(f->k.tx_stop_hook);         /* the race window was hit */
+	assert_null(f->h.k.tx_stop_hook);         /* the race window was hit */
 	assert_true(n > 32 && n < 64);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	/* nothing in flight, so the queue must be running */
 	assert_false(netif_tx_queue_stopped(txq));
 	assert_int_equal(wire_frames, n);
@@ -1440,7 +1432,7 @@ static void test_pcaps(void **state)
 			f->offered++;
 			frames++;
 			rtlm_eth_rx(f->m, pkt, h->caplen);
-			sim_run(&f->sim);
+			sim_run(&f->h.sim);
 			if (f->nrec == before) {
 				/* not delivered: counted by the device (too
 				 * long...) or the driver */
@@ -1513,14 +1505,14 @@ static void reconfig_run(const char *what, const char *const *cmds, unsigned ncm
 		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
 	}
 	sim_event_init(&g->ev, gen_fn, g);
-	sim_schedule_at(&f->sim, &g->ev, 0);
+	sim_schedule_at(&f->h.sim, &g->ev, 0);
 	for (unsigned i = 0; i < ncmds; i++) {
 		at[i].f = f;
 		at[i].cmd = cmds[i];
 		sim_event_init(&at[i].ev, et_fire, &at[i]);
-		sim_schedule_at(&f->sim, &at[i].ev, SIM_MS(10) * (i + 1) + 333 * i);
+		sim_schedule_at(&f->h.sim, &at[i].ev, SIM_MS(10) * (i + 1) + 333 * i);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	for (unsigned q = 0; q < RTL_MAX_RX_QUEUES; q++)
 		ok += rtlm_stats(f->m)->rx_ok[q];
 	for (unsigned q = 0; q < R8169_MAX_RX_QUEUES; q++) {
@@ -1572,7 +1564,7 @@ static void traffic_flows(struct dfx *f, u32 id0, unsigned n)
 		flow_make(&fl, i, 6);
 		send_frame(f, &fl, id0 + i);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec - base, n);
 }
 
@@ -1594,12 +1586,12 @@ static void test_reconfig_enomem(void **state)
 		for (unsigned nth = 1; nth < 1400; nth += 37) {
 			unsigned nrx = f->tp->num_rx_queues;
 			unsigned rxs = f->tp->rx_ring_size, txs = f->tp->tx_ring_size;
-			u64 dma = f->k.dma_live;
+			u64 dma = f->h.k.dma_live;
 			int rc;
 
-			f->k.fault.dma_fail_nth = nth;
+			f->h.k.fault.dma_fail_nth = nth;
 			rc = et(f, cmds[c]);
-			f->k.fault.dma_fail_nth = 0;
+			f->h.k.fault.dma_fail_nth = 0;
 			assert_true(netif_running(f->dev));
 			assert_true(netif_carrier_ok(f->dev));
 			if (rc) {
@@ -1608,13 +1600,13 @@ static void test_reconfig_enomem(void **state)
 				assert_int_equal(f->tp->num_rx_queues, nrx);
 				assert_int_equal(f->tp->rx_ring_size, rxs);
 				assert_int_equal(f->tp->tx_ring_size, txs);
-				assert_int_equal(f->k.dma_live, dma);
+				assert_int_equal(f->h.k.dma_live, dma);
 			} else {
 				applied++;
 				/* back to the start for the next try */
 				ET_OK(f, "-L eth0 rx 4");
 				ET_OK(f, "-G eth0 rx 256 tx 256");
-				assert_int_equal(f->k.dma_live, dma);
+				assert_int_equal(f->h.k.dma_live, dma);
 			}
 			traffic_flows(f, id, 40);
 			id += 40;
@@ -1624,10 +1616,10 @@ static void test_reconfig_enomem(void **state)
 	 * failing one takes back those requested with it */
 	ET_OK(f, "-L eth0 rx 1");
 	for (unsigned nth = 1; nth <= 4; nth++) {
-		f->k.fault.irq_fail_nth = nth;
+		f->h.k.fault.irq_fail_nth = nth;
 		int rc = et(f, "-L eth0 rx 4");
 
-		f->k.fault.irq_fail_nth = 0;
+		f->h.k.fault.irq_fail_nth = 0;
 		assert_true(netif_running(f->dev));
 		if (nth <= 3) {
 			assert_int_not_equal(rc, 0);
@@ -1645,7 +1637,7 @@ static void test_reconfig_enomem(void **state)
 	print_message("reconfiguration with a failing allocation: %u refused with the old "
 		      "state intact, %u applied\n", failed, applied);
 	assert_true(failed > 10 && applied > 0);
-	assert_int_equal(f->k.skbs_live, 0);
+	assert_int_equal(f->h.k.skbs_live, 0);
 	check_conservation(f);
 	dfx_free(f);
 }
@@ -1675,8 +1667,8 @@ static sim_time_t lost_irq_run(unsigned ncpus, unsigned drop_next, unsigned drop
 		g->len[i] = frame_make(&fl, 0, g->frames[i], sizeof(g->frames[i]));
 	}
 	sim_event_init(&g->ev, gen_fn, g);
-	sim_schedule_at(&f->sim, &g->ev, 0);
-	sim_run_until(&f->sim, SIM_MS(6000));
+	sim_schedule_at(&f->h.sim, &g->ev, 0);
+	sim_run_until(&f->h.sim, SIM_MS(6000));
 	for (size_t i = 0; i < f->nrec; i++) {
 		sim_time_t w = f->recs[i].t - (sim_time_t)f->recs[i].id * g->gap;
 
@@ -1784,10 +1776,10 @@ static void test_vector_ladder(void **state)
 		assert_int_equal(used, st->queues);
 		/* a link flap is seen, by interrupt or within a timer period */
 		rtlm_set_link(f->m, false, 0);
-		sim_run_until(&f->sim, sim_now(&f->sim) + SIM_MS(1100));
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + SIM_MS(1100));
 		assert_false(netif_carrier_ok(f->dev));
 		rtlm_set_link(f->m, true, 0);
-		sim_run_until(&f->sim, sim_now(&f->sim) + SIM_MS(1100));
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + SIM_MS(1100));
 		assert_true(netif_carrier_ok(f->dev));
 		traffic_flows(f, 1000, 100);
 		check_conservation(f);
@@ -1859,20 +1851,20 @@ static void test_tally_stats(void **state)
 		send_to(f, mcast_mac, 200 + i);
 	for (u32 i = 0; i < 4; i++)
 		send_to(f, other_mac, 300 + i);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	rtlm_faults(f->m)->rx_ring_full = 0x3;  /* both RX queues exhausted */
 	for (u32 i = 0; i < 11; i++)
 		send_to(f, dev_mac, 400 + i);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	rtlm_faults(f->m)->rx_ring_full = 0;
 	xmit_frames(f, 25);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 
 	/* outside the CPUs the poll's udelay(10) lets time pass: the dump
 	 * is done 400 ns after the command, seen at the second read */
-	t0 = sim_now(&f->sim);
+	t0 = sim_now(&f->h.sim);
 	ET_OK(f, "-S eth0");
-	assert_int_equal(sim_now(&f->sim) - t0, 10000);
+	assert_int_equal(sim_now(&f->h.sim) - t0, 10000);
 	tu_stat_order(f->outbuf, mainline_r8169_tally, 13, "rx_queue_0_packets");
 	assert_int_equal(tu_stat(f->outbuf, "tx_packets"), 25);
 	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 45);
@@ -1905,14 +1897,14 @@ static void test_tally_stats(void **state)
 	for (u32 i = 0; i < 65536; i++) {
 		send_to(f, dev_mac, 1000 + i);
 		if (i % 64 == 63)
-			sim_run(&f->sim);
+			sim_run(&f->h.sim);
 	}
 	rtlm_faults(f->m)->rx_ring_full = 0;
 	assert_int_equal(ms->rx_fifo_over, 0);
 	ET_OK(f, "-S eth0");
 	assert_int_equal(tu_stat(f->outbuf, "rx_missed"), 11);
 	assert_int_equal(tu_stat(f->outbuf, "rx_packets"), 45);
-	assert_int_equal(f->k.log_errors, 0);
+	assert_int_equal(f->h.k.log_errors, 0);
 	check_conservation(f);
 	dfx_free(f);
 }
@@ -1929,11 +1921,11 @@ struct et_task {
 static enum sim_task_ret et_task_fn(struct sim_task *t, void *arg)
 {
 	struct et_task *a = arg;
-	u64 ps0 = a->f->host->exec_total_ps;
+	u64 ps0 = a->f->h.host->exec_total_ps;
 
 	(void)t;
 	a->rc = et(a->f, a->cmd);
-	a->ps = a->f->host->exec_total_ps - ps0;
+	a->ps = a->f->h.host->exec_total_ps - ps0;
 	return SIM_TASK_SLEEP;
 }
 
@@ -1945,9 +1937,9 @@ static void et_in_task(struct dfx *f, struct et_task *a, const char *cmd)
 	a->cmd = cmd;
 	a->rc = -1;
 	sim_cpuset_first_n(&all, 2);
-	sim_task_init(f->host, &a->task, "ethtool", et_task_fn, a, &all);
+	sim_task_init(f->h.host, &a->task, "ethtool", et_task_fn, a, &all);
 	sim_task_wake(&a->task);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	sim_task_fini(&a->task);
 	assert_int_equal(a->rc, 0);
 }
@@ -1968,11 +1960,11 @@ static void et_in_task(struct dfx *f, struct et_task *a, const char *cmd)
 static void tally_wait_case(struct dfx *f, u32 id, u64 late_ns, u64 rx, u64 reads,
 			    u64 waits)
 {
-	const u64 rd = f->cost.ps[SIM_COST_mmio_read], wr = f->cost.ps[SIM_COST_mmio_write];
+	const u64 rd = f->h.cost.ps[SIM_COST_mmio_read], wr = f->h.cost.ps[SIM_COST_mmio_write];
 	struct et_task a;
 
 	send_to(f, dev_mac, id);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	rtlm_faults(f->m)->dma_write_delay_ns = late_ns;
 	et_in_task(f, &a, "-S eth0");
 	rtlm_faults(f->m)->dma_write_delay_ns = 0;
@@ -1990,13 +1982,13 @@ static void test_tally_wait(void **state)
 	tally_wait_case(f, 0, 0, 1, 1, 0);
 	/* 25 us late: the fourth read, after three udelays */
 	tally_wait_case(f, 1, 25000, 2, 4, 3);
-	assert_int_equal(f->k.log_errors, 0);
+	assert_int_equal(f->h.k.log_errors, 0);
 	/* 20 ms late, past the bound: 1001 polls, 1000 udelays, the last
 	 * read; the previous dump's values */
 	tally_wait_case(f, 2, SIM_MS(20), 2, 1002, 1000);
-	assert_int_equal(f->k.log_errors, 1);
-	assert_non_null(strstr(f->k.last_log, "tally command 0x8 not done"));
-	sim_run(&f->sim);
+	assert_int_equal(f->h.k.log_errors, 1);
+	assert_non_null(strstr(f->h.k.last_log, "tally command 0x8 not done"));
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	dfx_free(f);
 }
@@ -2019,16 +2011,16 @@ static void test_tx_timeout_reset(void **state)
 	wire_frames = 0;
 	rtlm_set_wire_tx(f->m, wire, NULL);
 	xmit_frames(f, 32);
-	sim_run_until(&f->sim, SIM_MS(10));
+	sim_run_until(&f->h.sim, SIM_MS(10));
 	assert_int_equal(wire_frames, 32);
 	rtlm_faults(f->m)->tx_hang = true;
 	xmit_frames(f, ring + 100);
-	sim_run_until(&f->sim, SIM_MS(11000));
+	sim_run_until(&f->h.sim, SIM_MS(11000));
 	/* stopped since about 10 ms: the checks at 6 s (5.99 s) pass */
 	assert_true(netif_tx_queue_stopped(netdev_get_tx_queue(f->dev, 0)));
 	assert_int_equal(f->tp->tx_timeouts, 0);
 	assert_int_equal(wire_frames, 32);
-	sim_run_until(&f->sim, SIM_MS(12500));
+	sim_run_until(&f->h.sim, SIM_MS(12500));
 	assert_int_equal(f->tp->tx_timeouts, 1);
 	assert_int_equal(f->tp->resets, 1);
 	assert_int_equal(f->tp->reset_failures, 0);
@@ -2046,7 +2038,7 @@ static void test_tx_timeout_reset(void **state)
 	nrec = f->nrec;
 	for (u32 i = 0; i < 10; i++)
 		send_to(f, dev_mac, i);
-	sim_run_until(&f->sim, SIM_MS(12600));
+	sim_run_until(&f->h.sim, SIM_MS(12600));
 	assert_int_equal(f->nrec, nrec + 10);
 	dev_close(f->dev);
 	check_conservation(f);
@@ -2069,7 +2061,7 @@ static sim_time_t posted_run(const char *chip, sim_time_t post_ns, u64 *kicks, u
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 	plat_pci_set_posted_writes(rtlm_pci(f->m), post_ns);
 	gen_start(g, f, 50000, 64, 100000);
-	sim_run_until(&f->sim, SIM_MS(7100));	/* the last frame, + 2 periods */
+	sim_run_until(&f->h.sim, SIM_MS(7100));	/* the last frame, + 2 periods */
 	for (size_t i = 0; i < f->nrec; i++) {
 		sim_time_t w = f->recs[i].t - (sim_time_t)f->recs[i].id * g->gap;
 

@@ -19,9 +19,10 @@
 #include <errno.h>
 #include <cmocka.h>
 
-#include "kern/ethtool.h"
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
 #include "ethtool/ethtool_cmd.h"
-#include "kern/netdevice.h"
 #include "rss/rss_fields.h"
 #include "rss/rss_hash.h"
 #include "rss/rss_key.h"

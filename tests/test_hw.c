@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "hw/rtl_chips.h"
+#include "hw/rtl_whatif.h"
 #include "hw/rtl_defines.h"
 #include "hw/rtl_desc.h"
 #include "hw/rtl_ocp.h"

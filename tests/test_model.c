@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "hw/rtl_chips.h"
+#include "hw/rtl_whatif.h"
 #include "hw/rtl_defines.h"
 #include "hw/rtl_desc.h"
 #include "hw/rtl_regs.h"
@@ -368,6 +369,16 @@ static void test_whatif_regs(void **state)
 	assert_ptr_equal(rtl_chip_lookup_whatif(0x8127, txcfg), w);
 	assert_null(rtl_chip_lookup_whatif(0x8125, txcfg));
 	assert_null(rtl_chip_lookup_whatif(0x8127, (uint32_t)0x6c9 << RTL_TXCFG_XID_SHIFT));
+	/* the driver's lookup: the real rows, the what-if ones only through
+	 * the hook a simulator sets (never in a kernel module) */
+	rtl_chip_lookup_extra = NULL;
+	assert_null(rtl_chip_lookup(0x8127, txcfg));
+	assert_ptr_equal(rtl_chip_lookup(0x8127, (uint32_t)0x6c9 << RTL_TXCFG_XID_SHIFT),
+			 rtl_chip_lookup_xid((uint32_t)0x6c9 << RTL_TXCFG_XID_SHIFT));
+	rtl_chip_lookup_extra = rtl_chip_lookup_whatif;
+	assert_ptr_equal(rtl_chip_lookup(0x8127, txcfg), w);
+	assert_null(rtl_chip_lookup(0x8125, txcfg));
+	rtl_chip_lookup_extra = NULL;
 	for (unsigned c = 0; c < rtl_chips_count; c++) {
 		assert_null(rtl_chips[c].whatif);
 		assert_true(rtl_chips[c].caps->rx_queues <= RTL_HW_RX_QUEUES);

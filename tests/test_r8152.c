@@ -14,9 +14,11 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "drv/r8152.h"
+#include "drv/r8152/r8152.h"
 #include "ethtool/ethtool_cmd.h"
+#include "bed/bed_host.h"
 #include "kern/kern.h"
+#include "kern/kern_modules.h"
 #include "model/rtlu.h"
 #include "plat/plat_usb.h"
 
@@ -36,10 +38,7 @@ struct txrec {
 };
 
 struct ufx {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
+	struct bed_host h;
 	struct plat_usb_hc *hc;
 	struct rtlu_dev *m;
 	struct usb_device udev;
@@ -142,24 +141,21 @@ static struct ufx *ufx_new_chip(unsigned ncpus, const struct rtl_usb_chip_info *
 	struct plat_usb_params up;
 	int rc;
 
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&p, ncpus);
-	f->host = sim_host_create(&f->sim, &f->cost, &p);
-	assert_int_equal(kern_init(&f->k, f->host, 7), 0);
+	assert_int_equal(bed_host_up(&f->h, &p, 7), 0);
 	if (getenv("RXSCALE_TEST_LOG"))
-		f->k.log = stderr;
+		f->h.k.log = stderr;
 	/* the RTL8159 on a 20 Gbit/s (Gen 2x2) port, the RTL8157 on 10 Gbit/s
 	 * (research s1.6: a 10 Gbit/s link carries less than 10GbE) */
 	plat_usb_params_default(&up);
 	up.link_mbps = chip->speed_mbps > 5000 ? 20000 : 10000;
-	f->hc = plat_usb_hc_create(f->host, &f->k.mem, &up);
+	f->hc = plat_usb_hc_create(f->h.host, &f->h.k.mem, &up);
 	assert_non_null(f->hc);
-	f->m = rtlu_create(f->host, &f->k.mem, f->hc, chip, NULL);
+	f->m = rtlu_create(f->h.host, &f->h.k.mem, f->hc, chip, NULL);
 	assert_non_null(f->m);
 	rtlu_set_wire_tx(f->m, wire_tx, f);
 	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->m), "2-1");
-	rc = kern_usb_probe(&r8152_driver, &f->intf);
+	rc = kern_usb_probe(kmod_r8152_usb_driver, &f->intf);
 	if (probe_rc)
 		*probe_rc = rc;
 	else
@@ -186,19 +182,17 @@ static struct ufx *ufx_new(const char *chip)
 static void ufx_free(struct ufx *f)
 {
 	if (f->dev)
-		kern_usb_disconnect(&r8152_driver, &f->intf);
+		kern_usb_disconnect(kmod_r8152_usb_driver, &f->intf);
 	fclose(f->out);
 	fclose(f->err);
 	free(f->outbuf);
 	free(f->errbuf);
 	/* nothing of the driver's is left */
-	assert_int_equal(f->k.skbs_live, 0);
-	assert_int_equal(f->k.dma_live, 0);
+	assert_int_equal(f->h.k.skbs_live, 0);
+	assert_int_equal(f->h.k.dma_live, 0);
 	rtlu_destroy(f->m);
 	plat_usb_hc_destroy(f->hc);
-	kern_fini(&f->k);
-	sim_host_destroy(f->host);
-	sim_fini(&f->sim);
+	bed_host_down(&f->h);
 	free(f->recs);
 	free(f);
 }
@@ -274,7 +268,35 @@ static void gen_start(struct gen *g, struct ufx *f, u32 first, u32 count,
 	g->len = len;
 	g->gap = gap;
 	sim_event_init(&g->ev, gen_fire, g);
-	sim_schedule_in(&f->sim, &g->ev, 0);
+	sim_schedule_in(&f->h.sim, &g->ev, 0);
+}
+
+/* The driver's counters now (r8152_stats_fetch). */
+static struct r8152_stats dstats(const struct ufx *f)
+{
+	struct r8152_stats s;
+
+	r8152_stats_fetch(f->tp, &s);
+	return s;
+}
+
+/* The interface counters as the stack reads them (ndo_get_stats64): the
+ * driver's own, every frame in packets or dropped. */
+static void check_stats64(struct ufx *f)
+{
+	const struct r8152_stats s = dstats(f);
+	struct rtnl_link_stats64 st;
+
+	dev_get_stats(f->dev, &st);
+	assert_int_equal(st.rx_packets, s.rx_packets);
+	assert_int_equal(st.rx_bytes, s.rx_bytes);
+	assert_int_equal(st.rx_dropped, s.rx_alloc_fail + s.rx_length + s.rx_runt +
+			 s.rx_purged);
+	assert_int_equal(st.rx_errors, s.rx_urb_errors);
+	assert_int_equal(st.tx_packets, s.tx_packets);
+	assert_int_equal(st.tx_bytes, s.tx_bytes);
+	assert_int_equal(st.tx_dropped, s.tx_drops);
+	assert_int_equal(st.tx_errors, s.tx_urb_errors);
 }
 
 /* Model offered = model delivered + model drops (nothing in flight);
@@ -283,7 +305,7 @@ static void gen_start(struct gen *g, struct ufx *f, u32 first, u32 count,
 static void check_conservation(struct ufx *f)
 {
 	const struct rtlu_stats *ms = rtlu_stats(f->m);
-	const struct r8152_stats *ds = &f->tp->stats;
+	const struct r8152_stats s = dstats(f), *ds = &s;
 
 	if (getenv("R8152_DEBUG"))
 		fprintf(stderr, "model offered %lu delivered %lu fifo_over %lu cancelled %lu "
@@ -292,7 +314,7 @@ static void check_conservation(struct ufx *f)
 			ms->rx_offered, ms->rx_delivered, ms->rx_fifo_over, ms->rx_cancelled,
 			ms->rx_too_long, ms->rx_transfers, ms->rx_end[0], ms->rx_end[1],
 			ms->rx_end[2], ms->rx_end[3], ms->rx_end[4], ms->rx_fifo_max,
-			ds->rx_transfers, ds->rx_queued, f->tp->napi.polls, sim_now(&f->sim));
+			ds->rx_transfers, ds->rx_queued, f->tp->napi.polls, sim_now(&f->h.sim));
 
 	assert_int_equal(ms->rx_inflight, 0);
 	assert_int_equal(ms->rx_offered, f->offered);
@@ -302,7 +324,8 @@ static void check_conservation(struct ufx *f)
 				       ds->rx_runt + ds->rx_purged);
 	assert_int_equal(ds->rx_packets, f->nrec + f->dev->core_stats.rx_nohandler);
 	assert_int_equal(ds->rx_transfer_frames, ms->rx_delivered);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
+	check_stats64(f);
 }
 
 /* ids delivered in order, each once */
@@ -322,13 +345,13 @@ static void test_id_table(void **state)
 	for (unsigned i = 0; i < rtl_usb_chips_count; i++) {
 		bool found = false;
 
-		for (const struct usb_device_id *id = r8152_driver.id_table;
+		for (const struct usb_device_id *id = kmod_r8152_usb_driver->id_table;
 		     id->idVendor; id++)
 			found |= id->idVendor == rtl_usb_chips[i].vendor &&
 				 id->idProduct == rtl_usb_chips[i].product;
 		assert_true(found);
 	}
-	for (const struct usb_device_id *id = r8152_driver.id_table; id->idVendor; id++)
+	for (const struct usb_device_id *id = kmod_r8152_usb_driver->id_table; id->idVendor; id++)
 		assert_non_null(rtl_usb_chip_lookup(id->idVendor, id->idProduct));
 }
 
@@ -369,7 +392,7 @@ static void test_probe(void **state)
 		f->dev->ethtool_ops->get_drvinfo(f->dev, &info);
 		assert_string_equal(info.driver, "r8152");
 		assert_non_null(strstr(info.fw_version, want[i].chip));
-		assert_non_null(strstr(f->k.last_log, want[i].chip));
+		assert_non_null(strstr(f->h.k.last_log, want[i].chip));
 		ufx_free(f);
 	}
 }
@@ -392,7 +415,7 @@ static void test_unknown_id(void **state)
 	fake.hw_id = 0x5450;		/* no chip row has it */
 	f = ufx_new_chip(2, &fake, &rc);
 	assert_int_equal(rc, -ENODEV);
-	assert_non_null(strstr(f->k.last_log, "version word"));
+	assert_non_null(strstr(f->h.k.last_log, "version word"));
 	assert_null(r8152_netdev(&f->intf));
 	ufx_free(f);
 }
@@ -403,23 +426,23 @@ static void test_open_close(void **state)
 {
 	struct ufx *f = ufx_new("RTL8159");
 	struct gen g;
-	u64 live0 = f->k.skbs_live;
+	u64 live0 = f->h.k.skbs_live;
 
 	(void)state;
 	for (int round = 0; round < 3; round++) {
 		gen_start(&g, f, (u32)round * 100, 100, 1514, 2000);
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
 		dev_close(f->dev);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 0);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_INTR_IN].queued, 0);
-		assert_int_equal(f->k.skbs_live, live0);
+		assert_int_equal(f->h.k.skbs_live, live0);
 		assert_int_equal(dev_open(f->dev, NULL), 0);
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
 	}
 	assert_int_equal(f->nrec, 300);
 	check_conservation(f);
-	assert_int_equal(f->tp->stats.rx_drops, 0);
+	assert_int_equal(dstats(f).rx_drops, 0);
 	ufx_free(f);
 }
 
@@ -428,20 +451,26 @@ static void test_open_close(void **state)
 static void test_rx_many(void **state)
 {
 	struct ufx *f = ufx_new("RTL8159");
+	struct rtnl_link_stats64 st;
 	struct gen g;
 
 	(void)state;
 	/* 1514-byte frames at 10 Gbit/s: 1538 bytes on the wire = 1230.4 ns */
 	gen_start(&g, f, 0, 20000, 1514, 1231);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 20000);
-	assert_int_equal(f->tp->stats.rx_drops, 0);
+	assert_int_equal(dstats(f).rx_drops, 0);
 	/* the 15 us timer ends each transfer: about 13 frames in each */
-	assert_int_equal(f->tp->stats.rx_transfers, 1539);
-	assert_int_equal(f->tp->stats.rx_transfer_frames_max, 13);
-	assert_int_equal(f->tp->rx_transfer_hist[3], 1538);	/* 9-16 frames */
-	assert_int_equal(f->tp->stats.rx_queued, 0);
+	assert_int_equal(dstats(f).rx_transfers, 1539);
+	assert_int_equal(dstats(f).rx_transfer_frames_max, 13);
+	assert_int_equal(dstats(f).rx_transfer_hist[3], 1538);	/* 9-16 frames */
+	assert_int_equal(dstats(f).rx_queued, 0);
+	/* what the stack sees: 1514-byte frames, the FCS not counted */
+	dev_get_stats(f->dev, &st);
+	assert_int_equal(st.rx_packets, 20000);
+	assert_int_equal(st.rx_bytes, 20000 * 1514);
+	assert_int_equal(st.rx_dropped, 0);
 	ufx_free(f);
 }
 
@@ -460,12 +489,12 @@ static void test_rx_budget(void **state)
 	(void)state;
 	for (u32 i = 0; i < 200; i++)
 		send_frame(f, i, 60);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 200);
-	assert_int_equal(f->tp->stats.rx_transfers, 1);
-	assert_int_equal(f->tp->stats.rx_transfer_frames_max, 200);
-	assert_int_equal(f->tp->stats.rx_queued, 200 - 64);
+	assert_int_equal(dstats(f).rx_transfers, 1);
+	assert_int_equal(dstats(f).rx_transfer_frames_max, 200);
+	assert_int_equal(dstats(f).rx_queued, 200 - 64);
 	assert_int_equal(f->tp->napi.polls, 4);		/* 64 + 64 + 64 + 8 */
 	/* netpoll's budget 0 with a transfer waiting: no RX work, no
 	 * completion (napi.rst); the next real poll delivers it */
@@ -477,10 +506,10 @@ static void test_rx_budget(void **state)
 	urb->complete(urb);
 	assert_int_equal(kern_napi_poll_direct(&f->tp->napi, 0), 0);
 	assert_int_equal(f->nrec, 200);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 201);
 	assert_int_equal(f->recs[200].id, 200);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 	ufx_free(f);
 }
 
@@ -531,7 +560,7 @@ static void test_rx_truncated(void **state)
 	urb->actual_length = off + 16 + 50;
 	urb->status = 0;
 	urb->complete(urb);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->nrec, 1);
 	assert_int_equal(f->recs[0].id, 7);
 	assert_int_equal(f->recs[0].len, 100);
@@ -542,22 +571,22 @@ static void test_rx_truncated(void **state)
 	 * wire (81 00, 08 00), whatever the CPU's byte order */
 	assert_memory_equal(&f->recs[0].vlan_proto, "\x81\x00", 2);
 	assert_memory_equal(&f->recs[0].protocol, "\x08\x00", 2);
-	assert_int_equal(f->tp->stats.rx_csum_ok, 1);
-	assert_int_equal(f->tp->stats.rx_length, 1);
-	assert_int_equal(f->tp->stats.rx_drops, 1);
-	assert_int_equal(f->tp->stats.rx_transfer_frames, 2);
+	assert_int_equal(dstats(f).rx_csum_ok, 1);
+	assert_int_equal(dstats(f).rx_length, 1);
+	assert_int_equal(dstats(f).rx_drops, 1);
+	assert_int_equal(dstats(f).rx_transfer_frames, 2);
 	/* a runt descriptor (length 20) ends the parse and is one drop */
 	usb_kill_urb(urb);
 	put_desc(agg->buffer, 20);
 	urb->actual_length = 256;
 	urb->status = 0;
 	urb->complete(urb);
-	sim_run(&f->sim);
-	assert_int_equal(f->tp->stats.rx_runt, 1);
-	assert_int_equal(f->tp->stats.rx_drops, 2);
+	sim_run(&f->h.sim);
+	assert_int_equal(dstats(f).rx_runt, 1);
+	assert_int_equal(dstats(f).rx_drops, 2);
 	/* the URB went back to the HCD */
 	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 	ufx_free(f);
 }
 
@@ -627,15 +656,15 @@ static void test_coalesce_under_load(void **state)
 		at[i].f = f;
 		at[i].cmd = cmds[i];
 		sim_event_init(&at[i].ev, et_fire, &at[i]);
-		sim_schedule_in(&f->sim, &at[i].ev, 3000000 + 5000000 * (sim_time_t)i + 777 * i);
+		sim_schedule_in(&f->h.sim, &at[i].ev, 3000000 + 5000000 * (sim_time_t)i + 777 * i);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 30000);
 	assert_int_equal(rtlu_rx_dropped(f->m), 0);
-	assert_int_equal(f->tp->stats.rx_drops, 0);
+	assert_int_equal(dstats(f).rx_drops, 0);
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 50000 / 8);
-	assert_int_equal(f->tp->stats.rx_transfers, 2047);
+	assert_int_equal(dstats(f).rx_transfers, 2047);
 	ufx_free(f);
 }
 
@@ -664,7 +693,7 @@ static void test_adaptive_rx(void **state)
 	/* the default profile: 8 us */
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 8000 / 8);
 	gen_start(&g, f, 0, 60000, 1000, 2000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 60000);
 	assert_int_equal(rtlu_rx_dropped(f->m), 0);
@@ -675,10 +704,10 @@ static void test_adaptive_rx(void **state)
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2),
 			 net_dim_get_rx_moderation(DIM_CQ_PERIOD_MODE_START_FROM_EQE,
 						   f->tp->rx_dim.profile_ix).usec * 1000 / 8);
-	assert_true(f->tp->stats.rx_transfers < 60000 / 30);
+	assert_true(dstats(f).rx_transfers < 60000 / 30);
 	assert_true(f->tp->rx_dim_changes >= 4);
 	for (unsigned cpu = 0; cpu < 4; cpu++)
-		runs += kern_kworker_runs(&f->k, cpu);
+		runs += kern_kworker_runs(&f->h.k, cpu);
 	assert_int_equal(runs, f->tp->rx_dim_changes);
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "rx_dim_profile: 4\n"));
@@ -696,11 +725,11 @@ static void test_adaptive_rx(void **state)
 	f->tp->rx_dim.profile_ix = 3;
 	f->tp->rx_dim.state = DIM_APPLY_NEW_PROFILE;
 	assert_true(schedule_work(&f->tp->rx_dim.work));
-	runs = kern_kworker_runs(&f->k, 0);
+	runs = kern_kworker_runs(&f->h.k, 0);
 	dev_close(f->dev);
 	assert_false(work_pending(&f->tp->rx_dim.work));
-	sim_run(&f->sim);
-	assert_int_equal(kern_kworker_runs(&f->k, 0), runs);
+	sim_run(&f->h.sim);
+	assert_int_equal(kern_kworker_runs(&f->h.k, 0), runs);
 	/* reopened: a fresh tuner at 8 us */
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 8000 / 8);
@@ -728,11 +757,12 @@ static void test_tx_aggregation(void **state)
 	struct ufx *f = ufx_new("RTL8159");
 	struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
 	const struct rtlu_stats *ms = rtlu_stats(f->m);
+	struct rtnl_link_stats64 st;
 
 	(void)state;
 	for (u32 i = 0; i < 7; i++)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, i, 60 + 100 * i)), 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(ms->tx_transfers, 1);
 	assert_int_equal(ms->tx_frames, 7);
 	assert_int_equal(f->ntx, 7);
@@ -741,8 +771,8 @@ static void test_tx_aggregation(void **state)
 	{
 		u64 wr = 0, tr = 0, w, t;
 
-		for (unsigned c = 0; c < f->host->params.ncpus; c++) {
-			kern_bh_counts(&f->k, c, KERN_BH_LO, &w, &t);
+		for (unsigned c = 0; c < f->h.host->params.ncpus; c++) {
+			kern_bh_counts(&f->h.k, c, KERN_BH_LO, &w, &t);
 			wr += w;
 			tr += t;
 		}
@@ -754,9 +784,12 @@ static void test_tx_aggregation(void **state)
 		assert_int_equal(f->tx[i].id, i);
 		assert_int_equal(f->tx[i].len, 60 + 100 * i);
 	}
-	assert_int_equal(f->tp->stats.tx_packets, 7);
-	assert_int_equal(f->tp->stats.tx_transfers, 1);
-	assert_int_equal(f->tp->stats.tx_stops, 0);
+	assert_int_equal(dstats(f).tx_packets, 7);
+	dev_get_stats(f->dev, &st);
+	assert_int_equal(st.tx_packets, 7);
+	assert_int_equal(st.tx_bytes, 7 * 60 + 100 * (0 + 1 + 2 + 3 + 4 + 5 + 6));
+	assert_int_equal(dstats(f).tx_transfers, 1);
+	assert_int_equal(dstats(f).tx_stops, 0);
 
 	/* 100 full-size frames at once: 10 per 16 KiB buffer; 40 fill the
 	 * four buffers, then the queue stops and the qdisc holds the rest */
@@ -765,20 +798,20 @@ static void test_tx_aggregation(void **state)
 	assert_true(netif_tx_queue_stopped(txq));
 	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 40);
 	assert_int_equal(txq->q_len, 60);
-	assert_int_equal(f->tp->stats.tx_stops, 1);
+	assert_int_equal(dstats(f).tx_stops, 1);
 	/* the first tasklet run packs four buffers: all in flight, their
 	 * 40 skbs already freed; the qdisc holds 60 */
 	while (f->tp->tx_free_cnt)
-		sim_run_until(&f->sim, sim_now(&f->sim) + 100);
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
 	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
-	assert_int_equal(f->k.skbs_live, 60);
+	assert_int_equal(f->h.k.skbs_live, 60);
 	assert_true(netif_tx_queue_stopped(txq));
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_false(netif_tx_queue_stopped(txq));
 	assert_int_equal(ms->tx_frames, 107);
 	assert_int_equal(ms->tx_transfers, 1 + 10);
-	assert_int_equal(f->tp->stats.tx_packets, 107);
-	assert_int_equal(f->tp->stats.tx_drops, 0);
+	assert_int_equal(dstats(f).tx_packets, 107);
+	assert_int_equal(dstats(f).tx_drops, 0);
 	assert_false(f->tx_bad);
 	for (u32 i = 0; i < 100; i++)
 		assert_int_equal(f->tx[7 + i].id, 100 + i);
@@ -796,8 +829,8 @@ static void tx_race_hook(void *arg, struct netdev_queue *q)
 	struct ufx *f = arg;
 
 	(void)q;
-	f->k.tx_stop_hook = NULL;
-	sim_run_until(&f->sim, sim_now(&f->sim) + 1000000);
+	f->h.k.tx_stop_hook = NULL;
+	sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 1000000);
 	assert_int_equal(f->tp->tx_free_cnt, 4);
 	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
 }
@@ -809,14 +842,14 @@ static void test_tx_stop_race(void **state)
 	u32 n = 0;
 
 	(void)state;
-	f->k.tx_stop_hook = tx_race_hook;
-	f->k.tx_stop_hook_arg = f;
-	while (f->k.tx_stop_hook && n < 100)
+	f->h.k.tx_stop_hook = tx_race_hook;
+	f->h.k.tx_stop_hook_arg = f;
+	while (f->h.k.tx_stop_hook && n < 100)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
-	assert_null(f->k.tx_stop_hook);         /* the race window was hit */
-	sim_run(&f->sim);
+	assert_null(f->h.k.tx_stop_hook);         /* the race window was hit */
+	sim_run(&f->h.sim);
 	assert_false(netif_tx_queue_stopped(txq));
-	assert_int_equal(f->tp->stats.tx_packets, n);
+	assert_int_equal(dstats(f).tx_packets, n);
 	ufx_free(f);
 }
 
@@ -837,10 +870,10 @@ static u64 mitigation_run(bool off, u32 *reg)
 	assert_int_equal(rtlu_stats(f->m)->mitigation, !off);
 	/* 1 Gbit/s of 1514-byte frames: one every 12.3 us */
 	gen_start(&g, f, 0, 2000, 1514, 12304);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	check_in_order(f, 0, 2000);
-	transfers = f->tp->stats.rx_transfers;
+	transfers = dstats(f).rx_transfers;
 	ufx_free(f);
 	return transfers;
 }
@@ -869,7 +902,7 @@ static void close_fire(struct sim *s, struct sim_event *ev)
 
 	(void)s;
 	dev_close(f->dev);
-	assert_int_equal(f->k.skbs_live, 0);
+	assert_int_equal(f->h.k.skbs_live, 0);
 	assert_int_equal(dev_open(f->dev, NULL), 0);
 }
 
@@ -884,19 +917,19 @@ static void test_close_under_load(void **state)
 	gen_start(&g, f, 0, 20000, 800, 1319);
 	for (unsigned i = 0; i < ARRAY_SIZE(ev); i++) {
 		sim_event_init(&ev[i], close_fire, f);
-		sim_schedule_in(&f->sim, &ev[i], 2000000 + 4000000 * (sim_time_t)i + 3331 * i);
+		sim_schedule_in(&f->h.sim, &ev[i], 2000000 + 4000000 * (sim_time_t)i + 3331 * i);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	/* what was lost, was lost at the closes, and counted */
-	assert_int_equal(f->offered, f->nrec + f->tp->stats.rx_purged + ms->rx_cancelled +
+	assert_int_equal(f->offered, f->nrec + dstats(f).rx_purged + ms->rx_cancelled +
 			 ms->rx_disabled + ms->rx_fifo_over + ms->rx_reset);
 	if (getenv("R8152_DEBUG"))
 		fprintf(stderr, "close: nrec %zu purged %lu cancelled %lu disabled %lu fifo %lu reset %lu\n",
-			f->nrec, f->tp->stats.rx_purged, ms->rx_cancelled, ms->rx_disabled,
+			f->nrec, dstats(f).rx_purged, ms->rx_cancelled, ms->rx_disabled,
 			ms->rx_fifo_over, ms->rx_reset);
 	assert_int_equal(f->nrec, 19867);
-	assert_int_equal(f->tp->stats.rx_purged, 84);	/* polled too late */
+	assert_int_equal(dstats(f).rx_purged, 84);	/* polled too late */
 	assert_int_equal(ms->rx_cancelled, 49);		/* in killed URBs */
 	for (size_t i = 1; i < f->nrec; i++)
 		assert_true(f->recs[i].id > f->recs[i - 1].id);
@@ -941,13 +974,13 @@ static void test_tally_stats(void **state)
 		f->offered++;
 		rtlu_eth_rx(f->m, buf, n);
 	}
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	for (unsigned i = 0; i < 100; i++)
 		send_frame(f, id++, 1514);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	for (u32 i = 0; i < 17; i++)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, i, 100)), 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(ms->rx_fifo_over, 58);
 	assert_int_equal(ms->rx_filtered, 3);
 	assert_int_equal(f->ntx, 17);
@@ -973,9 +1006,9 @@ static void test_tally_stats(void **state)
 	assert_int_equal(tu_stat(f->outbuf, "tx_queue_0_packets"), 17);
 
 	/* unbind and bind again: probe resets the tally */
-	kern_usb_disconnect(&r8152_driver, &f->intf);
+	kern_usb_disconnect(kmod_r8152_usb_driver, &f->intf);
 	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->m), "2-1");
-	assert_int_equal(kern_usb_probe(&r8152_driver, &f->intf), 0);
+	assert_int_equal(kern_usb_probe(kmod_r8152_usb_driver, &f->intf), 0);
 	f->dev = r8152_netdev(&f->intf);
 	f->tp = netdev_priv(f->dev);
 	ET_OK(f, "-S eth0");
@@ -993,7 +1026,7 @@ static void test_ethtool_stats_rings(void **state)
 
 	(void)state;
 	gen_start(&g, f, 0, 500, 1000, 2000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	ET_OK(f, "-S eth0");
 	assert_non_null(strstr(f->outbuf, "     rx_packets: 500\n"));
 	assert_non_null(strstr(f->outbuf, "     rx_queue_0_packets: 500\n"));
@@ -1006,7 +1039,7 @@ static void test_ethtool_stats_rings(void **state)
 	assert_int_not_equal(et(f, "-G eth0 rx 11"), 0);
 	assert_int_not_equal(et(f, "-G eth0 rx 1"), 0);
 	gen_start(&g, f, 500, 500, 1000, 2000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	/* the URBs beyond 4 were not resubmitted after their transfer */
 	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 4);
 	check_conservation(f);
@@ -1033,11 +1066,11 @@ static void test_rings_enomem(void **state)
 		const char *cmd = before == 10 ? "-G eth0 rx 3" : "-G eth0 rx 10";
 		int rc;
 
-		f->k.fault.urb_fail_nth = nth;
-		f->k.fault.dma_fail_nth = nth;
+		f->h.k.fault.urb_fail_nth = nth;
+		f->h.k.fault.dma_fail_nth = nth;
 		rc = et(f, cmd);
-		f->k.fault.urb_fail_nth = 0;
-		f->k.fault.dma_fail_nth = 0;
+		f->h.k.fault.urb_fail_nth = 0;
+		f->h.k.fault.dma_fail_nth = 0;
 		assert_true(netif_running(f->dev));
 		assert_true(netif_carrier_ok(f->dev));
 		if (rc) {
@@ -1049,7 +1082,7 @@ static void test_rings_enomem(void **state)
 			assert_int_not_equal(f->tp->rx_pending, before);
 		}
 		gen_start(&g, f, id, 100, 1000, 2000);
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		id += 100;
 		/* URBs beyond a smaller count ended with the traffic */
 		assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued,
@@ -1093,7 +1126,7 @@ static void test_coalesce_write_fails(void **state)
 	assert_int_not_equal(et(f, "-C eth0 adaptive-rx off"), 0);
 	assert_true(f->tp->adaptive_rx);
 	assert_true(work_pending(&f->tp->rx_dim.work));
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->tp->rx_dim.state, DIM_START_MEASURE);
 	assert_int_equal(usb_reg(f, RTLU_USB_RX_EXTRA_AGGR_TMR, 2), 64000 / 8);
 	ufx_free(f);
@@ -1111,9 +1144,9 @@ static void test_xfer_errors(void **state)
 	(void)state;
 	rtlu_faults(f->m)->rx_xfer_error_every = 7;
 	gen_start(&g, f, 0, 5000, 800, 1000);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_true(ms->rx_xfer_error > 0);
-	assert_int_equal(f->tp->stats.rx_urb_errors, (ms->rx_transfers + f->tp->stats.rx_urb_errors) / 7);
+	assert_int_equal(dstats(f).rx_urb_errors, (ms->rx_transfers + dstats(f).rx_urb_errors) / 7);
 	assert_int_equal(f->nrec + ms->rx_xfer_error, 5000);
 	assert_int_equal(rtlu_usb(f->m)->ep_in[RTLU_EP_BULK_IN].queued, 10);
 	check_conservation(f);
@@ -1130,12 +1163,12 @@ static u64 digest_run(void)
 	gen_start(&g, f, 0, 5000, 700, 900);
 	for (u32 i = 0; i < 30; i++)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, 9000 + i, 1514)), 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	check_conservation(f);
 	for (size_t i = 0; i < f->nrec; i++)
 		h = (h ^ (f->recs[i].t * 31 + f->recs[i].id)) * 1099511628211ull;
-	h = (h ^ f->tp->stats.rx_transfers) * 1099511628211ull;
-	h = (h ^ f->sim.trace) * 1099511628211ull;
+	h = (h ^ dstats(f).rx_transfers) * 1099511628211ull;
+	h = (h ^ f->h.sim.trace) * 1099511628211ull;
 	ufx_free(f);
 	return h;
 }

@@ -20,13 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/etherdevice.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <linux/workqueue.h>
+
 #include "test_util.h"
-#include "kern/interrupt.h"
-#include "kern/io.h"
-#include "kern/kern.h"
-#include "kern/netdevice.h"
-#include "kern/pci.h"
-#include "kern/workqueue.h"
+#include "bed/bed_host.h"
 #include "plat/plat_pci.h"
 
 #define NQ 8
@@ -200,10 +202,7 @@ static void hook_rx(struct sk_buff *skb, struct napi_struct *napi, void *data)
 /* ----- fixture ----- */
 
 struct fx {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
+	struct bed_host h;
 	struct fdev dev;
 	struct fdrv drv;
 };
@@ -214,15 +213,11 @@ static struct fx *fx_new_hz(unsigned ncpus, unsigned nq, unsigned nvec_dev,
 	struct fx *f = calloc(1, sizeof(*f));
 	struct sim_host_params p;
 
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&p, ncpus);
 	if (hz)
 		p.hz = hz;
-	f->host = sim_host_create(&f->sim, &f->cost, &p);
-	assert_non_null(f->host);
-	assert_int_equal(kern_init(&f->k, f->host, 1), 0);
-	assert_int_equal(plat_pci_dev_init(&f->dev.pci, f->host, &f->k.mem, "fake",
+	assert_int_equal(bed_host_up(&f->h, &p, 1), 0);
+	assert_int_equal(plat_pci_dev_init(&f->dev.pci, f->h.host, &f->h.k.mem, "fake",
 					  0x10ec, 0xfa4e, nvec_dev), 0);
 	assert_int_equal(plat_pci_set_bar(&f->dev.pci, 0, 256, &fdev_ops, &f->dev), 0);
 	f->drv.nq = nq;
@@ -282,23 +277,21 @@ static void fx_free(struct fx *f)
 		free_netdev(drv->dev);
 	}
 	plat_pci_dev_fini(&f->dev.pci);
-	kern_fini(&f->k);
-	sim_host_destroy(f->host);
-	sim_fini(&f->sim);
+	bed_host_down(&f->h);
 	free(f);
 }
 
 static u64 C(struct fx *f, enum sim_cost_id id)
 {
-	return f->cost.ps[id] / 1000;   /* default preset: whole ns */
+	return f->h.cost.ps[id] / 1000;   /* default preset: whole ns */
 }
 
 static struct sim_acct_sample acct(struct fx *f, unsigned cpu)
 {
 	struct sim_acct_sample s;
 
-	sim_host_sync(f->host);
-	sim_host_acct(f->host, cpu, &s);
+	sim_host_sync(f->h.host);
+	sim_host_acct(f->h.host, cpu, &s);
 	return s;
 }
 
@@ -314,7 +307,7 @@ static void test_one_burst_exact(void **state)
 	(void)state;
 	assert_int_equal(fx_probe(f), 0);
 	fdev_rx(&f->dev, 0, 10);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->drv.hook_rx, 10);
 	assert_int_equal(f->drv.q[0].npolls, 1);
 	assert_int_equal(f->drv.q[0].log[0], 10);
@@ -332,10 +325,10 @@ static void test_one_burst_exact(void **state)
 	assert_int_equal(s.ns[SIM_ACCT_SOFT], soft_ns);
 	assert_int_equal(s.hardirqs, 1);
 	assert_int_equal(s.softirq_passes, 1);
-	assert_int_equal(sim_now(&f->sim), irq_ns + soft_ns);
+	assert_int_equal(sim_now(&f->h.sim), irq_ns + soft_ns);
 	assert_int_equal(s.ns[SIM_ACCT_IDLE], 0);
-	assert_int_equal(f->k.skbs_live, 0);
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_int_equal(f->h.k.skbs_live, 0);
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 	fx_free(f);
 }
 
@@ -351,8 +344,8 @@ static void test_weight_budget_reraise(void **state)
 	/* all five vectors on CPU 0; frames arrive before any irq runs */
 	for (unsigned q = 0; q < 5; q++)
 		fdev_rx(&f->dev, q, 200);
-	sim_run(&f->sim);
-	sd = &f->k.sd[0];
+	sim_run(&f->h.sim);
+	sd = &f->h.k.sd[0];
 	for (unsigned q = 0; q < 5; q++) {
 		assert_int_equal(f->drv.q[q].delivered, 200);
 		/* 64, 64, 64, 8 for each queue */
@@ -380,20 +373,20 @@ static void test_budget_usecs(void **state)
 	struct fx *f = fx_new(1, 4, 8);
 
 	(void)state;
-	assert_int_equal(f->k.netdev_budget_usecs, 8000);
-	f->host->cost.ps[SIM_COST_desc_read] = 100000 * 1000ull;  /* 100 us/frame */
+	assert_int_equal(f->h.k.netdev_budget_usecs, 8000);
+	f->h.host->cost.ps[SIM_COST_desc_read] = 100000 * 1000ull;  /* 100 us/frame */
 	assert_int_equal(fx_probe(f), 0);
 	for (unsigned q = 0; q < 4; q++)
 		fdev_rx(&f->dev, q, 64);
-	sim_run_until(&f->sim, SIM_US(12700));
+	sim_run_until(&f->h.sim, SIM_US(12700));
 	/* q0 takes 6.4 ms (jiffy 1), q1 ends at 12.8 ms (jiffy 3): the pass
 	 * is cut there, and as the 4 ms tick has passed the rest is left to
 	 * ksoftirqd */
-	assert_int_equal(f->k.sd[0].time_squeeze, 1);
+	assert_int_equal(f->h.k.sd[0].time_squeeze, 1);
 	assert_int_equal(f->drv.q[0].npolls, 1);
 	assert_int_equal(f->drv.q[1].npolls, 1);
 	assert_int_equal(f->drv.q[2].npolls, 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(acct(f, 0).ksoftirqd_wakeups, 1);
 	for (unsigned q = 0; q < 4; q++)
 		assert_int_equal(f->drv.q[q].delivered, 64);
@@ -409,7 +402,7 @@ static void test_ksoftirqd_after_10_restarts(void **state)
 	(void)state;
 	assert_int_equal(fx_probe(f), 0);
 	fdev_rx(&f->dev, 0, 64 * 15 + 5);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	s = acct(f, 0);
 	assert_int_equal(f->drv.q[0].delivered, 64 * 15 + 5);
 	assert_int_equal(f->drv.q[0].npolls, 16);
@@ -419,7 +412,7 @@ static void test_ksoftirqd_after_10_restarts(void **state)
 	assert_true(s.ksoftirqd_ns > 0);
 	assert_true(s.ksoftirqd_ns < s.ns[SIM_ACCT_SOFT]);
 	/* ksoftirqd time is softirq time, and the task's own time */
-	assert_int_equal(sim_ksoftirqd(f->host, 0)->ns[SIM_ACCT_SOFT], s.ksoftirqd_ns);
+	assert_int_equal(sim_ksoftirqd(f->h.host, 0)->ns[SIM_ACCT_SOFT], s.ksoftirqd_ns);
 	assert_int_equal(s.ctx_switches, 1);
 	fx_free(f);
 }
@@ -443,10 +436,10 @@ static void test_ksoftirqd_after_2ms(void **state)
 		struct sim_acct_sample s;
 		u64 irq_soft;
 
-		f->host->cost.ps[SIM_COST_desc_read] = 16000 * 1000ull;
+		f->h.host->cost.ps[SIM_COST_desc_read] = 16000 * 1000ull;
 		assert_int_equal(fx_probe(f), 0);
 		fdev_rx(&f->dev, 0, 64 * 5);
-		sim_run(&f->sim);
+		sim_run(&f->h.sim);
 		s = acct(f, 0);
 		assert_int_equal(s.ksoftirqd_wakeups, 1);
 		/* 5 full polls and the empty one that completes */
@@ -471,11 +464,11 @@ static void test_ksoftirqd_at_tick(void **state)
 	struct sim_acct_sample s;
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_desc_read] = 4000 * 1000ull;    /* 0.26 ms a poll */
+	f->h.host->cost.ps[SIM_COST_desc_read] = 4000 * 1000ull;    /* 0.26 ms a poll */
 	assert_int_equal(fx_probe(f), 0);
 	sim_event_init(&a.ev, arrival_fn, &a);
-	sim_schedule_at(&f->sim, &a.ev, SIM_US(3900));
-	sim_run(&f->sim);
+	sim_schedule_at(&f->h.sim, &a.ev, SIM_US(3900));
+	sim_run(&f->h.sim);
 	s = acct(f, 0);
 	assert_int_equal(f->drv.q[0].delivered, 3 * 64);
 	assert_int_equal(s.ksoftirqd_wakeups, 1);
@@ -606,14 +599,14 @@ static void test_priorities(void **state)
 	u64 irq_ns;
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_desc_read] = 1000 * 1000ull;    /* 1 us */
+	f->h.host->cost.ps[SIM_COST_desc_read] = 1000 * 1000ull;    /* 1 us */
 	assert_int_equal(fx_probe(f), 0);
 	/* q0: 50 frames -> its poll (softirq) runs ~50 us; q1's frame arrives
 	 * at 10 us, in the middle of it */
 	fdev_rx(&f->dev, 0, 50);
 	sim_event_init(&a.ev, arrival_fn, &a);
-	sim_schedule_at(&f->sim, &a.ev, SIM_US(10));
-	sim_run(&f->sim);
+	sim_schedule_at(&f->h.sim, &a.ev, SIM_US(10));
+	sim_run(&f->h.sim);
 	/* the q1 handler ran at the arrival, not after the softirq (its
 	 * clock reads arrival + entry cost) */
 	assert_int_equal(f->drv.irq_time[1], SIM_US(10) + C(f, SIM_COST_hardirq_entry));
@@ -626,15 +619,15 @@ static void test_priorities(void **state)
 	 * and raises no NET_RX of its own (Linux 6.4's in_net_rx_action):
 	 * one pass */
 	assert_int_equal(acct(f, 0).softirq_passes, 1);
-	assert_false(sim_softirq_pending(f->host, 0, SIM_SOFTIRQ_NET_RX));
+	assert_false(sim_softirq_pending(f->h.host, 0, SIM_SOFTIRQ_NET_RX));
 
 	/* two vectors raised together: the second handler starts when the
 	 * first one ends */
 	fdev_rx(&f->dev, 0, 1);
 	fdev_rx(&f->dev, 1, 1);
-	sim_time_t t0 = sim_now(&f->sim);
+	sim_time_t t0 = sim_now(&f->h.sim);
 
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->drv.irq_time[0], t0 + C(f, SIM_COST_hardirq_entry));
 	assert_int_equal(f->drv.irq_time[1], t0 + irq_ns + C(f, SIM_COST_hardirq_entry));
 	fx_free(f);
@@ -652,11 +645,11 @@ static void test_task_preempted(void **state)
 	(void)state;
 	assert_int_equal(fx_probe(f), 0);
 	sim_cpuset_first_n(&all, 1);
-	sim_task_init(f->host, &sp.t, "spin", spin_run, &sp, &all);
+	sim_task_init(f->h.host, &sp.t, "spin", spin_run, &sp, &all);
 	sim_task_wake(&sp.t);
 	sim_event_init(&a.ev, arrival_fn, &a);
-	sim_schedule_at(&f->sim, &a.ev, SIM_US(150));
-	sim_run(&f->sim);
+	sim_schedule_at(&f->h.sim, &a.ev, SIM_US(150));
+	sim_run(&f->h.sim);
 	s = acct(f, 0);
 	u64 irq = s.ns[SIM_ACCT_IRQ], soft = s.ns[SIM_ACCT_SOFT];
 	u64 sw = C(f, SIM_COST_task_switch);
@@ -669,7 +662,7 @@ static void test_task_preempted(void **state)
 	assert_int_equal(s.ns[SIM_ACCT_USR], SIM_US(400));
 	assert_int_equal(s.ns[SIM_ACCT_SYS], sw + C(f, SIM_COST_task_wakeup) * 0);
 	assert_int_equal(sp.t.ns[SIM_ACCT_USR], SIM_US(400));
-	assert_int_equal(sim_now(&f->sim), SIM_US(400) + sw + irq + soft);
+	assert_int_equal(sim_now(&f->h.sim), SIM_US(400) + sw + irq + soft);
 	assert_int_equal(s.ns[SIM_ACCT_IDLE], 0);
 	fx_free(f);
 }
@@ -685,7 +678,7 @@ static void test_affinity(void **state)
 	for (unsigned q = 0; q < 6; q++)
 		assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[q].irq), q % 4);
 	assert_int_equal(sim_cpuset_parse(&set, "2-3", 4), 0);
-	assert_int_equal(kern_irq_restrict(&f->k, &set), 0);
+	assert_int_equal(kern_irq_restrict(&f->h.k, &set), 0);
 	for (unsigned q = 0; q < 6; q++)
 		assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[q].irq), 2 + q % 2);
 	/* a hint inside the set is honoured, outside it is ignored */
@@ -700,14 +693,14 @@ static void test_affinity(void **state)
 	assert_int_equal(irq_set_affinity((unsigned)f->drv.q[1].irq, cpumask_of(0)), 0);
 	assert_int_equal(kern_irq_cpu((unsigned)f->drv.q[1].irq), 0);
 	sim_cpuset_zero(&set);
-	assert_int_equal(kern_irq_restrict(&f->k, &set), -EINVAL);
+	assert_int_equal(kern_irq_restrict(&f->h.k, &set), -EINVAL);
 	assert_int_equal(sim_cpuset_parse(&set, "4", 4), -EINVAL);
 	assert_int_equal(sim_cpuset_parse(&set, "1-", 4), -EINVAL);
 	assert_int_equal(sim_cpuset_parse(&set, "3-1", 4), -EINVAL);
 	/* handlers and polls run on the vector's CPU */
 	for (unsigned q = 0; q < 6; q++)
 		fdev_rx(&f->dev, q, 3);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	for (unsigned q = 0; q < 6; q++) {
 		int cpu = kern_irq_cpu((unsigned)f->drv.q[q].irq);
 
@@ -731,26 +724,26 @@ static void test_masked_pending_unmask(void **state)
 	disable_irq(irq);
 	disable_irq(irq);       /* nested */
 	fdev_rx(&f->dev, 0, 2);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(kern_irq_count(irq), 0);
 	assert_true(f->dev.pci.msix[0].pending);
 	enable_irq(irq);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(kern_irq_count(irq), 0);       /* still depth 1 */
 	enable_irq(irq);
 	assert_false(f->dev.pci.msix[0].pending);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(kern_irq_count(irq), 1);
 	assert_int_equal(f->drv.q[0].delivered, 2);
 	assert_int_equal(f->dev.pci.msix[0].held, 1);
 	/* unbalanced enable is reported, not fatal */
 	enable_irq(irq);
-	assert_int_equal(f->k.warn.other, 1);
+	assert_int_equal(f->h.k.warn.other, 1);
 	/* a raise while queued is collapsed (one IRR bit per vector) */
 	f->dev.no_latch = true;
 	plat_pci_msix_notify(&f->dev.pci, 0);
 	plat_pci_msix_notify(&f->dev.pci, 0);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(kern_irq_count(irq), 2);
 	fx_free(f);
 }
@@ -761,36 +754,36 @@ static void test_vector_fallback(void **state)
 	struct fx *f = fx_new(2, 4, 4);
 
 	(void)state;
-	f->k.fault.msix_avail = 2;      /* fewer than the 4 wanted */
+	f->h.k.fault.msix_avail = 2;      /* fewer than the 4 wanted */
 	assert_int_equal(fx_probe(f), 0);
 	assert_true(f->drv.pdev.msix_enabled);
 	assert_int_equal(f->drv.pdev.nvec, 2);
 	assert_int_equal(f->drv.nq, 1);
 	fdev_rx(&f->dev, 0, 5);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->drv.hook_rx, 5);
 	fx_free(f);
 
 	f = fx_new(2, 4, 4);
-	f->k.fault.msix_avail = 0;
+	f->h.k.fault.msix_avail = 0;
 	assert_int_equal(fx_probe(f), 0);
 	assert_true(f->drv.pdev.msi_enabled);
 	assert_int_equal(f->drv.nq, 1);
 	fdev_rx(&f->dev, 0, 5);         /* MSI: one message, any vector */
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->drv.hook_rx, 5);
 	fx_free(f);
 
 	/* INTx is level-triggered: asserted while frames wait */
 	f = fx_new(1, 1, 4);
-	f->k.fault.msix_avail = 0;
-	f->k.fault.msi_fail = true;
+	f->h.k.fault.msix_avail = 0;
+	f->h.k.fault.msi_fail = true;
 	assert_int_equal(fx_probe(f), 0);
 	assert_false(f->drv.pdev.msi_enabled || f->drv.pdev.msix_enabled);
 	assert_int_equal(f->dev.pci.irq_mode, PLAT_PCI_IRQ_INTX);
 	fdev_rx(&f->dev, 0, 3);
 	assert_true(f->dev.pci.intx_level);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->drv.hook_rx, 3);
 	assert_false(f->dev.pci.intx_level);
 	assert_int_equal(kern_irq_count(f->drv.pdev.irq), 1);
@@ -798,13 +791,13 @@ static void test_vector_fallback(void **state)
 	 * that arrive while masked are seen once the driver unmasks */
 	f->dev.no_latch = true;
 	fdev_rx(&f->dev, 0, 2);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(f->drv.hook_rx, 5);
 	fx_free(f);
 
 	/* nothing possible with min 2 -> -ENOSPC; bad args -> -EINVAL */
 	f = fx_new(1, 1, 4);
-	f->k.fault.msix_avail = 1;
+	f->h.k.fault.msix_avail = 1;
 	kern_pci_dev_init(&f->drv.pdev, &f->dev.pci, "x");
 	assert_int_equal(pci_alloc_irq_vectors(&f->drv.pdev, 2, 4, PCI_IRQ_ALL_TYPES),
 			 -ENOSPC);
@@ -822,9 +815,7 @@ static void test_vector_fallback(void **state)
 	assert_string_equal(free_irq(irq, &f->drv.q[0]), "x");
 	pci_free_irq_vectors(&f->drv.pdev);
 	plat_pci_dev_fini(&f->dev.pci);
-	kern_fini(&f->k);
-	sim_host_destroy(f->host);
-	sim_fini(&f->sim);
+	bed_host_down(&f->h);
 	free(f);
 }
 
@@ -861,24 +852,24 @@ static void test_napi_contract(void **state)
 	assert_true(napi_is_scheduled(&fq->napi));
 	assert_int_equal(kern_napi_poll_direct(&fq->napi, 4), 1);
 	assert_false(napi_is_scheduled(&fq->napi));
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 
 	/* misbehaviour is caught */
 	assert_true(napi_schedule_prep(&fq->napi));
 	f->dev.pending[0] = 10;
 	fq->bad_over = true;
 	assert_int_equal(kern_napi_poll_direct(&fq->napi, 4), 4);
-	assert_int_equal(f->k.warn.napi_over_budget, 1);
+	assert_int_equal(f->h.k.warn.napi_over_budget, 1);
 	fq->bad_over = false;
 	fq->bad_complete_at_budget = true;
 	kern_napi_poll_direct(&fq->napi, 4);
-	assert_int_equal(f->k.warn.napi_complete_at_budget, 1);
+	assert_int_equal(f->h.k.warn.napi_complete_at_budget, 1);
 	fq->bad_complete_at_budget = false;
 	assert_true(napi_schedule_prep(&fq->napi));
 	fq->bad_nocomplete = true;
 	f->dev.pending[0] = 1;
 	kern_napi_poll_direct(&fq->napi, 4);
-	assert_int_equal(f->k.warn.napi_not_completed, 1);
+	assert_int_equal(f->h.k.warn.napi_not_completed, 1);
 	fq->bad_nocomplete = false;
 	/* budget 0 with a completion is caught */
 	napi_complete_done(&fq->napi, 0);
@@ -887,8 +878,8 @@ static void test_napi_contract(void **state)
 	fq->napi.poll_budget = 0;
 	napi_complete_done(&fq->napi, 0);
 	fq->napi.in_poll = false;
-	assert_int_equal(f->k.warn.napi_budget0_work, 1);
-	assert_non_null(strstr(f->k.last_log, "budget 0"));
+	assert_int_equal(f->h.k.warn.napi_budget0_work, 1);
+	assert_non_null(strstr(f->h.k.last_log, "budget 0"));
 	fx_free(f);
 }
 
@@ -903,13 +894,13 @@ static void test_napi_missed(void **state)
 	fq = &f->drv.q[0];
 	fq->sched_in_poll = true;
 	fdev_rx(&f->dev, 0, 3);
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(fq->npolls, 2);
 	assert_int_equal(fq->log[0], 3);
 	assert_int_equal(fq->log[1], 0);
 	assert_int_equal(f->dev.ien[0], 1);
 	assert_false(napi_is_scheduled(&fq->napi));
-	assert_memory_equal(&f->k.warn, &(struct kern_warnings){ 0 }, sizeof(f->k.warn));
+	assert_memory_equal(&f->h.k.warn, &(struct kern_warnings){ 0 }, sizeof(f->h.k.warn));
 	fx_free(f);
 }
 
@@ -928,8 +919,8 @@ static void test_napi_defer(void **state)
 	f->drv.dev->gro_flush_timeout = SIM_US(50);
 	a.d = &f->dev;
 	sim_event_init(&a.ev, arrival_fn, &a);
-	sim_schedule_at(&f->sim, &a.ev, 0);
-	sim_run(&f->sim);
+	sim_schedule_at(&f->h.sim, &a.ev, 0);
+	sim_run(&f->h.sim);
 	/* 5 bursts of 4 frames 30 us apart, all served with one interrupt:
 	 * polls at ~0, 50, 100, 150 us find work; then two empty timer polls
 	 * use up the defer count and the driver unmasks */
@@ -945,8 +936,8 @@ static void test_napi_defer(void **state)
 	assert_int_equal(fx_probe(f), 0);
 	a = (struct arrival){ .d = &f->dev, .n = 4, .every = SIM_US(30), .times = 5 };
 	sim_event_init(&a.ev, arrival_fn, &a);
-	sim_schedule_at(&f->sim, &a.ev, 0);
-	sim_run(&f->sim);
+	sim_schedule_at(&f->h.sim, &a.ev, 0);
+	sim_run(&f->h.sim);
 	assert_int_equal(kern_irq_count((unsigned)f->drv.q[0].irq), 5);
 	fx_free(f);
 }
@@ -996,21 +987,21 @@ static u64 mpstat_run(u64 seed, bool check)
 	sim_cpuset_first_n(&allowed, 4);
 	for (unsigned i = 0; i < 3; i++) {
 		sim_rng_init(&l[i].rng, seed, i);
-		sim_task_init(f->host, &l[i].t, "load", load_run, &l[i], &allowed);
+		sim_task_init(f->h.host, &l[i].t, "load", load_run, &l[i], &allowed);
 	}
 	sim_event_init(&w.ev, waker_fn, &w);
-	sim_schedule_at(&f->sim, &w.ev, 0);
+	sim_schedule_at(&f->h.sim, &w.ev, 0);
 	for (unsigned q = 0; q < 4; q++) {
 		a[q] = (struct arrival){ .d = &f->dev, .q = q, .n = 7 + q,
 					 .every = SIM_US(13 + 4 * q) + seed % 5,
 					 .times = 100000 };
 		sim_event_init(&a[q].ev, arrival_fn, &a[q]);
-		sim_schedule_at(&f->sim, &a[q].ev, q);
+		sim_schedule_at(&f->h.sim, &a[q].ev, q);
 	}
 	for (unsigned c = 0; c < 4; c++)
 		prev[c] = acct(f, c);
 	for (int iv = 1; iv <= 5; iv++) {
-		sim_run_until(&f->sim, SIM_MS(10) * (u64)iv);
+		sim_run_until(&f->h.sim, SIM_MS(10) * (u64)iv);
 		for (unsigned c = 0; c < 4; c++) {
 			u64 sum = 0;
 			double pct = 0;
@@ -1038,10 +1029,10 @@ static u64 mpstat_run(u64 seed, bool check)
 	}
 	if (check)
 		assert_true(usr > SIM_MS(10));  /* the tasks really ran */
-	h = f->sim.trace;
-	sim_cancel(&f->sim, &w.ev);
+	h = f->h.sim.trace;
+	sim_cancel(&f->h.sim, &w.ev);
 	for (unsigned q = 0; q < 4; q++)
-		sim_cancel(&f->sim, &a[q].ev);
+		sim_cancel(&f->h.sim, &a[q].ev);
 	for (unsigned i = 0; i < 3; i++)
 		sim_task_fini(&l[i].t);
 	fx_free(f);
@@ -1078,19 +1069,19 @@ static void test_ksoftirqd_vs_task(void **state)
 	struct sim_acct_sample s;
 
 	(void)state;
-	f->host->cost.ps[SIM_COST_desc_read] = 2000 * 1000ull;
+	f->h.host->cost.ps[SIM_COST_desc_read] = 2000 * 1000ull;
 	assert_int_equal(fx_probe(f), 0);
 	sim_cpuset_first_n(&one, 1);
 	sim_rng_init(&l.rng, 1, 1);
-	sim_task_init(f->host, &l.t, "user", load_run, &l, &one);
+	sim_task_init(f->h.host, &l.t, "user", load_run, &l, &one);
 	/* the user task never sleeps: a CPU hog */
 	l.t.run = spin_forever_run;
 	sim_task_wake(&l.t);
 	a = (struct arrival){ .d = &f->dev, .q = 0, .n = 60, .every = SIM_US(100),
 			      .times = 400 };
 	sim_event_init(&a.ev, arrival_fn, &a);
-	sim_schedule_at(&f->sim, &a.ev, 0);
-	sim_run_until(&f->sim, SIM_MS(40));
+	sim_schedule_at(&f->h.sim, &a.ev, 0);
+	sim_run_until(&f->h.sim, SIM_MS(40));
 	s = acct(f, 0);
 	/* softirq load above what irq-exit processing may keep: ksoftirqd
 	 * takes over and shares the CPU with the task */
@@ -1098,7 +1089,7 @@ static void test_ksoftirqd_vs_task(void **state)
 	assert_true(s.ksoftirqd_ns > SIM_MS(1));
 	assert_true(s.ns[SIM_ACCT_USR] > SIM_MS(5));
 	assert_true(s.ctx_switches > 2);
-	sim_cancel(&f->sim, &a.ev);
+	sim_cancel(&f->h.sim, &a.ev);
 	sim_task_fini(&l.t);
 	fx_free(f);
 }
@@ -1148,11 +1139,11 @@ static void test_no_lost_wakeup(void **state)
 	(void)state;
 	assert_int_equal(fx_probe(f), 0);
 	sim_cpuset_first_n(&one, 1);
-	sim_task_init(f->host, &sl.t, "sleeper", sleeper_run, &sl, &one);
+	sim_task_init(f->h.host, &sl.t, "sleeper", sleeper_run, &sl, &one);
 	sim_task_wake(&sl.t);
 	sim_event_init(&w.ev, waker1_fn, &w);
-	sim_schedule_at(&f->sim, &w.ev, SIM_US(50));    /* mid-chunk */
-	sim_run(&f->sim);
+	sim_schedule_at(&f->h.sim, &w.ev, SIM_US(50));    /* mid-chunk */
+	sim_run(&f->h.sim);
 	/* chunk 1 decided to sleep at 0 us, the wake at 50 us kept it up;
 	 * chunk 2 found the work, chunk 3 slept for good */
 	assert_int_equal(sl.chunks, 3);
@@ -1176,11 +1167,11 @@ static void tl_fn(struct tasklet_struct *t)
 {
 	struct tl_probe *p = from_tasklet(p, t, t);
 
-	sim_charge(p->f->host, SIM_COST_skb_alloc, 1);
+	sim_charge(p->f->h.host, SIM_COST_skb_alloc, 1);
 	if (p->runs < 32) {
 		struct sim_acct_sample a;
 
-		sim_host_acct(p->f->host, 0, &a);       /* no sync inside a frame */
+		sim_host_acct(p->f->h.host, 0, &a);       /* no sync inside a frame */
 		p->pass_at_run[p->runs] = (unsigned)a.softirq_passes;
 	}
 	p->runs++;
@@ -1196,7 +1187,7 @@ static void wq_fn(struct work_struct *w)
 {
 	struct tl_probe *p = container_of(w, struct tl_probe, w);
 
-	sim_charge(p->f->host, SIM_COST_skb_alloc, 1);
+	sim_charge(p->f->h.host, SIM_COST_skb_alloc, 1);
 	p->wruns++;
 	if (p->norder < 32)
 		p->order[p->norder++] = 1;
@@ -1245,9 +1236,9 @@ static void tl_setup(struct fx *f, struct tl_probe *p, struct tl_kick *k,
 	memset(k, 0, sizeof(*k));
 	k->p = p;
 	k->what = what;
-	sim_irq_init(f->host, &k->irq, "kick", tl_kick_irq, k, 0);
+	sim_irq_init(f->h.host, &k->irq, "kick", tl_kick_irq, k, 0);
 	sim_event_init(&k->ev, tl_kick_fn, k);
-	sim_schedule_at(&f->sim, &k->ev, SIM_US(10));
+	sim_schedule_at(&f->h.sim, &k->ev, SIM_US(10));
 }
 
 /* A tasklet scheduled twice runs once; one that schedules itself runs
@@ -1263,7 +1254,7 @@ static void test_tasklet_rules(void **state)
 	(void)state;
 	tl_setup(f, &p, &k, 3);
 	p.resched_t = 2;
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(p.runs, 3);
 	assert_int_equal(p.wruns, 1);
 	/* passes 1, 2, 3: one tasklet run each */
@@ -1273,7 +1264,7 @@ static void test_tasklet_rules(void **state)
 	assert_int_equal(acct(f, 0).softirq_passes, 3);
 	assert_int_equal(p.order[0], 1);        /* the work item first */
 	assert_int_equal(p.order[1], 2);
-	kern_bh_counts(&f->k, 0, KERN_BH_LO, &wr, &tr);
+	kern_bh_counts(&f->h.k, 0, KERN_BH_LO, &wr, &tr);
 	assert_int_equal(wr, 1);
 	assert_int_equal(tr, 3);
 	assert_false(p.t.state & BIT(TASKLET_STATE_SCHED));
@@ -1292,12 +1283,12 @@ static void test_tasklet_disabled(void **state)
 	(void)state;
 	tl_setup(f, &p, &k, 1);
 	tasklet_disable(&p.t);
-	sim_run_until(&f->sim, SIM_US(50));
+	sim_run_until(&f->h.sim, SIM_US(50));
 	assert_int_equal(p.runs, 0);
 	assert_true(p.t.state & BIT(TASKLET_STATE_SCHED));
 	assert_int_equal(acct(f, 0).ksoftirqd_wakeups, 1);
 	tasklet_enable(&p.t);
-	sim_run_until(&f->sim, SIM_US(100));
+	sim_run_until(&f->h.sim, SIM_US(100));
 	assert_int_equal(p.runs, 1);
 	/* killed while scheduled: never runs */
 	tasklet_disable(&p.t);
@@ -1305,7 +1296,7 @@ static void test_tasklet_disabled(void **state)
 	tasklet_kill(&p.t);
 	tasklet_enable(&p.t);
 	assert_false(p.t.state & BIT(TASKLET_STATE_SCHED));
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(p.runs, 1);
 	fx_free(f);
 }
@@ -1322,7 +1313,7 @@ static void test_bh_worker_restarts(void **state)
 	(void)state;
 	tl_setup(f, &p, &k, 2);
 	p.requeue_w = 11;
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(p.wruns, 12);
 	/* 10 in the first pass, 2 in the second */
 	assert_int_equal(acct(f, 0).softirq_passes, 2);
@@ -1330,7 +1321,7 @@ static void test_bh_worker_restarts(void **state)
 	/* cancel_work_sync() takes a queued BH item off its list */
 	queue_work(system_bh_wq, &p.w);
 	assert_true(cancel_work_sync(&p.w));
-	sim_run(&f->sim);
+	sim_run(&f->h.sim);
 	assert_int_equal(p.wruns, 12);
 	fx_free(f);
 }
@@ -1590,37 +1581,37 @@ static void test_sched_balance(void **state)
 
 	(void)state;
 	/* softirqs take ~70 % of CPU 0 (vector 0 on CPU 0) */
-	f->host->cost.ps[SIM_COST_desc_read] = 1000 * 1000ull;
+	f->h.host->cost.ps[SIM_COST_desc_read] = 1000 * 1000ull;
 	assert_int_equal(fx_probe(f), 0);
 	sim_cpuset_first_n(&all, 2);
-	sim_task_init(f->host, &g.t, "lone", hog_run, &g, &all);
+	sim_task_init(f->h.host, &g.t, "lone", hog_run, &g, &all);
 	sim_task_wake(&g.t);            /* starts on CPU 0 */
 	arr = (struct arrival){ .d = &f->dev, .q = 0, .n = 64, .every = SIM_US(100),
 				.times = 200 };
 	sim_event_init(&arr.ev, arrival_fn, &arr);
-	sim_schedule_at(&f->sim, &arr.ev, 0);
-	sim_run_until(&f->sim, SIM_MS(20));
+	sim_schedule_at(&f->h.sim, &arr.ev, 0);
+	sim_run_until(&f->h.sim, SIM_MS(20));
 	assert_int_equal(g.t.cpu, 0);
 	assert_int_equal(g.t.migrations, 0);
 	assert_true(acct(f, 0).ns[SIM_ACCT_SOFT] > SIM_MS(10));
-	sim_cancel(&f->sim, &arr.ev);
+	sim_cancel(&f->h.sim, &arr.ev);
 	sim_task_fini(&g.t);
 
 	/* a and b share CPU 1 while a short task keeps CPU 0 busy; when it
 	 * ends CPU 0 goes idle and pulls the one waiting */
 	sim_cpuset_zero(&cpu1);
 	sim_cpuset_set(&cpu1, 0);
-	sim_task_init(f->host, &stop1.t, "short", hog_run, &stop1, &cpu1);
-	sim_task_init(f->host, &a.t, "a", hog_run, &a, &all);
-	sim_task_init(f->host, &b.t, "b", hog_run, &b, &all);
+	sim_task_init(f->h.host, &stop1.t, "short", hog_run, &stop1, &cpu1);
+	sim_task_init(f->h.host, &a.t, "a", hog_run, &a, &all);
+	sim_task_init(f->h.host, &b.t, "b", hog_run, &b, &all);
 	a.t.cpu = b.t.cpu = 1;
 	sim_task_wake(&stop1.t);
-	sim_run_until(&f->sim, sim_now(&f->sim) + SIM_US(10));
+	sim_run_until(&f->h.sim, sim_now(&f->h.sim) + SIM_US(10));
 	sim_task_wake(&a.t);
 	sim_task_wake(&b.t);
 	assert_int_equal(a.t.cpu, 1);
 	assert_int_equal(b.t.cpu, 1);
-	sim_run_until(&f->sim, sim_now(&f->sim) + SIM_MS(2));
+	sim_run_until(&f->h.sim, sim_now(&f->h.sim) + SIM_MS(2));
 	assert_int_equal(a.t.migrations + b.t.migrations, 1);
 	assert_true(a.t.cpu != b.t.cpu);
 	sim_task_fini(&a.t);
@@ -1798,10 +1789,10 @@ static void test_net_tx(void **state)
 	assert_int_equal(netdev_get_tx_queue(dev, 0)->q_len, 198);
 	memset(&w, 0, sizeof(w));
 	w.dev = dev;
-	sim_irq_init(f->host, &w.irq, "txwake", nt_irq, &w, 0);
+	sim_irq_init(f->h.host, &w.irq, "txwake", nt_irq, &w, 0);
 	sim_event_init(&w.ev, nt_fn, &w);
-	sim_schedule_at(&f->sim, &w.ev, SIM_US(10));
-	sim_run(&f->sim);
+	sim_schedule_at(&f->h.sim, &w.ev, SIM_US(10));
+	sim_run(&f->h.sim);
 	assert_int_equal(nt.sent, 200);
 	/* the rest went out in NET_TX, not in the hardirq that woke it:
 	 * 64 + 64 + 64 + 6 in four passes */

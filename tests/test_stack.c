@@ -14,8 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kern/kern.h"
-#include "kern/skbuff.h"
+#include <linux/skbuff.h>
+
+#include "bed/bed_host.h"
 #include "net/net_build.h"
 #include "sim/sim_host.h"
 #include "stack/stack_demux.h"
@@ -39,33 +40,20 @@ static const struct tcp_endpoint EP_B = {	/* the receiver (host) */
 #define ISN_B 0x12345678u
 
 /* ------------------------------------------------------------------ */
-/* A simulated host + kernel so skbs can be allocated.                */
+/* A simulated host + kernel so skbs can be allocated: the testbed's.  */
 
-struct kfx {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
-};
-
-static void kfx_init(struct kfx *k)
+static void kfx_init(struct bed_host *k)
 {
 	struct sim_host_params p;
 
-	sim_init(&k->sim);
-	sim_cost_load_default(&k->cost);
 	sim_host_params_default(&p, 1);
-	k->host = sim_host_create(&k->sim, &k->cost, &p);
-	assert_non_null(k->host);
-	assert_int_equal(kern_init(&k->k, k->host, 1), 0);
+	assert_int_equal(bed_host_up(k, &p, 1), 0);
 }
 
-static void kfx_fini(struct kfx *k)
+static void kfx_fini(struct bed_host *k)
 {
 	assert_int_equal(k->k.skbs_live, 0);
-	kern_fini(&k->k);
-	sim_host_destroy(k->host);
-	sim_fini(&k->sim);
+	bed_host_down(k);
 }
 
 /* An skb holding @frame after eth_type_trans: data at the IP header. */
@@ -411,7 +399,7 @@ static double gro_interleave(unsigned nflows, bool same_hash,
 	struct tcp_endpoint ep[32];
 	struct stack_gro g;
 	struct gro_out o;
-	struct kfx k;
+	struct bed_host k;
 	uint64_t off[32] = { 0 };
 	unsigned i, f = 0;
 	double eff;
@@ -489,7 +477,7 @@ static void test_gro_rules(void **state)
 {
 	struct stack_gro g;
 	struct gro_out o;
-	struct kfx k;
+	struct bed_host k;
 
 	(void)state;
 	kfx_init(&k);
@@ -559,7 +547,7 @@ static void test_demux(void **state)
 	struct stack_demux d;
 	struct stack_gro g;
 	struct net_build b;
-	struct kfx k;
+	struct bed_host k;
 	uint8_t buf[2048];
 	unsigned hits = 0;
 	ssize_t n;
@@ -776,7 +764,7 @@ static void cfg_default(struct cfg *c)
 }
 
 struct fx {
-	struct kfx k;
+	struct bed_host k;
 	struct cfg c;
 	struct tcp_sender snd;
 	struct tcp_receiver rcv;

@@ -17,11 +17,13 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include <linux/usb.h>
+
+#include "bed/bed_host.h"
 #include "hw/rtl_chips.h"
 #include "hw/rtl_desc.h"
 #include "hw/rtl_usb_regs.h"
 #include "kern/kern.h"
-#include "kern/usb.h"
 #include "model/rtlu.h"
 #include "plat/plat_usb.h"
 
@@ -785,10 +787,7 @@ static void test_conservation_determinism(void **state)
 /* ----- end to end through kern/usb.h ----- */
 
 struct kfx {
-	struct sim sim;
-	struct sim_cost cost;
-	struct sim_host *host;
-	struct kern k;
+	struct bed_host h;
 	struct plat_usb_hc *hc;
 	struct rtlu_dev *dev;
 	struct usb_device udev;
@@ -814,8 +813,8 @@ static void k_rx_complete(struct urb *urb)
 
 	if (f->done < 64) {
 		f->done_at[f->done] = ktime_get_ns();
-		f->ctx_at[f->done] = sim_current_ctx(f->host);
-		f->cpu_at[f->done] = sim_current_cpu(f->host);
+		f->ctx_at[f->done] = sim_current_ctx(f->h.host);
+		f->cpu_at[f->done] = sim_current_cpu(f->h.host);
 	}
 	f->done++;
 	f->last_status = urb->status;
@@ -855,13 +854,10 @@ static void test_kern_end_to_end(void **state)
 	uint8_t frame[1000];
 
 	(void)state;
-	sim_init(&f->sim);
-	sim_cost_load_default(&f->cost);
 	sim_host_params_default(&hp, 2);
-	f->host = sim_host_create(&f->sim, &f->cost, &hp);
-	assert_int_equal(kern_init(&f->k, f->host, 1), 0);
-	f->hc = plat_usb_hc_create(f->host, &f->k.mem, NULL);
-	f->dev = rtlu_create(f->host, &f->k.mem, f->hc, &rtl_usb_chips[1], NULL);
+	assert_int_equal(bed_host_up(&f->h, &hp, 1), 0);
+	f->hc = plat_usb_hc_create(f->h.host, &f->h.k.mem, NULL);
+	f->dev = rtlu_create(f->h.host, &f->h.k.mem, f->hc, &rtl_usb_chips[1], NULL);
 	assert_non_null(f->dev);
 	kern_usb_dev_init(&f->udev, &f->intf, rtlu_usb(f->dev), "2-1");
 	assert_int_equal(f->udev.idProduct, 0x815a);
@@ -898,7 +894,7 @@ static void test_kern_end_to_end(void **state)
 	f->rx[0]->pipe = usb_rcvbulkpipe(&f->udev, 5);
 	assert_int_equal(usb_submit_urb(f->rx[0], 0), -EINVAL);
 	f->rx[0]->pipe = usb_rcvbulkpipe(&f->udev, 1);
-	f->k.fault.urb_fail_nth = 1;
+	f->h.k.fault.urb_fail_nth = 1;
 	assert_null(usb_alloc_urb(0, 0));
 	f->resubmit = true;
 	for (int i = 0; i < 4; i++)
@@ -908,7 +904,7 @@ static void test_kern_end_to_end(void **state)
 	usb_fill_int_urb(f->intr, &f->udev, usb_rcvintpipe(&f->udev, 3),
 			 f->intbuf, 2, k_intr_complete, f, 8);
 	assert_int_equal(usb_submit_urb(f->intr, 0), 0);
-	sim_run_until(&f->sim, 10000);
+	sim_run_until(&f->h.sim, 10000);
 	assert_int_equal(f->intr_done, 1);
 	assert_int_equal(f->last_intr, RTLU_INTR_LINK);
 
@@ -916,37 +912,37 @@ static void test_kern_end_to_end(void **state)
 	 * event): timer end at 300 + 15000, event at +500, then the
 	 * interrupt, xhci_irq, and the giveback in TASKLET softirq */
 	memset(frame, 0x42, sizeof(frame));
-	sim_run_until(&f->sim, 50000);
+	sim_run_until(&f->h.sim, 50000);
 	assert_int_equal(rtlu_eth_rx(f->dev, frame, sizeof(frame)), 0);
-	sim_run_until(&f->sim, 100000);
+	sim_run_until(&f->h.sim, 100000);
 	assert_int_equal(f->done, 1);
 	assert_int_equal(f->last_status, 0);
 	assert_int_equal(f->ctx_at[0], SIM_CTX_SOFTIRQ);
 	assert_int_equal(f->last_actual, 1020);
 	{
-		uint64_t c = (f->cost.ps[SIM_COST_hardirq_entry] +
-			      f->cost.ps[SIM_COST_xhci_irq] +
-			      f->cost.ps[SIM_COST_xhci_event] +
-			      f->cost.ps[SIM_COST_hardirq_exit] +
-			      f->cost.ps[SIM_COST_softirq_entry] +
-			      f->cost.ps[SIM_COST_urb_giveback] +
+		uint64_t c = (f->h.cost.ps[SIM_COST_hardirq_entry] +
+			      f->h.cost.ps[SIM_COST_xhci_irq] +
+			      f->h.cost.ps[SIM_COST_xhci_event] +
+			      f->h.cost.ps[SIM_COST_hardirq_exit] +
+			      f->h.cost.ps[SIM_COST_softirq_entry] +
+			      f->h.cost.ps[SIM_COST_urb_giveback] +
 			      /* the driver's complete() is charged on entry */
-			      f->cost.ps[SIM_COST_urb_complete_in]) / 1000;
+			      f->h.cost.ps[SIM_COST_urb_complete_in]) / 1000;
 
 		assert_int_equal(f->done_at[0], 50000 + 300 + 15000 + 500 + c);
 	}
 
 	/* link down: the interrupt URB reports it */
 	assert_int_equal(rtlu_set_link(f->dev, false, 0), 0);
-	sim_run_until(&f->sim, 200000);
+	sim_run_until(&f->h.sim, 200000);
 	assert_int_equal(f->intr_done, 2);
 	assert_int_equal(f->last_intr, 0);
 	assert_int_equal(rtlu_set_link(f->dev, true, 0), 0);
-	sim_run_until(&f->sim, 300000);
+	sim_run_until(&f->h.sim, 300000);
 
 	/* kill an URB the device is filling: -ENOENT, frames counted */
 	assert_int_equal(rtlu_eth_rx(f->dev, frame, sizeof(frame)), 0);
-	sim_run_until(&f->sim, 302000);
+	sim_run_until(&f->h.sim, 302000);
 	/* the head TD is rx[1] (rx[0] was resubmitted behind the others) */
 	usb_kill_urb(f->rx[1]);
 	assert_int_equal(f->killed, 1);
@@ -957,7 +953,7 @@ static void test_kern_end_to_end(void **state)
 	/* unlink: given back later with -ECONNRESET */
 	assert_int_equal(usb_unlink_urb(f->rx[2]), 0);
 	assert_int_equal(usb_unlink_urb(f->rx[1]), -EIDRM);
-	sim_run_until(&f->sim, 400000);
+	sim_run_until(&f->h.sim, 400000);
 	assert_int_equal(f->last_status, -ECONNRESET);
 
 	/* disconnect */
@@ -972,13 +968,11 @@ static void test_kern_end_to_end(void **state)
 		free(f->rxbuf[i]);
 	}
 	usb_free_urb(f->intr);          /* submitted: warned, killed, freed */
-	assert_int_equal(f->k.warn.other, 1);
-	assert_int_equal(f->k.dma_live, 0);
+	assert_int_equal(f->h.k.warn.other, 1);
+	assert_int_equal(f->h.k.dma_live, 0);
 	rtlu_destroy(f->dev);
 	plat_usb_hc_destroy(f->hc);
-	kern_fini(&f->k);
-	sim_host_destroy(f->host);
-	sim_fini(&f->sim);
+	bed_host_down(&f->h);
 	free(f);
 }
 

@@ -10,6 +10,8 @@
 #include "bed/bed_util.h"
 #include "bed/bed_world.h"
 #include "ethtool/ethtool_cmd.h"
+#include "hw/rtl_whatif.h"
+#include "kern/kern_modules.h"
 
 /* ----- PCIe: RTL8125/8126/8127 on the r8169-style driver ----- */
 
@@ -37,7 +39,9 @@ static int pci_up(struct bed_world *w)
 	/* the kernel's default RSS queue count, which the driver starts
 	 * with (0: the host's CPUs) */
 	w->k.default_rss_queues = w->scn.rx_queues;
-	rc = kern_pci_probe(&rtl8169_pci_driver, &w->pdev);
+	/* the driver finds a what-if chip's row through its lookup's hook */
+	rtl_chip_lookup_extra = rtl_chip_lookup_whatif;
+	rc = kern_pci_probe(kmod_r8169_pci_driver, &w->pdev);
 	if (rc) {
 		bed_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
 		return -1;
@@ -55,7 +59,7 @@ static int pci_up(struct bed_world *w)
 static void pci_down(struct bed_world *w)
 {
 	if (w->dev)
-		kern_pci_remove(&rtl8169_pci_driver, &w->pdev);
+		kern_pci_remove(kmod_r8169_pci_driver, &w->pdev);
 	w->dev = NULL;
 	if (w->m)
 		rtlm_destroy(w->m);
@@ -226,7 +230,7 @@ static int usb_up(struct bed_world *w)
 		return -1;
 	}
 	kern_usb_dev_init(&w->udev, &w->intf, rtlu_usb(w->u), "2-1");
-	rc = kern_usb_probe(&r8152_driver, &w->intf);
+	rc = kern_usb_probe(kmod_r8152_usb_driver, &w->intf);
 	if (rc) {
 		bed_err("driver probe failed: %s (%s)", strerror(-rc), w->k.last_log);
 		return -1;
@@ -254,7 +258,7 @@ static int usb_up(struct bed_world *w)
 static void usb_down(struct bed_world *w)
 {
 	if (w->usb_bound)
-		kern_usb_disconnect(&r8152_driver, &w->intf);
+		kern_usb_disconnect(kmod_r8152_usb_driver, &w->intf);
 	w->usb_bound = false;
 	w->dev = NULL;
 	if (w->u)
@@ -290,17 +294,22 @@ static bool usb_rss_on(const struct bed_world *w)
 static void usb_queue(const struct bed_world *w, unsigned q, u64 *packets,
 		      u64 *bytes, u64 *drops)
 {
+	struct r8152_stats t;
+
 	(void)q;
-	*packets = w->utp->stats.rx_packets;
-	*bytes = w->utp->stats.rx_bytes;
-	*drops = w->utp->stats.rx_drops;
+	r8152_stats_fetch(w->utp, &t);
+	*packets = t.rx_packets;
+	*bytes = t.rx_bytes;
+	*drops = t.rx_drops;
 }
 
 static unsigned usb_drop_reasons(const struct bed_world *w, struct bed_drop_reason *d)
 {
 	const struct rtlu_stats *s = rtlu_stats(w->u);
-	const struct r8152_stats *t = &w->utp->stats;
+	struct r8152_stats t;
 	unsigned n = 0;
+
+	r8152_stats_fetch(w->utp, &t);
 
 	d[n++] = (struct bed_drop_reason){ "rx_link_down", s->rx_link_down };
 	d[n++] = (struct bed_drop_reason){ "rx_disabled", s->rx_disabled };
@@ -312,10 +321,10 @@ static unsigned usb_drop_reasons(const struct bed_world *w, struct bed_drop_reas
 	d[n++] = (struct bed_drop_reason){ "rx_dma_error", s->rx_dma_err };
 	d[n++] = (struct bed_drop_reason){ "rx_reset", s->rx_reset };
 	d[n++] = (struct bed_drop_reason){ "rx_usb_xfer_error", s->rx_xfer_error };
-	d[n++] = (struct bed_drop_reason){ "driver_skb_alloc", t->rx_alloc_fail };
-	d[n++] = (struct bed_drop_reason){ "driver_length", t->rx_length };
-	d[n++] = (struct bed_drop_reason){ "driver_runt", t->rx_runt };
-	d[n++] = (struct bed_drop_reason){ "driver_purged", t->rx_purged };
+	d[n++] = (struct bed_drop_reason){ "driver_skb_alloc", t.rx_alloc_fail };
+	d[n++] = (struct bed_drop_reason){ "driver_length", t.rx_length };
+	d[n++] = (struct bed_drop_reason){ "driver_runt", t.rx_runt };
+	d[n++] = (struct bed_drop_reason){ "driver_purged", t.rx_purged };
 	d[n++] = (struct bed_drop_reason){ "no_handler", w->dev->core_stats.rx_nohandler };
 	return n;
 }
@@ -329,21 +338,25 @@ static void usb_set_link(struct bed_world *w, bool up)
 static u64 usb_model_inflight(const struct bed_world *w)
 {
 	const struct rtlu_stats *s = rtlu_stats(w->u);
+	struct r8152_stats t;
 
-	return s->rx_inflight + s->rx_delivered -
-	       (w->utp->stats.rx_packets + w->utp->stats.rx_drops);
+	r8152_stats_fetch(w->utp, &t);
+	return s->rx_inflight + s->rx_delivered - (t.rx_packets + t.rx_drops);
 }
 
 static u64 usb_tx_inflight(const struct bed_world *w, u64 *drops)
 {
 	const struct rtlu_stats *s = rtlu_stats(w->u);
 	const struct r8152 *tp = w->utp;
-	/* queued, packed in a buffer in flight, or in a completed transfer */
-	u64 took = skb_queue_len(&tp->tx_queue) + tp->stats.tx_packets;
+	struct r8152_stats t;
+	u64 took;
 
+	r8152_stats_fetch(tp, &t);
+	/* queued, packed in a buffer in flight, or in a completed transfer */
+	took = skb_queue_len(&tp->tx_queue) + t.tx_packets;
 	for (unsigned i = 0; i < RTL8152_MAX_TX; i++)
 		took += tp->tx_agg[i].skb_num;
-	*drops = tp->stats.tx_drops + s->tx_dropped;
+	*drops = t.tx_drops + s->tx_dropped;
 	return took - s->tx_frames - s->tx_dropped;
 }
 

@@ -15,6 +15,7 @@
 #include "bed/bed_scn_keys.h"
 #include "bed/bed_util.h"
 #include "hw/rtl_chips.h"
+#include "hw/rtl_whatif.h"
 #include "load/load_busy.h"
 #include "sim/sim_idle.h"
 

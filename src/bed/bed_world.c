@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "bed/bed_host.h"
 #include "bed/bed_util.h"
 #include "bed/bed_world.h"
 #include "ethtool/ethtool_cmd.h"
@@ -123,8 +124,7 @@ int bed_world_up(struct bed_world *w)
 				     w->cost.cpuidle[0] ? w->cost.cpuidle : "none");
 	if (p.idle && p.idle->n == 1 && !p.idle->s[0].exit_latency_us)
 		p.idle = NULL;          /* "none": nothing to wait for */
-	w->host = sim_host_create(&w->sim, &w->cost, &p);
-	if (!w->host || kern_init(&w->k, w->host, w->scn.seed)) {
+	if (bed_host_start(&w->sim, &w->cost, &p, w->scn.seed, &w->host, &w->k)) {
 		bed_err("out of memory");
 		return -1;
 	}

@@ -20,14 +20,15 @@
 
 #include <stdio.h>
 
+#include <linux/pci.h>
+#include <linux/usb.h>
+
 #include "bed/bed_util.h"
 #include "bed/bed_drop.h"
 #include "bed/bed_scenario.h"
-#include "drv/r8152.h"
-#include "drv/r8169.h"
+#include "drv/r8152/r8152.h"
+#include "drv/r8169/r8169.h"
 #include "kern/kern.h"
-#include "kern/pci.h"
-#include "kern/usb.h"
 #include "load/load_busy.h"
 #include "load/load_host.h"
 #include "load/load_iperf3.h"

@@ -4,12 +4,13 @@
  * TUNSETIFF with IFF_TAP | IFF_NO_PI: Linux
  * Documentation/networking/tuntap.rst.
  */
+#include <linux/if.h>
+#include <linux/if_tun.h>
+
 #include "bridge/br_tap.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/if.h>
-#include <linux/if_tun.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>

@@ -10,6 +10,7 @@
 
 #include "bed/bed_util.h"
 #include "cli/cli.h"
+#include "hw/rtl_whatif.h"
 #include "model/rtlm.h"
 
 int cli_parse_ip4(const char *s, uint8_t ip[4])

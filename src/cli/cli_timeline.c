@@ -632,11 +632,11 @@ static void queue_state(struct bed_world *w, unsigned q, bool *pending, uint64_t
 		*progress = dirty;
 	} else if (q == 0) {
 		*pending = READ_ONCE(w->utp->rx_done) != NULL;
-		*progress = w->utp->stats.rx_transfers;
+		*progress = u64_stats_read(&w->utp->rx_stats.transfers);
 	} else if (q == RTL_MAX_RX_QUEUES) {
 		/* frames waiting while a buffer is free to carry them */
 		*pending = skb_queue_len(&w->utp->tx_queue) && READ_ONCE(w->utp->tx_free);
-		*progress = w->utp->stats.tx_transfers;
+		*progress = u64_stats_read(&w->utp->tx_stats.transfers);
 	}
 }
 

@@ -10,8 +10,9 @@
 #ifndef RXSCALE_DRV_RTL_TALLY_H
 #define RXSCALE_DRV_RTL_TALLY_H
 
+#include <linux/types.h>
+
 #include "hw/rtl_desc.h"
-#include "kern/types.h"
 
 #define RTL_TALLY_NSTATS	13
 

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
 #include "ethtool/ethtool_priv.h"
-#include "kern/ethtool.h"
-#include "kern/netdevice.h"
 
 /* ---------------------------------------------------------------- */
 /* -c / -C (netlink/coalesce.c; kernel net/ethtool/coalesce.c)       */

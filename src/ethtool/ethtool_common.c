@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
 #include "ethtool/ethtool_priv.h"
-#include "kern/ethtool.h"
-#include "kern/netdevice.h"
 
 /* ethtool.c exit_bad_args(): exit status 1. */
 int ecmd_bad_args(struct cmd *c)

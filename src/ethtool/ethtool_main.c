@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+
 #include "ethtool/ethtool_priv.h"
 #include "ethtool/ethtool_cmd.h"
-#include "kern/ethtool.h"
-#include "kern/netdevice.h"
-#include "kern/rtnetlink.h"
 
 #define MAX_ARGS	1024
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "kern/types.h"
+#include <linux/types.h>
 
 struct net_device;
 struct netlink_ext_ack;

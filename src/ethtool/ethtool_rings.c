@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
 #include "ethtool/ethtool_priv.h"
-#include "kern/ethtool.h"
-#include "kern/netdevice.h"
 
 /* ---------------------------------------------------------------- */
 /* -g / -G (netlink/rings.c; kernel net/ethtool/rings.c)             */

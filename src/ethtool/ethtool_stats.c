@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
 #include "ethtool/ethtool_priv.h"
-#include "kern/ethtool.h"
-#include "kern/netdevice.h"
 
 /* ---------------------------------------------------------------- */
 /* -S (ethtool.c do_gstats; ioctl)                                   */

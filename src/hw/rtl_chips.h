@@ -15,8 +15,7 @@
 #ifndef RXSCALE_HW_RTL_CHIPS_H
 #define RXSCALE_HW_RTL_CHIPS_H
 
-#include <stdbool.h>
-#include <stdint.h>
+#include "hw/rtl_types.h"
 
 struct rtl_rx_desc_fmt;		/* rtl_desc.h */
 struct rtl_tx_desc_fmt;
@@ -139,15 +138,6 @@ struct rtl_chip_info {
 extern const struct rtl_chip_info rtl_chips[];
 extern const unsigned rtl_chips_count;
 
-/*
- * What-if rows: chips that do not exist, for questions the real ones
- * cannot answer (how the host scales with many RX queues).  An XID of
- * their own, matched only by rtl_chip_lookup_whatif(), and absent from a
- * kernel-module build (never bound to real hardware).
- */
-extern const struct rtl_chip_info rtl_whatif_chips[];
-extern const unsigned rtl_whatif_chips_count;
-
 /**
  * rtl_chip_lookup_xid() - the first real row matching a TxConfig value.
  * @txconfig: the raw 32-bit TxConfig register (0x40)
@@ -156,11 +146,22 @@ extern const unsigned rtl_whatif_chips_count;
 const struct rtl_chip_info *rtl_chip_lookup_xid(uint32_t txconfig);
 
 /**
- * rtl_chip_lookup_whatif() - the what-if row of PCI device @pci_device
- * with @txconfig's XID, or NULL (always NULL in a kernel-module build).
+ * rtl_chip_lookup() - the row of a PCI function, as the driver finds it
+ * @pci_device: its PCI device id
+ * @txconfig: the raw 32-bit TxConfig register (0x40)
+ * Returns the real row of the XID (rtl_chip_lookup_xid()), else what
+ * rtl_chip_lookup_extra finds, else NULL.
  */
-const struct rtl_chip_info *rtl_chip_lookup_whatif(uint16_t pci_device,
-						   uint32_t txconfig);
+const struct rtl_chip_info *rtl_chip_lookup(uint16_t pci_device, uint32_t txconfig);
+
+/*
+ * Rows beyond the datasheet's, searched after it by rtl_chip_lookup():
+ * NULL (none) unless a simulator sets it before a probe, as the testbed
+ * does with rtl_chip_lookup_whatif() (rtl_whatif.h).  Never set in a
+ * kernel module, which has no such rows.
+ */
+extern const struct rtl_chip_info *(*rtl_chip_lookup_extra)(uint16_t pci_device,
+							     uint32_t txconfig);
 
 /* ---- USB: RTL8157 / RTL8159 (r8152 family). */
 

@@ -21,10 +21,7 @@
 #ifndef RXSCALE_HW_RTL_DESC_H
 #define RXSCALE_HW_RTL_DESC_H
 
-#include <assert.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "hw/rtl_types.h"
 
 #include "hw/rtl_defines.h"
 

@@ -4,7 +4,7 @@
  */
 #include "hw/rtl_ocp.h"
 
-#include <stddef.h>
+#include "hw/rtl_types.h"
 
 const struct rtl_ocp_desc rtl_ocp_regs[RTL_OI__COUNT] = {
 #define RTL_OCP(space_, name_, first_, last_, note_)			\

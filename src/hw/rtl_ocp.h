@@ -15,7 +15,7 @@
 #ifndef RXSCALE_HW_RTL_OCP_H
 #define RXSCALE_HW_RTL_OCP_H
 
-#include <stdint.h>
+#include "hw/rtl_types.h"
 
 enum rtl_ocp_space {
 	RTL_OCP_MAC,

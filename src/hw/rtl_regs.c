@@ -4,7 +4,7 @@
  */
 #include "hw/rtl_regs.h"
 
-#include <stddef.h>
+#include "hw/rtl_types.h"
 
 const struct rtl_reg_desc rtl_regs[RTL_RI__COUNT] = {
 #define RTL_REG(name_, off_, n_, stride_, width_, acc_, reset_, wmask_,	\

@@ -17,7 +17,7 @@
 #ifndef RXSCALE_HW_RTL_REGS_H
 #define RXSCALE_HW_RTL_REGS_H
 
-#include <stdint.h>
+#include "hw/rtl_types.h"
 
 /*
  * BAR size.  [I] No source states it.  The highest register any source

@@ -17,8 +17,7 @@
 #ifndef RXSCALE_HW_RTL_USB_REGS_H
 #define RXSCALE_HW_RTL_USB_REGS_H
 
-#include <assert.h>
-#include <stdint.h>
+#include "hw/rtl_types.h"
 
 /* ---- Endpoints (RS s1.1, r8152 rtl_check_vendor_ok): bulk-in 1 (RX),
  * bulk-out 2 (TX), interrupt-in 3 (link status). */

@@ -15,10 +15,12 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+
 #include "kern/kern.h"
-#include "kern/dma.h"
-#include "kern/netdevice.h"
-#include "kern/pci.h"
 
 struct kern_devres {
 	struct kern_devres *next;       /* older entries */

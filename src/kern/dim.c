@@ -5,7 +5,7 @@
  * lib/dim/dim.c and lib/dim/net_dim.c, whose behaviour this reproduces;
  * the code is rxscale's own).
  */
-#include "kern/dim.h"
+#include <linux/dim.h>
 
 /*
  * The profile tables of lib/dim/net_dim.c, 5 per (direction, mode), from

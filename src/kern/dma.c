@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+
 #include "kern/kern.h"
-#include "kern/dma.h"
-#include "kern/io.h"
 
 /* True if the dma_fail_nth fault knob says this allocation fails. */
 static bool fault_hit(unsigned *nth)

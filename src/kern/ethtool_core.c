@@ -5,15 +5,16 @@
  * rxscale from the documented behaviour of net/ethtool/{channels,rings,
  * coalesce,ioctl,common}.c; no kernel code is reused.
  */
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
 #include "kern/kern.h"
-#include "kern/ethtool.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kern/netdevice.h"
 #include "rss/rss_fields.h"
 #include "rss/rss_hash.h"
 

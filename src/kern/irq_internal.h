@@ -3,8 +3,9 @@
 #ifndef RXSCALE_KERN_IRQ_INTERNAL_H
 #define RXSCALE_KERN_IRQ_INTERNAL_H
 
+#include <linux/pci.h>
+
 #include "kern/kern.h"
-#include "kern/pci.h"
 #include "plat/plat_pci.h"
 
 struct kern_irq_desc {

@@ -17,12 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kern/cpumask.h"
-#include "kern/delay.h"
-#include "kern/dma.h"
-#include "kern/types.h"
-#include "kern/printk.h"
-#include "kern/slab.h"
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/types.h>
+
 #include "plat/plat_mem.h"
 #include "sim/sim_host.h"
 #include "sim/sim_rng.h"

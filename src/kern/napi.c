@@ -6,9 +6,10 @@
  */
 #include <string.h>
 
+#include <linux/netdevice.h>
+#include <linux/timer.h>
+
 #include "kern/kern.h"
-#include "kern/timer.h"
-#include "kern/netdevice.h"
 
 _Static_assert(sizeof(struct hrtimer) >= sizeof(struct sim_hrtimer) &&
 	       _Alignof(struct hrtimer) >= _Alignof(struct sim_hrtimer),

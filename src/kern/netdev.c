@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <asm/barrier.h>
+#include <net/netdev_queues.h>
+
 #include "kern/kern.h"
-#include "kern/barrier.h"
-#include "kern/netdevice.h"
-#include "kern/netdev_queues.h"
-#include "kern/rtnetlink.h"
 
 struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs,
 				      unsigned int rxqs)

@@ -3,8 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include <linux/io.h>
+
 #include "kern/kern.h"
-#include "kern/io.h"
 #include "kern/irq_internal.h"
 
 void kern_pci_dev_init(struct pci_dev *pdev, struct plat_pci_dev *sim,
@@ -181,22 +182,3 @@ int pci_irq_vector(struct pci_dev *pdev, unsigned int nr)
 	return (int)pdev->vec_irq[nr];
 }
 
-int kern_pci_probe(struct pci_driver *drv, struct pci_dev *pdev)
-{
-	for (const struct pci_device_id *id = drv->id_table; id && id->vendor; id++)
-		if (id->vendor == pdev->vendor && id->device == pdev->device) {
-			int rc = drv->probe(pdev, id);
-
-			if (rc)
-				devres_release_all(&pdev->dev);
-			return rc;
-		}
-	return -ENODEV;
-}
-
-void kern_pci_remove(struct pci_driver *drv, struct pci_dev *pdev)
-{
-	if (drv->remove)
-		drv->remove(pdev);
-	devres_release_all(&pdev->dev);
-}

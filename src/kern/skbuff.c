@@ -2,8 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+
 #include "kern/kern.h"
-#include "kern/netdevice.h"
 
 /* skbs with up to SKB_POOL_DATA bytes of buffer (every frame at MTU 1500)
  * are allocated at that size and recycled through kern->skb_pool, up to
@@ -212,4 +214,36 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	/* a length field: raw 802.3 (IPX's 0xFFFF) or 802.2 LLC */
 	return skb->len >= 2 && skb->data[0] == 0xff && skb->data[1] == 0xff ?
 	       htons(ETH_P_802_3) : htons(ETH_P_802_2);
+}
+
+void dev_kfree_skb_any(struct sk_buff *skb)
+{
+	consume_skb(skb);
+}
+
+void dev_kfree_skb(struct sk_buff *skb)
+{
+	consume_skb(skb);
+}
+
+void napi_consume_skb(struct sk_buff *skb, int budget)
+{
+	(void)budget;
+	consume_skb(skb);
+}
+
+void __skb_queue_purge(struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(list)))
+		kfree_skb(skb);
+}
+
+void skb_queue_purge(struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(list)))
+		kfree_skb(skb);
 }

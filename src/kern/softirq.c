@@ -12,10 +12,11 @@
  */
 #include <string.h>
 
+#include <linux/interrupt.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+
 #include "kern/kern.h"
-#include "kern/interrupt.h"
-#include "kern/timer.h"
-#include "kern/workqueue.h"
 
 /* BH_WORKER_RESTARTS and BH_WORKER_JIFFIES (kernel/workqueue.c) */
 #define BH_WORKER_RESTARTS 10

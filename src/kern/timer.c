@@ -7,8 +7,9 @@
  */
 #include <string.h>
 
+#include <linux/timer.h>
+
 #include "kern/kern.h"
-#include "kern/timer.h"
 
 #define NSEC_PER_JIFFY (1000000000ull / HZ)
 

@@ -23,15 +23,16 @@
  * Each URB charges urb_giveback, and a bulk URB the driver's completion
  * bookkeeping (urb_complete_in/_out), before complete() runs.
  */
+#include <linux/interrupt.h>
+#include <linux/usb.h>
+#include <linux/workqueue.h>
+
 #include "kern/kern.h"
-#include "kern/usb.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#include "kern/interrupt.h"
 #include "kern/irq_internal.h"
-#include "kern/workqueue.h"
 #include "plat/plat_usb.h"
 
 /* One giveback list and its BH (struct giveback_urb_bh). */
@@ -261,30 +262,6 @@ void kern_usb_dev_init(struct usb_device *udev, struct usb_interface *intf,
 		pr_err("%s: no interrupt for the host controller\n", name);
 		udev->state = USB_STATE_NOTATTACHED;
 	}
-}
-
-int kern_usb_probe(struct usb_driver *drv, struct usb_interface *intf)
-{
-	const struct usb_device_id *id;
-	struct usb_device *udev = interface_to_usbdev(intf);
-
-	if (!drv || !drv->id_table || !drv->probe || !udev)
-		return -ENODEV;
-	for (id = drv->id_table; id->idVendor; id++)
-		if (id->idVendor == udev->idVendor &&
-		    id->idProduct == udev->idProduct)
-			return drv->probe(intf, id);
-	return -ENODEV;
-}
-
-void kern_usb_disconnect(struct usb_driver *drv, struct usb_interface *intf)
-{
-	struct usb_device *udev = interface_to_usbdev(intf);
-
-	if (udev)
-		udev->state = USB_STATE_NOTATTACHED;
-	if (drv && drv->disconnect)
-		drv->disconnect(intf);
 }
 
 /* ----- URBs ----- */

@@ -6,8 +6,9 @@
  */
 #include <stdio.h>
 
+#include <linux/workqueue.h>
+
 #include "kern/kern.h"
-#include "kern/workqueue.h"
 
 /* One CPU's worker pool, reduced to its one worker. */
 struct kern_worker {

@@ -44,7 +44,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kern/netdevice.h"
+#include <linux/netdevice.h>
+
 #include "load/load_wire.h"
 #include "sim/sim_host.h"
 #include "stack/stack_demux.h"

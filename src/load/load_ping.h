@@ -27,7 +27,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kern/netdevice.h"
+#include <linux/netdevice.h>
+
 #include "load/load_wire.h"
 
 #define PING_MAX 100000

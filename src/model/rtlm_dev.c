@@ -131,7 +131,7 @@ struct rtlm_dev *rtlm_create(struct sim_host *host, struct plat_mem *mem,
 		return NULL;
 	}
 	rtlm_tx_init(dev);
-	rtlm_moder_init(dev);
+	rtlm_irq_init(dev);
 	rtlm_wb_init(dev);
 	rtlm_tally_init(dev);
 	/* power-on: every row, sticky ones included, to its reset value */

@@ -187,6 +187,21 @@ void rtlm_irq_reg_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 	rtlm_irq_update(dev);
 }
 
+/* A hold-off timer ended: its message goes out if its level is still up. */
+static void irq_moder_expire(struct sim *s, struct sim_event *ev)
+{
+	struct rtlm_dev *dev = ev->arg;
+
+	(void)s;
+	rtlm_moder_expired(dev, ev);
+	rtlm_irq_update(dev);
+}
+
+void rtlm_irq_init(struct rtlm_dev *dev)
+{
+	rtlm_moder_init(dev, irq_moder_expire);
+}
+
 void rtlm_irq_reset(struct rtlm_dev *dev)
 {
 	dev->irq_sent = 0;

@@ -21,20 +21,17 @@
 #include "hw/rtl_defines.h"
 #include "model/rtlm_priv.h"
 
-static void moder_expire(struct sim *s, struct sim_event *ev)
-{
-	struct rtlm_dev *dev = ev->arg;
-	unsigned id = (unsigned)(ev - dev->moder_ev);
-
-	(void)s;
-	dev->moder_held &= ~(1ull << id);
-	rtlm_irq_update(dev);
-}
-
-void rtlm_moder_init(struct rtlm_dev *dev)
+void rtlm_moder_init(struct rtlm_dev *dev, sim_event_fn expire)
 {
 	for (unsigned id = 0; id < RTL_MSIX_MAX_VECTORS; id++)
-		sim_event_init(&dev->moder_ev[id], moder_expire, dev);
+		sim_event_init(&dev->moder_ev[id], expire, dev);
+}
+
+void rtlm_moder_expired(struct rtlm_dev *dev, const struct sim_event *ev)
+{
+	unsigned id = (unsigned)(ev - dev->moder_ev);
+
+	dev->moder_held &= ~(1ull << id);
 }
 
 /* [I] One more RX frame in @id's running hold-off: at the threshold of

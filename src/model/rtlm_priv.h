@@ -297,10 +297,15 @@ void rtlm_irq_reg_write(struct rtlm_dev *dev, unsigned ri, unsigned elem,
 			uint32_t old, uint32_t val);
 void rtlm_irq_send(struct rtlm_dev *dev, unsigned vec);
 void rtlm_irq_reset(struct rtlm_dev *dev);
+/* At creation: the moderation timers, whose expiry sends (rtlm_moder.c). */
+void rtlm_irq_init(struct rtlm_dev *dev);
 bool rtlm_irq_v2(struct rtlm_dev *dev);
 
 /* ---- rtlm_moder.c */
-void rtlm_moder_init(struct rtlm_dev *dev);
+/* The hold-off timers, each firing @expire (rtlm_irq.c sends what waited). */
+void rtlm_moder_init(struct rtlm_dev *dev, sim_event_fn expire);
+/* Hold-off timer @ev fired: its message id is no longer held. */
+void rtlm_moder_expired(struct rtlm_dev *dev, const struct sim_event *ev);
 /* An event for message id @id from queue @q (RX if !tx); returns true
  * if the id's message must wait for its timer. */
 bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx);

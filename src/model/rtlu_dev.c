@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rtlu_dev.c - the RTL8157/RTL8159 adapter instance: creation, the USB
- * slot and its endpoints, link state, the interrupt endpoint, guest
- * errors, counters.
+ * slot and its endpoints, link state, counters.  Guest errors are
+ * rtlu_err.c's, the interrupt endpoint rtlu_intr.c's.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_err.h"
 #include "model/rtlu_priv.h"
 
 #define EP_INTR (RTLU_EP_INTR_IN | PLAT_USB_DIR_IN)
@@ -28,57 +27,12 @@ void rtlu_params_default(struct rtlu_params *p)
 	p->tx_fifo_bytes = 65536;
 }
 
-void rtlu_guest_error(struct rtlu_dev *dev, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	model_err_format(dev->last_error, sizeof(dev->last_error), dev->usb.name,
-			 fmt, ap);
-	va_end(ap);
-	dev->st.guest_errors++;
-}
-
 static const struct plat_usb_dev_ops rtlu_usb_ops = {
 	.control = rtlu_control,
 	.in_doorbell = rtlu_rx_doorbell,
 	.in_cancel = rtlu_rx_cancel,
 	.out = rtlu_bulk_out,
 };
-
-/* Report the link state on the interrupt endpoint if a TD waits. */
-static void intr_fire(struct sim *s, struct sim_event *ev)
-{
-	struct rtlu_dev *dev = ev->arg;
-	uint8_t st[RTLU_INTR_BUFSIZE] = { 0 };
-	uint32_t room;
-
-	(void)s;
-	if (!dev->intr_pending || dev->p.faults.intr_silent)
-		return;
-	room = plat_usb_in_room(&dev->usb, EP_INTR);
-	if (!room)
-		return;
-	if (dev->link_up)
-		st[0] = (uint8_t)RTLU_INTR_LINK;
-	if (room > sizeof(st))
-		room = sizeof(st);
-	if (plat_usb_in_write(&dev->usb, EP_INTR, 0, st, room) < 0) {
-		rtlu_guest_error(dev, "interrupt buffer not DMA-visible");
-		plat_usb_in_complete(&dev->usb, EP_INTR, 0, 0);
-		return;
-	}
-	plat_usb_in_complete(&dev->usb, EP_INTR, room, 0);
-	dev->intr_pending = false;
-	dev->st.intr_sent++;
-}
-
-void rtlu_intr_kick(struct rtlu_dev *dev)
-{
-	if (dev->intr_pending && !sim_event_pending(&dev->intr_ev))
-		sim_schedule_at(dev->host->sim, &dev->intr_ev,
-				sim_now(dev->host->sim));
-}
 
 static bool speed_ok(const struct rtlu_dev *dev, uint32_t mbps)
 {
@@ -135,8 +89,7 @@ struct rtlu_dev *rtlu_create(struct sim_host *host, struct plat_mem *mem,
 			  RTLU_INTR_BUFSIZE, RTLU_INTR_INTERVAL);
 	rtlu_rx_init(dev);
 	rtlu_tx_init(dev);
-	sim_event_init(&dev->intr_ev, intr_fire, dev);
-	dev->intr_pending = true;       /* [I] first poll reports the link */
+	rtlu_intr_init(dev);
 	rtlu_regs_reset(dev);
 	return dev;
 }
@@ -147,7 +100,7 @@ void rtlu_destroy(struct rtlu_dev *dev)
 		return;
 	rtlu_rx_fini(dev);
 	rtlu_tx_fini(dev);
-	sim_cancel(dev->host->sim, &dev->intr_ev);
+	rtlu_intr_fini(dev);
 	plat_usb_dev_fini(&dev->usb);
 	sim_purge(dev->host->sim);
 	free(dev->scratch);
@@ -206,9 +159,4 @@ uint64_t rtlu_rx_dropped(const struct rtlu_dev *dev)
 	return s->rx_link_down + s->rx_disabled + s->rx_filtered +
 	       s->rx_too_long + s->rx_runt + s->rx_fifo_over + s->rx_cancelled +
 	       s->rx_dma_err + s->rx_reset + s->rx_xfer_error;
-}
-
-const char *rtlu_last_error(const struct rtlu_dev *dev)
-{
-	return dev->last_error;
 }

@@ -85,19 +85,27 @@ struct rtlu_dev {
 	struct sim_event intr_ev;
 };
 
-/* ---- rtlu_dev.c */
+/* ---- rtlu_err.c */
 void rtlu_guest_error(struct rtlu_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ---- rtlu_intr.c: the interrupt endpoint */
+void rtlu_intr_init(struct rtlu_dev *dev);
+void rtlu_intr_fini(struct rtlu_dev *dev);
 void rtlu_intr_kick(struct rtlu_dev *dev);
 
-/* ---- rtlu_ctrl.c */
-int rtlu_control(void *opaque, const struct plat_usb_setup *setup,
-		 uint8_t *data);
+/* ---- rtlu_regs.c: the register file */
+/* The bytes of OCP space @mcu (RTLU_MCU_TYPE_*), or NULL. */
+uint8_t *rtlu_space(struct rtlu_dev *dev, uint16_t mcu);
 void rtlu_regs_reset(struct rtlu_dev *dev);
 void rtlu_phy_update(struct rtlu_dev *dev);
 uint32_t rtlu_rd(const struct rtlu_dev *dev, uint16_t mcu, uint16_t addr,
 		 unsigned size);
 bool rtlu_mitigation_on(const struct rtlu_dev *dev);
+
+/* ---- rtlu_ctrl.c */
+int rtlu_control(void *opaque, const struct plat_usb_setup *setup,
+		 uint8_t *data);
 
 /* ---- rtlu_rx.c */
 void rtlu_rx_init(struct rtlu_dev *dev);

@@ -53,15 +53,16 @@ static void close_open(struct rtlu_dev *dev)
 /* End the open transfer for @why: the frames in it are delivered. */
 static void end_xfer(struct rtlu_dev *dev, enum rtlu_rx_end why)
 {
-	struct rtlu_faults *f = &dev->p.faults;
+	struct rtlu_params *p = &dev->p;	/* the fault knobs */
 	bool err;
 	int64_t r;
 
 	if (!dev->open)
 		return;
-	err = f->rx_xfer_error_every && ++dev->xfers_ended % f->rx_xfer_error_every == 0;
-	if (f->rx_xfer_error_next) {
-		f->rx_xfer_error_next--;
+	err = p->faults.rx_xfer_error_every &&
+	      ++dev->xfers_ended % p->faults.rx_xfer_error_every == 0;
+	if (p->faults.rx_xfer_error_next) {
+		p->faults.rx_xfer_error_next--;
 		err = true;
 	}
 	r = plat_usb_in_complete(&dev->usb, EP_IN, err ? 0 : dev->open_end,

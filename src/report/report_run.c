@@ -2,12 +2,13 @@
 /*
  * report_run.c - the run header and the order of a text report's blocks.
  */
+#include <linux/netdevice.h>
+
 #include "report/report.h"
 
 #include <string.h>
 
 #include "ethtool/ethtool_cmd.h"
-#include "kern/netdevice.h"
 
 void report_head(FILE *out, const struct rpt_run *r)
 {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* stack_demux.c - 4-tuple socket lookup; see stack_demux.h. */
+#include <linux/skbuff.h>
+
 #include "stack/stack_demux.h"
 
 #include <errno.h>
@@ -7,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kern/skbuff.h"
 #include "sim/sim_host.h"
 
 void stack_demux_init(struct stack_demux *d, struct sim_host *host)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* stack_gro.c - GRO for one NAPI context; see stack_gro.h. */
+#include <linux/skbuff.h>
+
 #include "stack/stack_gro.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "kern/skbuff.h"
 #include "sim/sim_host.h"
 
 #define FINAL_FLAGS (TCP_PSH | TCP_FIN | TCP_URG | TCP_RST | TCP_SYN)

@@ -2,8 +2,9 @@
 /*
  * tcp_tsq.c - TCP Small Queues for one socket (see tcp_tsq.h).
  */
-#include "kern/netdevice.h"
-#include "kern/skbuff.h"
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
 #include "stack/tcp_sender.h"
 #include "stack/tcp_tsq.h"
 

@@ -1,3 +1,0 @@
-/* SPDX-License-Identifier: MIT */
-/* Module build: "kern/atomic.h" is Linux itself (rxscale_compat.h). */
-#include "rxscale_compat.h"
