@@ -3,12 +3,13 @@
  * test_hostvar.c - what makes a simulated host vary and wait like a real
  * one: Poisson cache-miss stalls drawn from each CPU's seeded stream, the
  * cpuidle tables, the menu-style governor and the exit latency an idle
- * CPU takes before it runs an interrupt.
+ * CPU takes before it runs an interrupt; the devices' own oscillators.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "test_util.h"
+#include "sim/sim_clock.h"
 #include "sim/sim_host.h"
 #include "sim/sim_idle.h"
 #include "sim/sim_rng.h"
@@ -286,6 +287,44 @@ static void test_misses_seeded(void **state)
 	hv_free(z);
 }
 
+/* A device interval in host time: D x 10^9 / (10^9 + ppb), to the
+ * nearest ps; 0 ppb is the identity.  The per-run offsets are drawn from
+ * the seed within the bound, the same for the same seed and name. */
+static void test_clock(void **state)
+{
+	struct sim_clock fast = { 300000 }, slow = { -100000 }, none = { 0 };
+	int32_t lo = 0, hi = 0;
+
+	(void)state;
+	/* 40 us of an xHC 300 ppm fast: 40e6 / 1.0003 = 39988003.6 ps */
+	assert_int_equal(sim_clock_ps(&fast, 40000000), 39988004);
+	assert_int_equal(sim_clock_ns(&fast, 40000), 39988);
+	/* 100 ppm slow: 40e6 / 0.9999 = 40004000.4 ps */
+	assert_int_equal(sim_clock_ps(&slow, 40000000), 40004000);
+	assert_int_equal(sim_clock_ns(&slow, 40000), 40004);
+	assert_int_equal(sim_clock_ps(&none, 40000000), 40000000);
+	assert_int_equal(sim_clock_ps(NULL, 123), 123);
+	/* 4 ms of host ticks hold 100.03 periods of the fast IMOD: its
+	 * phase to the tick moves 1.2 us per tick */
+	assert_int_equal(4000000000ull - 100 * sim_clock_ps(&fast, 40000000), 1199600);
+	assert_int_equal(sim_clock_draw(1, "xhci", 300, 1).ppb, 215505);
+	assert_int_equal(sim_clock_draw(1, "xhci", 300, 1).ppb,
+			 sim_clock_draw(1, "xhci", 300, 1).ppb);
+	assert_int_equal(sim_clock_draw(1, "nic", 100, 1).ppb, -95497);
+	assert_int_equal(sim_clock_draw(2, "xhci", 300, 1).ppb, -271876);
+	assert_int_equal(sim_clock_draw(1, "xhci", 300, 0).ppb, 0);
+	assert_int_equal(sim_clock_draw(1, "xhci", 0, 1).ppb, 0);
+	for (uint64_t seed = 0; seed < 2000; seed++) {
+		int32_t p = sim_clock_draw(seed, "peer", 100, 1).ppb;
+
+		assert_true(p >= -100000 && p <= 100000);
+		lo = p < lo ? p : lo;
+		hi = p > hi ? p : hi;
+	}
+	/* the draws fill the band */
+	assert_true(lo < -99000 && hi > 99000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_idle_tick_deepens),
 		cmocka_unit_test(test_idle_task_wake),
 		cmocka_unit_test(test_misses_seeded),
+		cmocka_unit_test(test_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

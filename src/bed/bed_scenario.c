@@ -22,6 +22,9 @@ void bed_scenario_default(struct bed_scenario *s)
 	s->duration_s = 10;
 	s->seed = 1;
 	s->cpus = 8;
+	s->pkg_cstates = true;
+	s->smt = 1;
+	s->clock_drift = true;
 	snprintf(s->preset, sizeof(s->preset), "default");
 	snprintf(s->chip, sizeof(s->chip), "RTL8127A");
 	s->ownbit_workaround = -1;
@@ -326,6 +329,9 @@ static const struct scn_key scn_keys[] = {
 	UINT("host.busy_tasks", busy_tasks, 0, LOAD_BUSY_MAX),
 	STR("host.irq_cpus", irq_cpus),
 	FUNC("host.cpuidle", set_cpuidle),
+	BOOL("host.pkg_cstates", pkg_cstates),
+	UINT("host.smt", smt, 1, 2),
+	BOOL("clock.drift", clock_drift),
 	STR("nic.chip", chip),
 	UINT("nic.rx_queues", rx_queues, 0, RTL_MAX_RX_QUEUES),
 	BOOL("nic.ownbit_erratum", ownbit_erratum),

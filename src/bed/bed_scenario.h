@@ -16,6 +16,19 @@
  *   host.cpuidle = (preset)  the CPUs' idle states: none, adl, rk3588
  *                            (src/sim/sim_idle.c; the preset's [platform]
  *                            cpuidle, else none)
+ *   host.pkg_cstates = 1     package C-states: a package goes deep only
+ *                            while all its cores idle; a core that wakes
+ *                            in an awake package takes its core-level exit
+ *                            latency (src/sim/sim_idle.c); 0: every exit
+ *                            takes the table's figure
+ *   host.smt = 1             hardware threads per core (1 or 2): CPU i and
+ *                            i + cpus/2 are siblings, a thread runs slower
+ *                            while its sibling is busy, and wakeups prefer
+ *                            an idle core (src/sim/sim_sched.c)
+ *   clock.drift = 1          device clocks (the xHC, the NIC, the peer's
+ *                            transmitter) off by a ppm offset drawn from
+ *                            the seed within the parts' specifications
+ *                            (src/sim/sim_clock.c); 0: the host's clock
  *   nic.chip = RTL8127A      a chip row name (src/hw/rtl_chips.c): a PCIe
  *                            chip (r8169 driver) or the USB RTL8157/RTL8159
  *                            (r8152 driver behind an xHCI model); or the
@@ -149,6 +162,9 @@ struct bed_scenario {
 	char irq_cpus[BED_SCN_STR];         /* "" = all */
 	char speed[BED_SCN_STR];            /* "" = all 1 */
 	char cpuidle[32];               /* "" = the preset's */
+	bool pkg_cstates;               /* package C-states (default on) */
+	unsigned smt;                   /* threads per core, 1 or 2 */
+	bool clock_drift;               /* device clock offsets (default on) */
 	char chip[64];
 	unsigned rx_queues;
 	bool ownbit_erratum;
