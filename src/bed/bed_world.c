@@ -127,6 +127,13 @@ int bed_world_up(struct bed_world *w)
 		}
 	}
 	p.seed = w->scn.seed;
+	p.pkg_cstates = w->scn.pkg_cstates;
+	if (w->scn.cpus % w->scn.smt) {
+		bed_err("host.smt: %u threads per core do not divide the %u CPUs",
+			w->scn.smt, w->scn.cpus);
+		return -1;
+	}
+	p.smt = w->scn.smt;
 	p.dram_latency_ps = w->cost.dram_latency_ps;
 	p.idle = sim_idle_table_find(w->scn.cpuidle[0] ? w->scn.cpuidle :
 				     w->cost.cpuidle[0] ? w->cost.cpuidle : "none");

@@ -30,6 +30,8 @@ void sim_host_params_default(struct sim_host_params *p, unsigned ncpus)
 	p->max_softirq_restart = 10;            /* kernel/softirq.c */
 	p->defer_to_ksoftirqd = false;          /* Linux >= 6.5 */
 	p->sched_base_slice_ns = sim_sched_base_slice(ncpus);
+	p->pkg_cstates = true;                  /* the hardware's rule */
+	p->smt = 1;
 }
 
 /* ----- dispatch ----- */
@@ -147,7 +149,8 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 	struct sim_host *h;
 
 	if (!p->ncpus || p->ncpus > SIM_CPUS_MAX || !p->max_softirq_restart ||
-	    !p->hz || p->hz > 10000)
+	    !p->hz || p->hz > 10000 || p->smt > 2 ||
+	    (p->smt > 1 && p->ncpus % p->smt))
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h)

@@ -224,6 +224,14 @@ struct sim_host_params {
 	/* The CPUs' idle states (sim_idle.h); NULL: none, an idle CPU runs
 	 * new work at once. */
 	const struct sim_idle_table *idle;
+	/* Package C-states (sim_idle.h): a core or the package goes deep
+	 * only while all its threads or cores idle, and an exit takes the
+	 * latency of the level that must wake.  false: every exit takes the
+	 * table's figure. */
+	bool pkg_cstates;
+	/* Hardware threads per core, 1 or 2 (SMT): CPU i and i + ncpus/2
+	 * share a core (0 = 1). */
+	unsigned smt;
 };
 
 void sim_host_params_default(struct sim_host_params *p, unsigned ncpus);
@@ -259,6 +267,8 @@ struct sim_host {
 	/* tasks waiting on any runqueue (the CPUs' nr_queued summed): with
 	 * none, a CPU going idle has nothing to pull and scans no CPU */
 	unsigned nr_queued_all;
+	/* the package finishes waking then (sim_idle.c) */
+	sim_time_t pkg_wake_at;
 };
 
 /*
