@@ -32,6 +32,7 @@ void sim_host_params_default(struct sim_host_params *p, unsigned ncpus)
 	p->sched_base_slice_ns = sim_sched_base_slice(ncpus);
 	p->pkg_cstates = true;                  /* the hardware's rule */
 	p->smt = 1;
+	p->smt_ppm = SIM_SMT_SPEED_PPM;
 }
 
 /* ----- dispatch ----- */
@@ -163,6 +164,8 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 	h->sim = sim;
 	h->cost = *cost;
 	h->params = *p;
+	if (!h->params.smt_ppm)
+		h->params.smt_ppm = SIM_SMT_SPEED_PPM;
 	h->exec_cpu = -1;
 	h->next_pid = 1;
 	for (unsigned i = 0; i < p->ncpus; i++) {
@@ -188,7 +191,9 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 		c->ksoftirqd.percpu_kthread = true;
 		c->idle.state = -1;
 		sim_idle_enter(c);      /* idle since boot */
+		c->sched_idle = true;
 	}
+	h->has_idle_cores = h->params.smt > 1;
 	return h;
 }
 
