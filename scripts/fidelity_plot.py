@@ -97,8 +97,9 @@ set key top left
 set style fill transparent solid 0.3
 set object 1 rect from graph 0, first 0.30 to graph 1, first 0.50 fc rgb 'green' fs transparent solid 0.12 noborder
 set label 'band: avg 0.30 ... 0.50' at graph 0.70, first 0.47 tc rgb 'dark-green'
-plot '{data}' using 1:($4-$6):($4+$6):xtic(2) with boxxyerror notitle lc rgb 'gray', \\
-     '' using 1:4:3:5 with yerrorbars pt 7 lw 1.5 title 'min / avg / max'
+plot '{data}' using 1:4:($1-0.3):($1+0.3):($4-$6):($4+$6) with boxxyerror \\
+         title 'avg +- mdev' lc rgb 'gray', \\
+     '' using 1:4:3:5:xtic(2) with yerrorbars pt 7 lw 1.5 title 'min / avg / max'
 """)
 
 
