@@ -4,7 +4,9 @@ fraction of seeds for which `rxscale run SCENARIO --compare` puts it in band.
 
 Runs every scenarios/e*.ini with --compare --json once per seed (at most
 two runs at a time: the build machine's two cores are shared), then prints,
-per row, its role, how many seeds put it in band, and each seed's value.
+per row, its role, how many seeds put it in band, the spread over the
+seeds (min..max of its value: the run-to-run variation the seed drives)
+and each seed's value.
 A row that several scenarios report (E3e: the two ping runs) is in band for
 a seed only when it is in band in every one of them.  EXPERIMENTS.md counts
 a row as reproduced when it is in band for at least 7 of seeds 1-8.
@@ -14,6 +16,7 @@ a row as reproduced when it is in band for at least 7 of seeds 1-8.
   scripts/fidelity.py --save after.json     # keep the per-seed results
   scripts/fidelity.py --before before.json  # a "before" column beside it
   scripts/fidelity.py --rows E1a,E1b --seeds 1-3
+  scripts/fidelity.py --series runs/          # keep per-second series too
 
 Standard library only.  Exit status: 0, or 1 when a run failed.
 """
@@ -52,7 +55,7 @@ def jobs_arg(text):
     return n
 
 
-def run_one(rxscale, path, seed, extra):
+def run_one(rxscale, path, seed, extra, series=None):
     cmd = [rxscale, "run", path, "--compare", "--json", "--seed", str(seed)] + extra
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode not in (0, 3):
@@ -61,6 +64,14 @@ def run_one(rxscale, path, seed, extra):
         d = json.loads(r.stdout)
     except json.JSONDecodeError as e:
         return None, f"{' '.join(cmd)}: not JSON ({e})"
+    if series:
+        name = os.path.basename(path)[:-4]
+        summ = d.get("summary", {})
+        with open(os.path.join(series, f"{name}-seed{seed}.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"intervals": summ.get("intervals", []),
+                       "ping": summ.get("ping")}, f, sort_keys=True)
+            f.write("\n")
     return d.get("compare", []), None
 
 
@@ -72,7 +83,8 @@ def collect(args):
     res = {}            # row -> seed -> {"ok", "values", "notes", "role"}
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        futs = {ex.submit(run_one, args.rxscale, p, s, args.set): (p, s) for p, s in work}
+        futs = {ex.submit(run_one, args.rxscale, p, s, args.set, args.series): (p, s)
+                for p, s in work}
         for n, fut in enumerate(concurrent.futures.as_completed(futs), 1):
             p, s = futs[fut]
             rows, err = fut.result()
@@ -106,6 +118,26 @@ def fraction(res, row, seeds):
     return sum(got), len(got)
 
 
+def fmt_num(x):
+    return f"{x:.3f}" if abs(x) < 5 else f"{x:.2f}"
+
+
+def spread(res, row, seeds):
+    """The run-to-run spread of a row over the seeds: min..max of each of
+    its values (E3e has two: mitigation off / on)."""
+    per = [res.get(row, {}).get(str(s)) for s in seeds]
+    per = [e["values"] for e in per if e]
+    if not per:
+        return "-"
+    out = []
+    for i in range(len(per[0])):
+        xs = [v[i][1] for v in per if len(v) > i]
+        lo, hi = min(xs), max(xs)
+        out.append(fmt_num(lo) if fmt_num(lo) == fmt_num(hi) else
+                   f"{fmt_num(lo)}..{fmt_num(hi)}")
+    return "/".join(out)
+
+
 def fmt_vals(res, row, seeds):
     out = []
     for s in seeds:
@@ -113,7 +145,7 @@ def fmt_vals(res, row, seeds):
         if not e:
             out.append("-")
             continue
-        v = "/".join(f"{x:.3f}" if abs(x) < 5 else f"{x:.2f}" for _, x in e["values"])
+        v = "/".join(fmt_num(x) for _, x in e["values"])
         out.append(v + ("" if e["ok"] else "*"))
     return out
 
@@ -131,12 +163,16 @@ def main():
     ap.add_argument("--set", action="append", default=[], type=lambda t: ["--set", t],
                     help="pass --set section.key=value to every run")
     ap.add_argument("--save", help="write the per-seed results here (JSON)")
+    ap.add_argument("--series", help="keep each run's per-second intervals and ping "
+                    "summary in this directory (scripts/fidelity_plot.py draws them)")
     ap.add_argument("--load", help="print a saved result instead of running")
     ap.add_argument("--before", help="a saved result to print beside this one")
     ap.add_argument("--markdown", action="store_true", help="a Markdown table")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args()
     args.set = [x for pair in args.set for x in pair]
+    if args.series:
+        os.makedirs(args.series, exist_ok=True)
 
     if args.load:
         with open(args.load, encoding="utf-8") as f:
@@ -161,12 +197,13 @@ def main():
     reproduced = 0
     if args.markdown:
         head = "| row | role |" + (" before |" if before else "") + \
-               " in band | " + " | ".join(f"seed {s}" for s in seeds) + " |"
+               " in band | spread | " + " | ".join(f"seed {s}" for s in seeds) + " |"
         print(head)
         print("|" + "---|" * (head.count("|") - 1))
     else:
         print(f"{'row':4}  {'role':9}  " + (f"{'before':>6}  " if before else "") +
-              f"{'in band':>7}  values per seed {seeds[0]}..{seeds[-1]} (* out of band)")
+              f"{'in band':>7}  {'spread':>13}  values per seed {seeds[0]}..{seeds[-1]} "
+              "(* out of band)")
     for row in rows:
         k, n = fraction(res, row, seeds)
         role = next(iter(res[row].values()))["role"]
@@ -176,12 +213,13 @@ def main():
             bk, bn = fraction(before["rows"], row, before["seeds"])
             b = f"{bk}/{bn}"
         vals = fmt_vals(res, row, seeds)
+        sp = spread(res, row, seeds)
         if args.markdown:
             print(f"| {row} | {role} |" + (f" {b} |" if before else "") +
-                  f" {k}/{n} | " + " | ".join(vals) + " |")
+                  f" {k}/{n} | {sp} | " + " | ".join(vals) + " |")
         else:
             print(f"{row:4}  {role:9}  " + (f"{b:>6}  " if before else "") +
-                  f"{f'{k}/{n}':>7}  " + " ".join(vals))
+                  f"{f'{k}/{n}':>7}  {sp:>13}  " + " ".join(vals))
     print(f"\n{reproduced} of {len(rows)} rows in band for at least 7 of 8 seeds "
           f"(seeds {seeds[0]}-{seeds[-1]})" if not args.markdown else
           f"\n{reproduced} of {len(rows)} rows in band for at least 7 of 8 seeds.")

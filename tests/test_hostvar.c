@@ -3,12 +3,13 @@
  * test_hostvar.c - what makes a simulated host vary and wait like a real
  * one: Poisson cache-miss stalls drawn from each CPU's seeded stream, the
  * cpuidle tables, the menu-style governor and the exit latency an idle
- * CPU takes before it runs an interrupt.
+ * CPU takes before it runs an interrupt; the devices' own oscillators.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "test_util.h"
+#include "sim/sim_clock.h"
 #include "sim/sim_host.h"
 #include "sim/sim_idle.h"
 #include "sim/sim_rng.h"
@@ -72,7 +73,10 @@ static void raise_fn(struct sim *s, struct sim_event *ev)
 	sim_irq_raise(ev->arg);
 }
 
-static struct hv *hv_new(const char *idle, uint64_t seed, uint64_t dram_ps)
+/* A host of 2 CPUs; @smt 2 makes them one core's two threads, @pkg
+ * false turns package C-states off. */
+static struct hv *hv_new_topo(const char *idle, uint64_t seed, uint64_t dram_ps,
+			      bool pkg, unsigned smt)
 {
 	struct hv *v = calloc(1, sizeof(*v));
 	struct sim_host_params p;
@@ -81,6 +85,8 @@ static struct hv *hv_new(const char *idle, uint64_t seed, uint64_t dram_ps)
 	sim_init(&v->sim);
 	sim_cost_load_default(&v->cost);
 	sim_host_params_default(&p, 2);
+	p.pkg_cstates = pkg;
+	p.smt = smt;
 	p.seed = seed;
 	p.dram_latency_ps = dram_ps;
 	p.idle = idle ? sim_idle_table_find(idle) : NULL;
@@ -88,6 +94,11 @@ static struct hv *hv_new(const char *idle, uint64_t seed, uint64_t dram_ps)
 	assert_non_null(v->h);
 	sim_irq_init(v->h, &v->irq, "t", hv_handler, v, 1);
 	return v;
+}
+
+static struct hv *hv_new(const char *idle, uint64_t seed, uint64_t dram_ps)
+{
+	return hv_new_topo(idle, seed, dram_ps, true, 1);
 }
 
 static void hv_free(struct hv *v)
@@ -250,6 +261,68 @@ static void test_idle_task_wake(void **state)
 	hv_free(w);
 }
 
+/* CPU 0's interrupt handler: 1 ms of work. */
+static void busy_handler(struct sim_irq *irq, void *arg)
+{
+	(void)irq;
+	sim_charge_ps(arg, SIM_MS(1) * 1000u);
+}
+
+/* When did CPU 1's handler run after an interrupt at @t1, with CPU 0
+ * idle until an interrupt at 100 ms that keeps it busy for 1 ms (after
+ * its own wake-up)?  Relative to @t1 and the hardirq entry. */
+static sim_time_t wake_after(bool pkg, unsigned smt, sim_time_t t1)
+{
+	struct hv *v = hv_new_topo("adl", 1, 0, pkg, smt);
+	struct sim_irq busy;
+	struct sim_event ev;
+	sim_time_t entry = v->cost.ps[SIM_COST_hardirq_entry] / 1000, r;
+
+	sim_irq_init(v->h, &busy, "busy", busy_handler, v->h, 0);
+	sim_event_init(&ev, raise_fn, &busy);
+	sim_schedule_at(&v->sim, &ev, SIM_MS(100));
+	hv_raise_at(v, &t1, 1, SIM_MS(200));
+	assert_int_equal(v->nran, 1);
+	r = v->ran[0] - t1 - entry;
+	sim_irq_fini(&busy);
+	hv_free(v);
+	return r;
+}
+
+/* Package C-states: both CPUs in C10 since boot, CPU 0 takes the package
+ * out of PC10 (680 us) at 100 ms and runs 100.68 .. 101.68 ms.
+ *  - CPU 1 woken at 101 ms, its package running: the core-level exit of
+ *    C10, 70 us;
+ *  - at 100.1 ms, during the package's wake-up: held to its end, 580 us;
+ *  - at 150 ms, all idle again: the package's C10, 680 us;
+ *  - without package C-states: the table's 680 us at 101 ms too;
+ *  - CPU 1 as CPU 0's SMT sibling at 101 ms: its core runs, so only the
+ *    thread wakes, C1E's 2 us (its handler then runs at SMT speed). */
+static void test_pkg_cstates(void **state)
+{
+	(void)state;
+	assert_int_equal(wake_after(true, 1, SIM_MS(101)), SIM_US(70));
+	assert_int_equal(wake_after(true, 1, SIM_US(100100)), SIM_US(580));
+	assert_int_equal(wake_after(true, 1, SIM_MS(150)), SIM_US(680));
+	assert_int_equal(wake_after(false, 1, SIM_MS(101)), SIM_US(680));
+	/* ... and its hardirq entry runs at the busy core's thread speed,
+	 * 0.65: 300 / 0.65 = 461 ns instead of 300 */
+	assert_int_equal(wake_after(true, 2, SIM_MS(101)), SIM_US(2) + 461 - 300);
+	/* a 2-thread core needs an even CPU count */
+	{
+		struct sim sim;
+		struct sim_cost cost;
+		struct sim_host_params p;
+
+		sim_init(&sim);
+		sim_cost_load_default(&cost);
+		sim_host_params_default(&p, 3);
+		p.smt = 2;
+		assert_null(sim_host_create(&sim, &cost, &p));
+		sim_fini(&sim);
+	}
+}
+
 /* Misses: Poisson counts from the running CPU's stream of the run's seed,
  * each the platform's DRAM latency; the same seed, the same draws. */
 static void test_misses_seeded(void **state)
@@ -286,6 +359,44 @@ static void test_misses_seeded(void **state)
 	hv_free(z);
 }
 
+/* A device interval in host time: D x 10^9 / (10^9 + ppb), to the
+ * nearest ps; 0 ppb is the identity.  The per-run offsets are drawn from
+ * the seed within the bound, the same for the same seed and name. */
+static void test_clock(void **state)
+{
+	struct sim_clock fast = { 300000 }, slow = { -100000 }, none = { 0 };
+	int32_t lo = 0, hi = 0;
+
+	(void)state;
+	/* 40 us of an xHC 300 ppm fast: 40e6 / 1.0003 = 39988003.6 ps */
+	assert_int_equal(sim_clock_ps(&fast, 40000000), 39988004);
+	assert_int_equal(sim_clock_ns(&fast, 40000), 39988);
+	/* 100 ppm slow: 40e6 / 0.9999 = 40004000.4 ps */
+	assert_int_equal(sim_clock_ps(&slow, 40000000), 40004000);
+	assert_int_equal(sim_clock_ns(&slow, 40000), 40004);
+	assert_int_equal(sim_clock_ps(&none, 40000000), 40000000);
+	assert_int_equal(sim_clock_ps(NULL, 123), 123);
+	/* 4 ms of host ticks hold 100.03 periods of the fast IMOD: its
+	 * phase to the tick moves 1.2 us per tick */
+	assert_int_equal(4000000000ull - 100 * sim_clock_ps(&fast, 40000000), 1199600);
+	assert_int_equal(sim_clock_draw(1, "xhci", 300, 1).ppb, 215505);
+	assert_int_equal(sim_clock_draw(1, "xhci", 300, 1).ppb,
+			 sim_clock_draw(1, "xhci", 300, 1).ppb);
+	assert_int_equal(sim_clock_draw(1, "nic", 100, 1).ppb, -95497);
+	assert_int_equal(sim_clock_draw(2, "xhci", 300, 1).ppb, -271876);
+	assert_int_equal(sim_clock_draw(1, "xhci", 300, 0).ppb, 0);
+	assert_int_equal(sim_clock_draw(1, "xhci", 0, 1).ppb, 0);
+	for (uint64_t seed = 0; seed < 2000; seed++) {
+		int32_t p = sim_clock_draw(seed, "peer", 100, 1).ppb;
+
+		assert_true(p >= -100000 && p <= 100000);
+		lo = p < lo ? p : lo;
+		hi = p > hi ? p : hi;
+	}
+	/* the draws fill the band */
+	assert_true(lo < -99000 && hi > 99000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +407,8 @@ int main(void)
 		cmocka_unit_test(test_idle_tick_deepens),
 		cmocka_unit_test(test_idle_task_wake),
 		cmocka_unit_test(test_misses_seeded),
+		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_pkg_cstates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -556,6 +556,36 @@ static void test_imod_spacing(void **state)
 	fx_free(f);
 }
 
+/* The controller's own clock, 250 ppm fast: the IMOD interval is 40 us of
+ * its time, 39990002 ps of the host's (40e6 / 1.00025, to the ps).  The
+ * assertions fall at the exact expiries, so the interrupts, whole ns,
+ * come 39990 or 39991 ns apart and never lose the fraction: five
+ * intervals take 199951 ns (199950.01 exact), against 200000 on the
+ * host's clock.  The first transfer completes at 1440 as without drift
+ * (the adapter's clock is the host's here); each handler records its
+ * time after the 300 ns hardirq entry. */
+static void test_imod_drift(void **state)
+{
+	struct fx *f = fx_new(1, NULL, 32, 49152);
+	static const sim_time_t want[6] = {
+		1740, 41731, 81721, 121711, 161701, 201691,
+	};
+
+	(void)state;
+	f->hc->params.clock.ppb = 250000;
+	f->resubmit = true;
+	for (unsigned i = 0; i < 32; i++)
+		submit_td(f, &f->td[i]);
+	wr(f, RTLU_MCU_TYPE_USB, RTLU_USB_INT_MITIGATION, 1, 0);
+	run_stream(f, 100, 2000, 200);
+	assert_int_equal(f->nrec, 100);
+	assert_int_equal(f->nirq, 6);
+	assert_int_equal(f->rec[0].done_ns, 1440);
+	for (unsigned i = 0; i < f->nirq; i++)
+		assert_int_equal(f->irq_at[i], want[i]);
+	fx_free(f);
+}
+
 /* ----- mitigation on vs off ----- */
 
 static unsigned transfers_for(bool mitigation)
@@ -986,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_end_full_exact),
 		cmocka_unit_test(test_agg_disable_and_small_buffer),
 		cmocka_unit_test(test_imod_spacing),
+		cmocka_unit_test(test_imod_drift),
 		cmocka_unit_test(test_mitigation_on_off),
 		cmocka_unit_test(test_bulk_out),
 		cmocka_unit_test(test_conservation_determinism),

@@ -38,8 +38,11 @@ def spread(n, instances):
 # CPUs with softirq work, queues with at least a tenth of an even share:
 # one client's 128 consecutive ports reach 128 queues through the linear
 # Toeplitz hash; four clients (iperf3.instances, each its own ports) all 256
-for n, inst, cpus, queues, frames in ((64, 1, 64, 64, 254958), (256, 1, 129, 128, 254958),
-                                      (256, 4, 256, 256, 284455)):
+# (frame counts with the seed's device clocks, issue 27: the peer's
+# transmitter 74.884 ppm slow at seed 1 sends 18 and 26 frames fewer in the
+# 0.3 s than on the host's clock, 254958 and 284455)
+for n, inst, cpus, queues, frames in ((64, 1, 64, 64, 254940), (256, 1, 129, 128, 254940),
+                                      (256, 4, 256, 256, 284429)):
     d = spread(n, inst)
     if not d:
         continue
@@ -56,7 +59,7 @@ for n, inst, cpus, queues, frames in ((64, 1, 64, 64, 254958), (256, 1, 129, 128
     check(total == frames, f"{n}: {total} frames, want {frames}")
     # 512 sockets keep ~4,000 frames queued at the peer after the drain
     check(t["frames_sent"] == t["frames_received"] + t["in_flight"] and
-          t["in_flight"] == (3911 if inst == 4 else 0) and
+          t["in_flight"] == (3919 if inst == 4 else 0) and
           d["tcp"].get("not_for_a_socket", 0) == 0, f"{n}: accounting {t}")
 
 r = run("--set", "nic.chip=WHATIF-256Q", "--set", "run.duration=0.2")

@@ -27,6 +27,7 @@ static int pci_up(struct bed_world *w)
 		mp.faults.ownbit_delay_ns = w->scn.fault.ownbit_delay_ns;
 	/* the driver never reads the FCS: skip computing it (docs/run.md) */
 	mp.rx_fcs = false;
+	mp.clock = w->clk_nic;
 	/* the peer's frames carry correct checksums by construction; a
 	 * capture's are verified (docs/run.md) */
 	mp.rx_csum_trusted = !w->scn.pcap[0];
@@ -216,6 +217,7 @@ static int usb_up(struct bed_world *w)
 	plat_usb_params_default(&hp);
 	hp.link_mbps = w->scn.usb_link_mbps;
 	hp.imod_ns = w->scn.usb_imod_ns;
+	hp.clock = w->clk_xhci;
 	w->hc = plat_usb_hc_create(w->host, &w->k.mem, &hp);
 	if (!w->hc) {
 		bed_err("cannot create the xHCI model");
@@ -224,6 +226,7 @@ static int usb_up(struct bed_world *w)
 	rtlu_params_default(&up);
 	/* the driver never reads the FCS: skip computing it (docs/run.md) */
 	up.rx_fcs = false;
+	up.clock = w->clk_nic;
 	w->u = rtlu_create(w->host, &w->k.mem, w->hc, w->uchip, &up);
 	if (!w->u) {
 		bed_err("cannot create the USB device model");

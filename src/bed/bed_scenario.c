@@ -18,6 +18,9 @@ void bed_scenario_default(struct bed_scenario *s)
 	s->duration_s = 10;
 	s->seed = 1;
 	s->cpus = 8;
+	s->pkg_cstates = true;
+	s->smt = 1;
+	s->clock_drift = true;
 	snprintf(s->preset, sizeof(s->preset), "default");
 	snprintf(s->chip, sizeof(s->chip), "RTL8127A");
 	s->ownbit_workaround = -1;

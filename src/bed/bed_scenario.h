@@ -79,6 +79,9 @@ struct bed_scenario {
 	char irq_cpus[BED_SCN_STR];         /* "" = all */
 	char speed[BED_SCN_STR];            /* "" = all 1 */
 	char cpuidle[32];               /* "" = the preset's */
+	bool pkg_cstates;               /* package C-states (default on) */
+	unsigned smt;                   /* threads per core, 1 or 2 */
+	bool clock_drift;               /* device clock offsets (default on) */
 	char chip[64];
 	unsigned rx_queues;
 	bool ownbit_erratum;

@@ -373,6 +373,17 @@ static const struct scn_key scn_keys[] = {
 	  .def = "(the preset's [platform] cpuidle, else none)",
 	  .range_fn = sim_idle_table_names,
 	  .help = "the CPUs' idle states (src/sim/sim_idle.c)" },
+	BOOL("host.pkg_cstates", pkg_cstates,
+	     "package C-states: a package goes deep only while all its cores idle; a core "
+	     "that wakes in an awake package takes its core-level exit latency "
+	     "(src/sim/sim_idle.c); 0: every exit takes the table's figure"),
+	UINT("host.smt", smt, 1, 2, NULL,
+	     "hardware threads per core: CPU i and i + cpus/2 are siblings, a thread runs "
+	     "slower while its sibling is busy, wakeups prefer an idle core (src/sim/sim_sched.c)"),
+	BOOL("clock.drift", clock_drift,
+	     "device clocks (the xHC, the NIC, the peer's transmitter) off by a ppm offset "
+	     "drawn from the seed within the parts' specifications (src/sim/sim_clock.c); "
+	     "0: the host's clock"),
 	{ .name = "nic.chip", .kind = SK_STR, FIELD(chip), .range_fn = chip_names,
 	  .help = "the NIC: a PCIe chip on the r8169-style driver, or a USB adapter on "
 		  "the r8152-style driver behind an xHCI model" },

@@ -103,6 +103,15 @@ int bed_world_up(struct bed_world *w)
 	}
 	if (bed_faults_check(w) || load_preset(w))
 		return -1;
+	/* the devices' own oscillators (sim_clock.c): the xHC's timers and
+	 * link from the PCIe reference clock, the NIC's (or adapter's)
+	 * crystal, the peer NIC's transmitter */
+	w->clk_xhci = sim_clock_draw(w->scn.seed, "xhci", SIM_CLOCK_PCIE_PPM,
+				     w->scn.clock_drift);
+	w->clk_nic = sim_clock_draw(w->scn.seed, "nic", SIM_CLOCK_ETH_PPM,
+				    w->scn.clock_drift);
+	w->clk_peer = sim_clock_draw(w->scn.seed, "peer", SIM_CLOCK_ETH_PPM,
+				     w->scn.clock_drift);
 	sim_init(&w->sim);
 	sim_host_params_default(&p, w->scn.cpus);
 	if (w->scn.speed[0]) {
@@ -119,6 +128,13 @@ int bed_world_up(struct bed_world *w)
 		}
 	}
 	p.seed = w->scn.seed;
+	p.pkg_cstates = w->scn.pkg_cstates;
+	if (w->scn.cpus % w->scn.smt) {
+		bed_err("host.smt: %u threads per core do not divide the %u CPUs",
+			w->scn.smt, w->scn.cpus);
+		return -1;
+	}
+	p.smt = w->scn.smt;
 	p.dram_latency_ps = w->cost.dram_latency_ps;
 	p.idle = sim_idle_table_find(w->scn.cpuidle[0] ? w->scn.cpuidle :
 				     w->cost.cpuidle[0] ? w->cost.cpuidle : "none");

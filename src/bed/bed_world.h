@@ -104,6 +104,8 @@ struct bed_world {
 	struct usb_interface intf;
 	struct r8152 *utp;
 	bool usb_bound;
+	/* the devices' oscillators, drawn from the seed (clock.drift) */
+	struct sim_clock clk_xhci, clk_nic, clk_peer;
 	/* the interface either way */
 	struct net_device *dev;
 	/* replay sink */

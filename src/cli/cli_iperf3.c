@@ -392,6 +392,7 @@ static int workload_up(struct bed_world *w, const struct iperf3_cfg *cfg, sim_ti
 	if (load_wire_init(&w->wire, &w->sim, &port, w->nic->mbps(w),
 			   w->scn.prop_ns, load_host_peer_rx, &w->lh))
 		return -1;
+	load_wire_set_peer_clock(&w->wire, w->clk_peer);
 	w->wire_up = true;
 	if (cfg->streams) {
 		if (iperf3_init(&w->ip, cfg, w->host, &w->wire, w->dev)) {

@@ -244,6 +244,14 @@ int kern_irq_restrict(struct kern *k, const struct sim_cpuset *cpus)
 	return 0;
 }
 
+/* The interrupt vectors and threads placed on @c's core. */
+static unsigned core_load(const unsigned *load, unsigned c)
+{
+	unsigned sib = sim_cpu_sibling(kern->host, c);
+
+	return load[c] + (sib != c ? load[sib] : 0);
+}
+
 /* Where an application thread starts (kern.h). */
 void kern_app_start_cpus(struct sim_task **tasks, unsigned n)
 {
@@ -272,7 +280,12 @@ void kern_app_start_cpus(struct sim_task **tasks, unsigned n)
 
 			if (!sim_cpuset_test(&t->allowed, c) || (ppm ? ppm : 1000000) != top)
 				continue;
-			if (best < 0 || load[c] < load[best])
+			/* with SMT, the core's load first: threads spread over
+			 * cores before they share one (fork balancing prefers
+			 * the group with the most idle CPUs) */
+			if (best < 0 || core_load(load, c) < core_load(load, (unsigned)best) ||
+			    (core_load(load, c) == core_load(load, (unsigned)best) &&
+			     load[c] < load[best]))
 				best = (int)c;
 		}
 		if (best >= 0) {

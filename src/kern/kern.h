@@ -181,7 +181,7 @@ void kern_workqueue_fini(struct kern *k);
  * arbitrary.  The model resolves it as the first seconds of traffic would:
  * the fastest allowed CPUs, and among them the one the fewest interrupt
  * vectors target (then the fewest threads placed so far, then the lowest
- * number).
+ * number); with SMT, counting its core's vectors and threads first.
  */
 void kern_app_start_cpus(struct sim_task **tasks, unsigned n);
 

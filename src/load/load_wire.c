@@ -267,6 +267,11 @@ void load_wire_fini(struct load_wire *w)
 	sim_purge(w->sim);
 }
 
+void load_wire_set_peer_clock(struct load_wire *w, struct sim_clock clk)
+{
+	w->peer_clock = clk;
+}
+
 void load_wire_set_peer_sent(struct load_wire *w,
 			     void (*fn)(void *owner, size_t len))
 {
@@ -281,15 +286,19 @@ static sim_time_t peer_wire_due(struct load_wire *w, size_t len)
 	sim_time_t start = sim_now(w->sim) > d->busy_until ? sim_now(w->sim) :
 							     d->busy_until;
 
-	/* exact on average: carry the sub-ns remainder to the next frame */
+	/* exact on average: carry the sub-ns remainder to the next frame;
+	 * a bit takes 1/mbps us of the peer's own clock, 10^9 / (10^9 +
+	 * ppb) of that in host time */
 	{
 		uint64_t bytes = (len < 60 ? 60 : len) + LOAD_WIRE_OVERHEAD;
-		uint64_t num = bytes * 8000u + d->carry;
+		uint64_t den = (uint64_t)w->mbps *
+			       (uint64_t)(1000000000 + (int64_t)w->peer_clock.ppb);
+		uint64_t num = bytes * 8000u * 1000000000u + d->carry;
 
 		if (start > d->busy_until)
 			num -= d->carry, d->carry = 0;  /* an idle gap resets it */
-		d->busy_until = start + num / w->mbps;
-		d->carry = num % w->mbps;
+		d->busy_until = start + num / den;
+		d->carry = num % den;
 	}
 	return d->busy_until + w->prop_ns;
 }

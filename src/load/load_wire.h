@@ -20,6 +20,7 @@
 #include "model/rtlm.h"
 #include <sys/types.h>
 
+#include "sim/sim_clock.h"
 #include "sim/sim_event.h"
 
 #define LOAD_WIRE_OVERHEAD 24u  /* FCS 4 + preamble/SFD 8 + IFG 12, bytes */
@@ -66,7 +67,8 @@ struct load_wire_dir {
 	sim_time_t *due;
 	size_t cap, head, n;
 	sim_time_t busy_until;          /* transmitter free from (peer side) */
-	uint64_t carry;                 /* wire-time remainder, in 1/mbps ns */
+	/* wire-time remainder, in 1/(mbps x (10^9 + the clock's ppb)) ns */
+	uint64_t carry;
 	uint64_t frames, bytes;
 	void (*deliver)(struct load_wire_dir *d, const uint8_t *frame, size_t len);
 	/* the NIC takes frames as headers and builder (to_dut), or NULL */
@@ -85,6 +87,8 @@ struct load_wire {
 	/* a frame with an owner has left the peer's transmitter (its skb
 	 * is freed at TX completion, which TCP Small Queues waits for) */
 	void (*peer_sent)(void *owner, size_t len);
+	/* the peer transmitter's clock (sim_clock.h): its bit time */
+	struct sim_clock peer_clock;
 };
 
 /* Wire time of a frame of @len bytes (no FCS) at @mbps, in ns, rounded
@@ -96,6 +100,10 @@ static inline sim_time_t load_wire_time(size_t len, uint32_t mbps)
 
 	return (sim_time_t)(bytes * 8000u / mbps);
 }
+
+/* The peer's transmitter runs from @clk (the host's clock until set);
+ * set it before the first frame. */
+void load_wire_set_peer_clock(struct load_wire *w, struct sim_clock clk);
 
 /*
  * Connect @dut to a peer at @mbps with @prop_ns of propagation; frames the

@@ -37,6 +37,7 @@
 #include "net/net_build.h"
 #include "plat/plat_mem.h"
 #include "plat/plat_pci.h"
+#include "sim/sim_clock.h"
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
 
@@ -103,6 +104,9 @@ struct rtlm_params {
 	sim_time_t dma_write_ns;	/* posted write until visible in memory */
 	sim_time_t dma_read_ns;		/* non-posted read round trip */
 	sim_time_t tx_proc_ns;		/* doorbell -> first descriptor fetch */
+	/* The NIC's crystal (sim_clock.h): its moderation timers and its
+	 * transmitter's bit time are in its own time. */
+	struct sim_clock clock;
 	unsigned rx_fifo_frames;	/* frames the RX pipeline holds */
 	/* Write each frame's real CRC-32 FCS after it in host memory (the
 	 * descriptor length includes it, as on the chip).  false writes four

@@ -72,8 +72,10 @@ bool rtlm_moder_event(struct rtlm_dev *dev, unsigned id, unsigned q, bool tx)
 	dev->moder_held |= bit;
 	dev->moder_frames[id] = tx ? 0 : 1;
 	dev->st.moder_deferred++;
-	sim_schedule_in(dev->sim, &dev->moder_ev[id], (sim_time_t)units *
-			RTL_INT_MITI_UNIT_NS(dev->chip->miti->tick_div));
+	/* the timer counts the NIC's own clock */
+	sim_schedule_in(dev->sim, &dev->moder_ev[id],
+			sim_clock_ns(&dev->p.clock, (uint64_t)units *
+				     RTL_INT_MITI_UNIT_NS(dev->chip->miti->tick_div)));
 	return true;
 }
 

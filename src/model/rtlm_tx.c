@@ -65,7 +65,9 @@ static sim_time_t wire_ns(struct rtlm_dev *dev, size_t len)
 	uint64_t bits = (uint64_t)(len + RTLM_FCS_LEN + 20) * 8 * 1000;
 	uint64_t mbps = dev->link_mbps ? dev->link_mbps : 1000;
 
-	return (bits + mbps - 1) / mbps;
+	/* the bit time of the NIC's own transmit clock, rounded up */
+	return (sim_clock_ps(&dev->p.clock,
+			      (bits * 1000u + mbps - 1) / mbps) + 999u) / 1000u;
 }
 
 enum tx_res { TX_EMPTY, TX_SENT, TX_BAD, TX_STOP };

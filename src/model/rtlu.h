@@ -99,6 +99,9 @@ struct rtlu_params {
 	sim_time_t tx_proc_ns;          /* 200 */
 	uint32_t tx_fifo_bytes;         /* frames waiting for the wire before
 	                                 * bulk-out NAKs, 65536 [I] */
+	/* The adapter's crystal (sim_clock.h): its aggregation and early
+	 * timers and its transmitter's bit time are in its own time. */
+	struct sim_clock clock;
 	struct rtlu_faults faults;
 };
 

@@ -189,9 +189,9 @@ static void pump(struct rtlu_dev *dev)
 			dev->open_first_ns = now;
 			if (!dev->p.faults.rx_stuck)
 				sim_schedule_at(s, &dev->aggr_ev, now +
-						(sim_time_t)usb16(dev,
+						sim_clock_ns(&dev->p.clock, (uint64_t)usb16(dev,
 						RTLU_USB_RX_EXTRA_AGGR_TMR) *
-						RTLU_TIMER_UNIT_NS);
+						RTLU_TIMER_UNIT_NS));
 		}
 		dev->open_frames++;
 		dev->open_bytes += f->len + RTLU_FCS_LEN;
@@ -209,9 +209,9 @@ static void pump(struct rtlu_dev *dev)
 		}
 		if (!dev->st.mitigation && !dev->p.faults.rx_stuck)
 			sim_schedule_at(s, &dev->early_ev, now +
-					(sim_time_t)usb16(dev,
+					sim_clock_ns(&dev->p.clock, (uint64_t)usb16(dev,
 					RTLU_USB_RX_EARLY_TIMEOUT) *
-					RTLU_TIMER_UNIT_NS);  /* (d) */
+					RTLU_TIMER_UNIT_NS));  /* (d) */
 	}
 }
 

@@ -57,7 +57,8 @@ static void tx_fire(struct sim *s, struct sim_event *ev)
 	dev->txq_bytes -= f->len;
 	bytes = (f->len < MIN_FRAME ? MIN_FRAME : f->len) + WIRE_OVERHEAD;
 	dev->wire_free_ps = dev->tx_due_ps +
-			    (uint64_t)bytes * 8u * 1000000u / dev->link_mbps;
+			    sim_clock_ps(&dev->p.clock, (uint64_t)bytes * 8u * 1000000u /
+					 dev->link_mbps);
 	if (dev->link_up) {
 		dev->st.tx_frames++;
 		dev->tally.tx_packets++;

@@ -50,8 +50,10 @@ static uint64_t wire_ps(const struct plat_usb_hc *hc, uint64_t wire)
 	uint64_t rate = hc->params.link_mbps;
 
 	line_code(hc->params.link_mbps, &num, &den);
-	/* bits * 10^6 ps/us / (Mbit/s * num/den), rounded up */
-	return (wire * 8u * 1000000u * den + rate * num - 1) / (rate * num);
+	/* bits * 10^6 ps/us / (Mbit/s * num/den), rounded up, in the
+	 * link's own time */
+	return sim_clock_ps(&hc->params.clock,
+			    (wire * 8u * 1000000u * den + rate * num - 1) / (rate * num));
 }
 
 uint64_t plat_usb_link_ps(const struct plat_usb_hc *hc, uint64_t bytes)
@@ -131,11 +133,25 @@ static struct plat_usb_td *ring_pop(struct plat_usb_ep *ep)
 
 /* ----- interrupter ----- */
 
+/* When IMOD next allows an assertion, host ps: imod_ns of the
+ * controller's own clock after the previous one. */
+static uint64_t imod_due_ps(const struct plat_usb_hc *hc)
+{
+	return hc->last_assert_ps + sim_clock_ps(&hc->params.clock,
+						 hc->params.imod_ns * 1000u);
+}
+
 static void intr_assert(struct plat_usb_hc *hc)
 {
+	uint64_t now = now_ps(hc), due = imod_due_ps(hc);
+
 	hc->ip = true;
+	/* an assertion the IMOD timer let through happened at the timer's
+	 * exact expiry, not at the nanosecond the event rounds it up to:
+	 * the interval does not gain a fraction of a ns each period */
+	hc->last_assert_ps = hc->fired_once && hc->params.imod_ns && now >= due &&
+			     now < due + 1000u ? due : now;
 	hc->fired_once = true;
-	hc->last_assert_ns = sim_now(hc->host->sim);
 	hc->stats.irqs++;
 	if (hc->irq) {
 		sim_irq_raise(hc->irq);
@@ -149,15 +165,12 @@ static void intr_assert(struct plat_usb_hc *hc)
 
 static void intr_try(struct plat_usb_hc *hc)
 {
-	sim_time_t now = sim_now(hc->host->sim);
-
 	if (hc->ip || !hc->ev_count || sim_event_pending(&hc->imod_ev))
 		return;
-	if (hc->fired_once && hc->params.imod_ns &&
-	    now < hc->last_assert_ns + hc->params.imod_ns) {
+	if (hc->fired_once && hc->params.imod_ns && now_ps(hc) < imod_due_ps(hc)) {
 		hc->stats.irq_moderated++;
 		sim_schedule_at(hc->host->sim, &hc->imod_ev,
-				hc->last_assert_ns + hc->params.imod_ns);
+				ps_to_ns_up(imod_due_ps(hc)));
 		return;
 	}
 	intr_assert(hc);
@@ -484,7 +497,8 @@ int64_t plat_usb_in_complete(struct plat_usb_dev *d, unsigned ep_addr,
 	td = ring_pop(ep);
 	td->actual = actual;
 	td->status = status;
-	t = plat_usb_in_link_free(hc) + hc->params.xfer_overhead_ns;
+	t = plat_usb_in_link_free(hc) + sim_clock_ns(&hc->params.clock,
+							  hc->params.xfer_overhead_ns);
 	td_finish_at(hc, td, t);
 	return (int64_t)t;
 }
@@ -533,7 +547,7 @@ static void out_offer(struct plat_usb_dev *d, unsigned ep_addr)
 	td->actual = r ? 0 : td->len;
 	td->status = r == -EPROTO ? -EPROTO : r ? -EPIPE : 0;
 	td_finish_at(hc, td, sim_now(hc->host->sim) +
-		     hc->params.xfer_overhead_ns);
+		     sim_clock_ns(&hc->params.clock, hc->params.xfer_overhead_ns));
 	out_start(hc, ep);
 }
 

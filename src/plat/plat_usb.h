@@ -49,6 +49,7 @@
 #include <stdint.h>
 
 #include "plat/plat_mem.h"
+#include "sim/sim_clock.h"
 #include "sim/sim_event.h"
 #include "sim/sim_host.h"
 
@@ -72,6 +73,9 @@ struct plat_usb_params {
 	uint32_t max_packet;            /* bytes per bulk data packet, 1024 */
 	uint32_t pkt_overhead_bytes;    /* per data packet on the link, 24 [I] */
 	sim_time_t xfer_overhead_ns;    /* per TD, 500 [I] */
+	/* the controller's and the link's oscillator (sim_clock.h): the
+	 * IMOD interval, link time and per-TD overhead are in its time */
+	struct sim_clock clock;
 };
 
 /* Defaults: 10000 Mbit/s (the RTL8157 author's "SuperSpeed Plus Gen
@@ -219,7 +223,7 @@ struct plat_usb_hc {
 	struct sim_event imod_ev;       /* a delayed assertion */
 	bool ip;                        /* asserted, not yet acknowledged */
 	bool fired_once;
-	sim_time_t last_assert_ns;
+	uint64_t last_assert_ps;        /* exact, in host time */
 	uint64_t next_td_id;
 	struct plat_usb_td *td_free;     /* recycled TDs */
 	struct plat_usb_stats stats;

@@ -81,13 +81,27 @@ void sim_cpu_kick(struct sim_cpu *c)
 
 /* ----- executing frame code ----- */
 
-static uint64_t scale_ps(const struct sim_host *h, unsigned cpu, uint64_t ps)
+/* @ps of work at the speed the frame runs at (sim_exec_begin). */
+static uint64_t scale_ps(const struct sim_host *h, uint64_t ps)
 {
-	uint32_t ppm = h->params.speed_ppm[cpu];
-
-	if (!ppm || ppm == 1000000)
+	if (!h->exec_ppm)
 		return ps;
-	return (uint64_t)((unsigned __int128)ps * 1000000u / ppm);
+	return (uint64_t)((unsigned __int128)ps * 1000000u / h->exec_ppm);
+}
+
+/* The speed, ppm of the reference core, a frame starting now on @c runs
+ * at: its own (speed_ppm), times SIM_SMT_SPEED_PPM while its SMT sibling
+ * runs a frame (an idle or waking sibling leaves the core to it).  The
+ * sibling's state at the frame's start holds for the whole frame (one
+ * poll, one handler, one task chunk). */
+static uint32_t frame_ppm(const struct sim_cpu *c)
+{
+	const struct sim_host *h = c->h;
+	uint64_t ppm = h->params.speed_ppm[c->id] ? h->params.speed_ppm[c->id] : 1000000u;
+
+	if (h->params.smt > 1 && h->cpus[sim_cpu_sibling(h, c->id)].depth)
+		ppm = ppm * h->params.smt_ppm / 1000000u;
+	return ppm == 1000000u ? 0 : (uint32_t)ppm;
 }
 
 void sim_exec_begin(struct sim_cpu *c, enum sim_ctx ctx,
@@ -109,8 +123,7 @@ void sim_exec_begin(struct sim_cpu *c, enum sim_ctx ctx,
 	h->exec_class = ctx == SIM_CTX_HARDIRQ ? SIM_ACCT_IRQ :
 			ctx == SIM_CTX_SOFTIRQ || ksoftirqd ? SIM_ACCT_SOFT :
 			SIM_ACCT_SYS;
-	h->exec_ppm = h->params.speed_ppm[c->id] == 1000000 ? 0 :
-		      h->params.speed_ppm[c->id];
+	h->exec_ppm = frame_ppm(c);
 }
 
 void sim_exec_end(struct sim_cpu *c, struct sim_frame *f)
@@ -118,7 +131,7 @@ void sim_exec_end(struct sim_cpu *c, struct sim_frame *f)
 	struct sim_host *h = c->h;
 
 	for (int k = 0; k < SIM_ACCT_NR; k++) {
-		uint64_t ps = scale_ps(h, c->id, h->exec_ps[k]) + c->carry_ps[k];
+		uint64_t ps = scale_ps(h, h->exec_ps[k]) + c->carry_ps[k];
 
 		f->rem[k] = ps / 1000;
 		c->carry_ps[k] = ps % 1000;

@@ -30,6 +30,9 @@ void sim_host_params_default(struct sim_host_params *p, unsigned ncpus)
 	p->max_softirq_restart = 10;            /* kernel/softirq.c */
 	p->defer_to_ksoftirqd = false;          /* Linux >= 6.5 */
 	p->sched_base_slice_ns = sim_sched_base_slice(ncpus);
+	p->pkg_cstates = true;                  /* the hardware's rule */
+	p->smt = 1;
+	p->smt_ppm = SIM_SMT_SPEED_PPM;
 }
 
 /* ----- dispatch ----- */
@@ -147,7 +150,8 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 	struct sim_host *h;
 
 	if (!p->ncpus || p->ncpus > SIM_CPUS_MAX || !p->max_softirq_restart ||
-	    !p->hz || p->hz > 10000)
+	    !p->hz || p->hz > 10000 || p->smt > 2 ||
+	    (p->smt > 1 && p->ncpus % p->smt))
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -160,6 +164,8 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 	h->sim = sim;
 	h->cost = *cost;
 	h->params = *p;
+	if (!h->params.smt_ppm)
+		h->params.smt_ppm = SIM_SMT_SPEED_PPM;
 	h->exec_cpu = -1;
 	h->next_pid = 1;
 	for (unsigned i = 0; i < p->ncpus; i++) {
@@ -185,7 +191,9 @@ struct sim_host *sim_host_create(struct sim *sim, const struct sim_cost *cost,
 		c->ksoftirqd.percpu_kthread = true;
 		c->idle.state = -1;
 		sim_idle_enter(c);      /* idle since boot */
+		c->sched_idle = true;
 	}
+	h->has_idle_cores = h->params.smt > 1;
 	return h;
 }
 

@@ -224,7 +224,29 @@ struct sim_host_params {
 	/* The CPUs' idle states (sim_idle.h); NULL: none, an idle CPU runs
 	 * new work at once. */
 	const struct sim_idle_table *idle;
+	/* Package C-states (sim_idle.h): a core or the package goes deep
+	 * only while all its threads or cores idle, and an exit takes the
+	 * latency of the level that must wake.  false: every exit takes the
+	 * table's figure. */
+	bool pkg_cstates;
+	/* Hardware threads per core, 1 or 2 (SMT): CPU i and i + ncpus/2
+	 * share a core (0 = 1). */
+	unsigned smt;
+	/* A thread's speed while its sibling runs, ppm of its own
+	 * (SIM_SMT_SPEED_PPM by default). */
+	uint32_t smt_ppm;
 };
+
+/*
+ * Two busy hardware threads of one core get about 1.3 times one thread's
+ * throughput: Intel's Hyper-Threading measurements, "up to 30 %" on
+ * server benchmarks (Marr et al., "Hyper-Threading Technology
+ * Architecture and Microarchitecture", Intel Technology Journal 6(1),
+ * 2002).  So each runs at 1.3 / 2 = 0.65 of the core alone.  [I] the
+ * same for Zen+ and Alder Lake and for kernel network code.
+ */
+#define SIM_SMT_SPEED_PPM 650000u
+
 
 void sim_host_params_default(struct sim_host_params *p, unsigned ncpus);
 
@@ -259,7 +281,22 @@ struct sim_host {
 	/* tasks waiting on any runqueue (the CPUs' nr_queued summed): with
 	 * none, a CPU going idle has nothing to pull and scans no CPU */
 	unsigned nr_queued_all;
+	/* SMT: the LLC may hold a wholly idle core (sd_llc_shared's
+	 * has_idle_cores hint, sim_sched.c) */
+	bool has_idle_cores;
+	/* the package finishes waking then (sim_idle.c) */
+	sim_time_t pkg_wake_at;
 };
+
+/* @cpu's SMT sibling (itself without SMT): i and i + ncpus/2, as Linux
+ * numbers the threads of x86 parts that enumerate the first thread of
+ * every core first (thread_siblings_list "0,4" on a 4-core part). */
+static inline unsigned sim_cpu_sibling(const struct sim_host *h, unsigned cpu)
+{
+	unsigned n = h->params.ncpus;
+
+	return h->params.smt > 1 ? (cpu + n / 2) % n : cpu;
+}
 
 /*
  * Create a host with @p->ncpus CPUs on engine @sim, costs @cost (copied).

@@ -58,6 +58,7 @@ struct sim_cpu {
 	struct sim_task *rq_head;       /* queued (runnable, not on CPU) */
 	unsigned nr_queued;
 	struct sim_task *curr;          /* task on this CPU, or NULL (idle) */
+	bool sched_idle;                /* the scheduler last left it idle */
 	bool need_resched;
 	uint64_t min_vruntime;
 	uint64_t carry_ps[SIM_ACCT_NR];
@@ -96,6 +97,8 @@ void sim_cpu_kick(struct sim_cpu *c);
 void sim_schedule_task(struct sim_cpu *c);
 /* @c's current task @t goes to sleep (dequeue: its lag is kept). */
 void sim_sched_sleep(struct sim_cpu *c, struct sim_task *t);
+/* @c has just gone idle (the idle-core hint, SMT). */
+void sim_sched_went_idle(struct sim_cpu *c);
 
 
 /* sim_softirq.c: softirq sessions, ksoftirqd */

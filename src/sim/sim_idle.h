@@ -24,9 +24,26 @@
  *    counts as a long sleep (9/10 of menu's 50 ms MAX_INTERESTING) and the
  *    governor selects again, so a CPU left idle goes deep within a few
  *    ticks.  The tick costs no CPU time in the model.
- * A wake-up during an idle period takes the chosen state's exit latency
- * (the tables' figures are what the hardware guarantees at most; the model
- * takes them as they are).
+ * A wake-up during an idle period takes the chosen state's exit latency.
+ * The tables' figures are what the hardware guarantees at most: for the
+ * deep states of a package-C-state CPU they include leaving the package
+ * state, which the hardware enters only while every core of the package
+ * is idle (and a core only while all its threads are).  With
+ * params.pkg_cstates the model has the levels the hardware has:
+ *  - a core is in the shallowest state its threads asked for, or running
+ *    (C0) while one of them runs or wakes; the package likewise over its
+ *    cores (the whole host is one package), entered at once when the last
+ *    core idles [I: the hardware's entry time is not published];
+ *  - a thread whose core is running wakes in the exit latency of the
+ *    table's shallowest hardware state (state 1, e.g. C1E 2 us): its core
+ *    is already up;
+ *  - a thread whose core is idle and whose package is running takes its
+ *    core's core-level exit latency (the state's core_exit_us);
+ *  - with the package idle too, the table's full figure of the package's
+ *    state, and at least the core-level figure; a package wake-up under
+ *    way holds every core that wakes before it is done.
+ * Without pkg_cstates every exit takes the table's figure of the thread's
+ * own state, as before.
  */
 #ifndef RXSCALE_SIM_IDLE_H
 #define RXSCALE_SIM_IDLE_H
@@ -39,8 +56,9 @@
 
 struct sim_idle_state {
 	const char *name;               /* "C6" */
-	uint32_t exit_latency_us;
+	uint32_t exit_latency_us;       /* the table's: the package's exit too */
 	uint32_t target_residency_us;
+	uint32_t core_exit_us;          /* the core's alone, package running */
 };
 
 struct sim_idle_table {
@@ -76,6 +94,9 @@ struct sim_idle_cpu {
 	uint64_t usage[SIM_IDLE_MAX_STATES];    /* entries per state */
 	uint64_t ticks;                 /* wake-ups by the tick alone */
 	uint64_t exit_ns;               /* total time spent waking up */
+	/* wake-ups by what they waited for (pkg_cstates): the thread
+	 * alone (core running), the core, the package */
+	uint64_t wake_thread, wake_core, wake_pkg;
 };
 
 #endif /* RXSCALE_SIM_IDLE_H */

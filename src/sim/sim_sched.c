@@ -27,7 +27,9 @@
  *  - base slice: sysctl_sched_base_slice 0.75 ms x (1 + ilog2(min(ncpus,
  *    8))) (update_sysctl(), SCHED_TUNABLESCALING_LOG).
  * Not modelled: DELAY_DEQUEUE (6.12: a sleeper with negative lag stays
- * queued until eligible), nice levels, cgroups, SMT.
+ * queued until eligible), nice levels, cgroups.  SMT: the idle-core
+ * search of select_idle_sibling() (below) and the sibling first in the
+ * idle pull.
  *
  * Preemption takes effect at frame boundaries: a task chunk or a
  * ksoftirqd step runs to its end.
@@ -256,16 +258,105 @@ static unsigned wake_affine(struct sim_host *h, struct sim_task *t,
 	return prev;
 }
 
+/* Whether every thread of @cpu's core is idle. */
+static bool core_idle(const struct sim_host *h, unsigned cpu)
+{
+	return cpu_idle(&h->cpus[cpu]) && cpu_idle(&h->cpus[sim_cpu_sibling(h, cpu)]);
+}
+
+/*
+ * __update_idle_core(): a CPU that has just gone idle marks the LLC as
+ * holding an idle core when all its siblings are idle too
+ * (set_idle_cores(); the hint is cleared only by a select_idle_cpu() scan
+ * that finds none, so it may be stale-true, as in Linux).
+ */
+void sim_sched_went_idle(struct sim_cpu *c)
+{
+	struct sim_host *h = c->h;
+
+	if (h->params.smt > 1 && core_idle(h, c->id))
+		h->has_idle_cores = true;
+}
+
+/*
+ * select_idle_core(): @core's threads (the CPU and its sibling, ascending)
+ * all idle: @core.  Else the first idle allowed thread seen becomes the
+ * fallback *@idle_cpu if none was found yet, the core's threads leave
+ * the scan (@done) and -1.
+ */
+static int select_idle_core(struct sim_host *h, struct sim_task *t, unsigned core,
+			    bool *done, int *idle_cpu)
+{
+	unsigned a = core, b = sim_cpu_sibling(h, core);
+	unsigned thr[2] = { a < b ? a : b, a < b ? b : a };
+	bool idle = true;
+
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned cpu = thr[k];
+
+		if (!cpu_idle(&h->cpus[cpu])) {
+			idle = false;
+			if (*idle_cpu == -1)
+				continue;       /* no SCHED_IDLE tasks here */
+			break;
+		}
+		if (*idle_cpu == -1 && sim_cpuset_test(&t->allowed, cpu))
+			*idle_cpu = (int)cpu;
+	}
+	if (idle)
+		return (int)core;
+	done[a] = done[b] = true;
+	return -1;
+}
+
+/*
+ * select_idle_cpu(): from @target + 1 on, wrapping, over the allowed CPUs
+ * of the last-level cache (here all).  With an idle core hinted, the
+ * first wholly idle core (select_idle_core()), else the first idle thread
+ * seen on the way; the hint is cleared when no idle core turned up.
+ * Without one, the first idle CPU.  SIS_UTIL's limit on how many CPUs are
+ * scanned is not modelled (it scans all of them on a lightly loaded
+ * LLC).
+ */
+static int select_idle_cpu(struct sim_host *h, struct sim_task *t, bool has_idle_core,
+			   unsigned target)
+{
+	unsigned n = h->params.ncpus;
+	bool done[SIM_CPUS_MAX] = { false };
+	int idle_cpu = -1;
+
+	for (unsigned k = 1; k <= n; k++) {
+		unsigned cpu = (target + k) % n;
+
+		if (!sim_cpuset_test(&t->allowed, cpu) || done[cpu])
+			continue;
+		if (has_idle_core) {
+			int i = select_idle_core(h, t, cpu, done, &idle_cpu);
+
+			if (i >= 0)
+				return i;
+		} else if (cpu_idle(&h->cpus[cpu])) {
+			idle_cpu = (int)cpu;
+			break;
+		}
+	}
+	if (has_idle_core)
+		h->has_idle_cores = false;
+	return idle_cpu;
+}
+
 /*
  * select_idle_sibling(): @target if idle; else @prev if idle; else, for a
  * wakeup by a bound kernel thread in task context on @prev, @prev (it
- * stacks with the kworker); else the first idle allowed CPU after
- * @target (select_idle_cpu(), one last-level cache); else @target.
+ * stacks with the kworker); with SMT and no idle core hinted, an idle
+ * sibling of @prev (select_idle_smt()); else select_idle_cpu() from
+ * @target; else @target.  recent_used_cpu is not modelled.
  */
 static unsigned select_idle_sibling(struct sim_host *h, struct sim_task *t,
 				    unsigned prev, unsigned target)
 {
-	unsigned n = h->params.ncpus;
+	bool has_idle_core = false;
+	int i;
 
 	if (cpu_idle(&h->cpus[target]))
 		return target;
@@ -276,13 +367,16 @@ static unsigned select_idle_sibling(struct sim_host *h, struct sim_task *t,
 	    h->exec_ctx == SIM_CTX_TASK && !h->exec_ksoftirqd && h->exec_task &&
 	    h->exec_task->percpu_kthread && nr_running(&h->cpus[prev]) <= 1)
 		return prev;
-	for (unsigned k = 1; k < n; k++) {
-		unsigned cpu = (target + k) % n;
+	if (h->params.smt > 1) {
+		unsigned sib = sim_cpu_sibling(h, prev);
 
-		if (sim_cpuset_test(&t->allowed, cpu) && cpu_idle(&h->cpus[cpu]))
-			return cpu;
+		has_idle_core = h->has_idle_cores;
+		if (!has_idle_core && sim_cpuset_test(&t->allowed, sib) &&
+		    cpu_idle(&h->cpus[sib]))
+			return sib;     /* select_idle_smt(prev) */
 	}
-	return target;
+	i = select_idle_cpu(h, t, has_idle_core, target);
+	return i >= 0 ? (unsigned)i : target;
 }
 
 /* select_task_rq_fair() for a wakeup. */
@@ -422,8 +516,14 @@ static bool newidle_pull(struct sim_cpu *c)
 
 	if (!h->nr_queued_all)
 		return false;
-	for (unsigned k = 1; k < h->params.ncpus; k++) {
-		struct sim_cpu *o = &h->cpus[(c->id + k) % h->params.ncpus];
+	/* the lowest domain first: the SMT sibling, then the LLC */
+	for (unsigned k = h->params.smt > 1 ? 0 : 1; k < h->params.ncpus; k++) {
+		unsigned sib = sim_cpu_sibling(h, c->id);
+		unsigned cpu = !k ? sib : (c->id + k) % h->params.ncpus;
+		struct sim_cpu *o = &h->cpus[cpu];
+
+		if (k && cpu == sib && h->params.smt > 1)
+			continue;       /* looked at first */
 
 		if (nr_running(o) < 2)
 			continue;
@@ -462,8 +562,13 @@ void sim_schedule_task(struct sim_cpu *c)
 		if (!next) {
 			if (newidle_pull(c))
 				continue;
+			if (!c->sched_idle) {
+				c->sched_idle = true;
+				sim_sched_went_idle(c);
+			}
 			return;         /* idle */
 		}
+		c->sched_idle = false;
 		if (next != curr) {
 			if (curr) {
 				curr->last_ran = c->h->sim->now;
