@@ -6,7 +6,9 @@ own streams, sockets (5, 7, 9, ... per client process) and client ports
 across instances is the sum of each instance's (text and --json), TCP,
 UDP and the host sending (-R) all account for every frame, instances=1
 prints what a run without the key prints, and 0 or more than 8 instances
-are refused with exit 2.  Exact values: same inputs, same bytes."""
+are refused with exit 2; a thread per stream reads each socket on the
+receiving host too (iperf3 3.16), and is refused for UDP.  Exact values:
+same inputs, same bytes."""
 import json
 import re
 import sys
@@ -117,6 +119,25 @@ for threads in ("1", "0"):
         check([c["remote_port"] for c in d["start"]["connected"]] == [5201, 5201, 5202, 5202],
               f"-R: ports {d['start']['connected']}")
         sums_add_up(d, f"-R threads={threads}")
+
+# the host receiving, a thread per stream (iperf3 >= 3.16): each stream's
+# socket read by its own thread, the threads spread over the idle CPUs as
+# Linux's wakeup placement puts them; one thread reads on one CPU only
+users = {}
+for threads in ("1", "0"):
+    d = doc("--set", "run.duration=0.5", "--set", "iperf3.streams=4",
+            "--set", f"iperf3.threads={threads}")
+    if d:
+        t = d["tcp"]
+        check(t["direction"] == "peer to host" and t["frames_sent"] == t["frames_received"] +
+              t["nic_drops"] + t["driver_drops"] + t["in_flight"] and
+              t["frames_received"] > 400000, f"receive threads={threads}: {t}")
+        users[threads] = [c["cpu"] for c in d["summary"]["cpus"] if c["usr"] > 0.1]
+check(len(users.get("1", [])) == 1, f"one server thread reads on one CPU: {users}")
+check(len(users.get("0", [])) == 4, f"four reader threads on four CPUs: {users}")
+r = run("--set", "iperf3.udp=1", "--set", "iperf3.bitrate=1G", "--set", "iperf3.threads=0")
+check(r.returncode == 1 and "modelled for TCP only" in r.stderr,
+      f"UDP with a thread per stream: exit {r.returncode} {r.stderr}")
 
 # -R ended with skbs of 8 clients in the TX ring: the ring's close freed
 # them into streams freed before it (use after free, a crash here)

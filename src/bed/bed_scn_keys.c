@@ -439,8 +439,8 @@ static const struct scn_key scn_keys[] = {
 	       "who pings: the peer pings the host, or the host pings the peer (seed 002)"),
 	CHOICE("iperf3.threads", iperf_thread_per_stream, "1", "0",
 	       "1 (one thread) or 0 (one per stream)",
-	       "with iperf3.reverse: 1 thread for all streams (iperf3 before 3.16), or 0: "
-	       "one per stream (iperf3 3.16 and later)"),
+	       "TCP: 1 thread of the host's iperf3 for all streams (iperf3 before 3.16), "
+	       "or 0: one per stream (iperf3 3.16 and later), reading or (-R) writing"),
 	BOOL("iperf3.reverse", iperf_reverse,
 	     "-R: the host sends (TCP), as iperf3 -c PEER run on the host"),
 	BYTES("iperf3.sndbuf", iperf_sndbuf, 64u << 20, 65536,

@@ -366,8 +366,8 @@ static int iperf3_config(struct bed_world *w, struct iperf3_cfg *cfg)
 		cli_err("iperf3.len: a UDP datagram carries 16..1472 bytes");
 		return -1;
 	}
-	if (cfg->thread_per_stream && !cfg->reverse) {
-		cli_err("iperf3.threads: a thread per stream is modelled for the sender (-R) only");
+	if (cfg->thread_per_stream && cfg->udp) {
+		cli_err("iperf3.threads: a thread per stream is modelled for TCP only");
 		return -1;
 	}
 	if (cfg->reverse && cfg->sndbuf && cfg->sndbuf < (cfg->len ? cfg->len : 128u * 1024)) {

@@ -137,6 +137,32 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
+/* TCP, a thread per stream (iperf3 >= 3.16): up to 4 reads of -l bytes
+ * from its own socket per chunk; sleeps when the socket is empty. */
+static enum sim_task_ret stream_reader_run(struct sim_task *t, void *arg)
+{
+	struct iperf3_stream *st = arg;
+	struct iperf3 *ip = st->ip;
+	unsigned reads = 0;
+
+	(void)t;
+	while (reads < 4) {
+		uint64_t n = tcp_receiver_read(&st->rcv, ip->cfg.len);
+
+		if (!n)
+			break;
+		st->rx_bytes += n;
+		ip->app_bytes += n;
+		sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] * n);
+		reads++;
+	}
+	if (!reads) {
+		st->waiting = true;
+		return SIM_TASK_SLEEP;
+	}
+	return SIM_TASK_RUNNABLE;
+}
+
 /* -R: one write() of -l bytes to @st's socket if its send buffer has
  * room (sock_write, copy_user_byte in sys, user_byte in usr); false if
  * it had none. */
@@ -231,6 +257,19 @@ static void tcp_ready(void *arg)
 		in->waiting = false;
 		kern_charge(SIM_COST_sock_wakeup);
 		sim_task_wake_sync(&in->task);
+	}
+}
+
+/* Data for stream @arg, read by a thread of its own. */
+static void tcp_ready_stream(void *arg)
+{
+	struct iperf3_stream *st = arg;
+
+	/* sock_def_readable(): a sync wakeup */
+	if (st->waiting) {
+		st->waiting = false;
+		kern_charge(SIM_COST_sock_wakeup);
+		sim_task_wake_sync(&st->task);
 	}
 }
 
@@ -545,7 +584,10 @@ static int tcp_stream_init(struct iperf3 *ip, struct iperf3_stream *st,
 		return stack_demux_add(&ip->demux, &peer_t, tcp_sender_input,
 				       &st->snd);
 	}
-	tcp_receiver_set_ready(&st->rcv, tcp_ready, st->in);
+	if (ip->cfg.thread_per_stream)
+		tcp_receiver_set_ready(&st->rcv, tcp_ready_stream, st);
+	else
+		tcp_receiver_set_ready(&st->rcv, tcp_ready, st->in);
 	/* as the host sees the stream's packets: saddr = the peer */
 	return stack_demux_add(&ip->demux, &peer_t, tcp_receiver_input, &st->rcv);
 }
@@ -587,7 +629,7 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	unsigned ntasks = 0;
 	int rc = -EINVAL;
 
-	if (cfg->thread_per_stream && !cfg->reverse)
+	if (cfg->thread_per_stream && cfg->udp)
 		return -EINVAL;
 	if (!cfg->streams || cfg->streams > IPERF3_MAX_STREAMS ||
 	    !cfg->instances || cfg->instances > IPERF3_MAX_INSTANCES ||
@@ -684,7 +726,9 @@ int iperf3_init(struct iperf3 *ip, const struct iperf3_cfg *cfg,
 	for (unsigned i = 0; ip->cfg.thread_per_stream && i < ip->nstreams; i++) {
 		struct iperf3_stream *st = &ip->s[i];
 
-		sim_task_init(host, &st->task, "iperf3", stream_writer_run, st, &all);
+		sim_task_init(host, &st->task, "iperf3",
+			      ip->cfg.reverse ? stream_writer_run : stream_reader_run,
+			      st, &all);
 		st->task_up = true;
 		st->waiting = true;
 		tasks[ntasks++] = &st->task;

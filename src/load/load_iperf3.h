@@ -19,7 +19,9 @@
  * (ip_rcv) and the receiver (tcp_rcv, delayed ACKs, window); ACKs are
  * real frames sent through dev_queue_xmit, the driver's TX ring and the
  * device onto the wire, and clock the peer's senders.  The server task
- * reads each socket up to -l bytes per call (128 KiB by default).
+ * reads each socket up to -l bytes per call (128 KiB by default); with
+ * thread_per_stream each stream has a reader thread of its own, woken by
+ * its socket alone (iperf3 3.16's iperf_server_worker_run).
  *
  * TCP reverse (-R, or the host running `iperf3 -c PEER` as in seed 002):
  * the host sends.  Each stream is a TCP sender on the host (tcp_xmit per
@@ -87,9 +89,10 @@ struct iperf3_cfg {
 	bool reverse;                   /* -R: the host sends (TCP only) */
 	uint32_t sndbuf;                /* reverse: send buffer, bytes
 					   (0 = 4 MiB, tcp_wmem[2]) */
-	bool thread_per_stream;         /* -R: one writer thread per stream,
-					   as iperf3 >= 3.16 runs; else one
-					   thread for all (iperf3 < 3.16) */
+	bool thread_per_stream;         /* TCP: one thread per stream reads
+					   (-R: writes) its socket, as iperf3
+					   >= 3.16 runs; else one thread for
+					   all (iperf3 < 3.16) */
 	uint64_t seed;                  /* client port choice */
 	/* the host's iperf3 process may run on these CPUs only (taskset -c);
 	 * empty: all */
@@ -117,7 +120,8 @@ struct iperf3_stream {
 	struct tcp_tsq tsq;             /* TCP Small Queues of the sending
 					   socket (-R: the host's, else the
 					   peer's) */
-	struct sim_task task;           /* -R, thread_per_stream: its writer */
+	struct sim_task task;           /* thread_per_stream: its reader
+					   (-R: writer) */
 	bool task_up, waiting;
 	bool tcp_up;
 	uint64_t rcvbuf_errors;
