@@ -752,6 +752,16 @@ static struct sk_buff *tx_skb(struct ufx *f, u32 id, size_t len)
 	return skb;
 }
 
+/* buffers on the free list (walked; the driver keeps no count) */
+static unsigned int tx_free_count(struct r8152 *tp)
+{
+	unsigned int n = 0;
+
+	for (struct tx_agg *a = tp->tx_free; a; a = a->next)
+		n++;
+	return n;
+}
+
 static void test_tx_aggregation(void **state)
 {
 	struct ufx *f = ufx_new("RTL8159");
@@ -791,31 +801,46 @@ static void test_tx_aggregation(void **state)
 	assert_int_equal(dstats(f).tx_transfers, 1);
 	assert_int_equal(dstats(f).tx_stops, 0);
 
-	/* 100 full-size frames at once: 10 per 16 KiB buffer; 40 fill the
-	 * four buffers, then the queue stops and the qdisc holds the rest */
+	/* 100 full-size frames at once, before the tasklet runs: every
+	 * buffer is still free, so ndo_start_xmit takes them all (Linux's
+	 * r8152 stops only when no buffer is free) */
 	for (u32 i = 0; i < 100; i++)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, 100 + i, 1514)), 0);
-	assert_true(netif_tx_queue_stopped(txq));
-	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 40);
-	assert_int_equal(txq->q_len, 60);
-	assert_int_equal(dstats(f).tx_stops, 1);
-	/* the first tasklet run packs four buffers: all in flight, their
-	 * 40 skbs already freed; the qdisc holds 60 */
-	while (f->tp->tx_free_cnt)
+	assert_false(netif_tx_queue_stopped(txq));
+	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 100);
+	assert_int_equal(txq->q_len, 0);
+	/* the first tasklet run packs four buffers of 10 (tx_qlen): all in
+	 * flight, their 40 skbs already freed; 60 wait in tx_queue */
+	assert_int_equal(f->tp->tx_qlen, 10);
+	while (tx_free_count(f->tp))
 		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
-	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
+	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 60);
 	assert_int_equal(f->h.k.skbs_live, 60);
+	/* no buffer free and more than tx_qlen waiting: the next frame is
+	 * queued and stops the queue; the one after it stays in the qdisc */
+	assert_int_equal(dev_queue_xmit(tx_skb(f, 200, 1514)), 0);
 	assert_true(netif_tx_queue_stopped(txq));
+	assert_int_equal(dstats(f).tx_stops, 1);
+	assert_int_equal(dev_queue_xmit(tx_skb(f, 201, 1514)), 0);
+	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 61);
+	assert_int_equal(txq->q_len, 1);
+	/* each completion's buffer is refilled from tx_queue; the tasklet
+	 * wakes the queue once fewer than tx_qlen wait */
 	sim_run(&f->h.sim);
 	assert_false(netif_tx_queue_stopped(txq));
-	assert_int_equal(ms->tx_frames, 107);
-	assert_int_equal(ms->tx_transfers, 1 + 10);
-	assert_int_equal(dstats(f).tx_packets, 107);
+	assert_int_equal(ms->tx_frames, 109);
+	/* 7, then 4 + 6 buffers of 10, then 200 and 201 one each: the
+	 * tasklet packs what waits as soon as a buffer is free, and 201
+	 * leaves the qdisc only at the wake */
+	assert_int_equal(ms->tx_transfers, 1 + 10 + 2);
+	assert_int_equal(dstats(f).tx_packets, 109);
 	assert_int_equal(dstats(f).tx_drops, 0);
 	assert_false(f->tx_bad);
 	for (u32 i = 0; i < 100; i++)
 		assert_int_equal(f->tx[7 + i].id, 100 + i);
-	assert_int_equal(f->tp->tx_free_cnt, 4);
+	assert_int_equal(f->tx[107].id, 200);
+	assert_int_equal(f->tx[108].id, 201);
+	assert_int_equal(tx_free_count(f->tp), 4);
 	ufx_free(f);
 }
 
@@ -831,7 +856,7 @@ static void tx_race_hook(void *arg, struct netdev_queue *q)
 	(void)q;
 	f->h.k.tx_stop_hook = NULL;
 	sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 1000000);
-	assert_int_equal(f->tp->tx_free_cnt, 4);
+	assert_int_equal(tx_free_count(f->tp), 4);
 	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
 }
 
@@ -842,11 +867,18 @@ static void test_tx_stop_race(void **state)
 	u32 n = 0;
 
 	(void)state;
+	/* four buffers' worth, packed and in flight: none is free */
+	while (n < 40)
+		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+	while (tx_free_count(f->tp))
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
 	f->h.k.tx_stop_hook = tx_race_hook;
 	f->h.k.tx_stop_hook_arg = f;
 	while (f->h.k.tx_stop_hook && n < 100)
 		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
 	assert_null(f->h.k.tx_stop_hook);         /* the race window was hit */
+	/* the stop came with the 11th frame waiting (more than tx_qlen) */
+	assert_int_equal(n, 40 + 11);
 	sim_run(&f->h.sim);
 	assert_false(netif_tx_queue_stopped(txq));
 	assert_int_equal(dstats(f).tx_packets, n);

@@ -271,10 +271,9 @@ struct r8152_stats {
  * @rx_done_tail: the last of them
  * @rx_queue: frames parsed beyond the budget (the poll's alone: no lock)
  * @tx_agg: the bulk-out aggregation buffers
- * @tx_lock: guards @tx_free and @tx_free_cnt: completions give buffers
- *	back, the tasklet takes them
+ * @tx_lock: guards @tx_free: completions give buffers back, the tasklet
+ *	takes them
  * @tx_free: buffers not in flight
- * @tx_free_cnt: how many
  * @tx_qlen: full-size frames per buffer
  * @tx_queue: accepted by ndo_start_xmit, not yet in a buffer; its own
  *	lock (xmit and the TX tasklet run on different CPUs)
@@ -307,9 +306,8 @@ struct r8152 {
 	struct rx_agg *rx_done, *rx_done_tail;
 	struct sk_buff_head rx_queue;
 	struct tx_agg tx_agg[RTL8152_MAX_TX];
-	spinlock_t tx_lock;		/* tx_free, tx_free_cnt */
+	spinlock_t tx_lock;		/* tx_free */
 	struct tx_agg *tx_free;
-	unsigned int tx_free_cnt;
 	unsigned int tx_qlen;
 	struct sk_buff_head tx_queue;
 	struct tasklet_struct tx_tl;

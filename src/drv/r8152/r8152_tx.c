@@ -9,10 +9,15 @@
  * bottom functions"): TX in a tasklet, RX in NAPI; a bulk-out completion
  * schedules the tasklet when skbs wait.
  *
- * Flow control: the queue stops when ndo_start_xmit finds no free buffer
- * (all four in flight) and wakes when a completion frees one.  Each skb
- * is freed once copied into its buffer (r8152_tx_agg_fill); the buffer
- * keeps the counts, which the completion adds to the statistics.
+ * Flow control follows Linux's r8152 (rtl8152_start_xmit and
+ * r8152_tx_agg_fill): the queue stops when ndo_start_xmit finds every
+ * buffer in flight and more than a buffer's worth (tx_qlen full-size
+ * frames) already waiting, and the tasklet wakes it once it has packed
+ * the wait below tx_qlen.  So while all four buffers are on the bus a
+ * full buffer's worth of skbs stays queued, and a completion's buffer is
+ * refilled at once by the tasklet, without waiting for the qdisc to run
+ * again in NET_TX.  Each skb is freed once copied into its buffer; the
+ * buffer keeps the counts, which the completion adds to the statistics.
  */
 #include <linux/skbuff.h>
 #include <linux/slab.h>
@@ -41,7 +46,6 @@ static void tx_free_push(struct r8152 *tp, struct tx_agg *agg)
 	spin_lock_irqsave(&tp->tx_lock, flags);
 	agg->next = tp->tx_free;
 	WRITE_ONCE(tp->tx_free, agg);
-	WRITE_ONCE(tp->tx_free_cnt, tp->tx_free_cnt + 1);
 	spin_unlock_irqrestore(&tp->tx_lock, flags);
 }
 
@@ -55,32 +59,34 @@ static struct tx_agg *tx_free_pop(struct r8152 *tp)
 	if (agg) {
 		WRITE_ONCE(tp->tx_free, agg->next);
 		agg->next = NULL;
-		WRITE_ONCE(tp->tx_free_cnt, tp->tx_free_cnt - 1);
 	}
 	spin_unlock_irqrestore(&tp->tx_lock, flags);
 	return agg;
 }
 
-/* Room for another skb: a buffer is free and the queued skbs do not
- * already fill the free buffers (tx_qlen full-size frames each).  A
- * lockless estimate; both sides re-check after stopping or freeing.
+/* Room for another skb: a buffer is free, or no more than a buffer's
+ * worth waits for one.  A lockless estimate; ndo_start_xmit re-checks
+ * after stopping.
  */
 static bool tx_has_room(const struct r8152 *tp)
 {
-	return READ_ONCE(tp->tx_free) &&
-	       skb_queue_len(&tp->tx_queue) < READ_ONCE(tp->tx_free_cnt) * tp->tx_qlen;
+	return READ_ONCE(tp->tx_free) ||
+	       skb_queue_len(&tp->tx_queue) <= tp->tx_qlen;
 }
 
+/* After packing: wake a stopped queue once less than a buffer's worth
+ * waits.
+ */
 static void tx_maybe_wake(struct r8152 *tp)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(tp->netdev, 0);
 
-	/* the freed buffer is published (tx_free_push's unlock); order it
-	 * before the look at the stopped bit, pairing with the barrier in
-	 * r8152_start_xmit's stop-then-recheck
+	/* order the dequeues before the look at the stopped bit, pairing
+	 * with the barrier in r8152_start_xmit's stop-then-recheck
 	 */
 	smp_mb();
-	if (tp->running && netif_tx_queue_stopped(txq) && tx_has_room(tp))
+	if (tp->running && netif_tx_queue_stopped(txq) &&
+	    skb_queue_len(&tp->tx_queue) < tp->tx_qlen)
 		netif_tx_wake_queue(txq);
 }
 
@@ -94,7 +100,6 @@ static void tx_maybe_wake(struct r8152 *tp)
 int r8152_tx_alloc(struct r8152 *tp)
 {
 	tp->tx_free = NULL;
-	tp->tx_free_cnt = 0;
 	/* full-size frames per buffer (K tx_qlen) */
 	tp->tx_qlen = R8152_AGG_BUF_SZ / tx_footprint(tp->netdev->mtu + ETH_HLEN);
 	for (unsigned int i = 0; i < RTL8152_MAX_TX; i++) {
@@ -144,7 +149,6 @@ void r8152_tx_free(struct r8152 *tp)
 		agg->head = NULL;
 	}
 	tp->tx_free = NULL;
-	tp->tx_free_cnt = 0;
 }
 
 /**
@@ -196,10 +200,10 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_queue_tail(&tp->tx_queue, skb);
 	if (READ_ONCE(tp->tx_free))
 		tasklet_schedule(&tp->tx_tl);
-	/* every buffer in flight, or the free ones are spoken for: the
-	 * stack holds the next skbs until a completion.  Stop, then look
-	 * again: a completion on another CPU may have freed a buffer after
-	 * the first look and seen the queue running.
+	/* every buffer in flight and a buffer's worth waiting: the stack
+	 * holds the next skbs until the tasklet has packed these.  Stop,
+	 * then look again: a completion on another CPU may have freed a
+	 * buffer after the first look.
 	 */
 	if (!netif_txq_maybe_stop(txq, tx_has_room(tp), 1, 1)) {
 		u64_stats_update_begin(&tp->tx_stats.xmit_syncp);
@@ -286,8 +290,7 @@ void r8152_tx_bottom(struct tasklet_struct *t)
 
 /*
  * Bulk-out completion (softirq context): count the transfer's frames,
- * give the buffer back, wake the queue, and let the tasklet pack what
- * waited.
+ * give the buffer back, and let the tasklet pack what waited.
  */
 static void write_bulk_callback(struct urb *urb)
 {
@@ -314,7 +317,7 @@ static void write_bulk_callback(struct urb *urb)
 	tx_free_push(tp, agg);
 	if (!tp->running)
 		return;
+	/* a stopped queue has skbs waiting: the tasklet packs and wakes */
 	if (!skb_queue_empty(&tp->tx_queue))
 		tasklet_schedule(&tp->tx_tl);
-	tx_maybe_wake(tp);
 }
