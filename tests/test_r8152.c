@@ -737,10 +737,10 @@ static void test_adaptive_rx(void **state)
 }
 
 /* TX: skbs sent before the TX tasklet runs share one bulk-out transfer
- * and reach the wire intact; with all 4 buffers in flight and a buffer's worth
- * waiting the queue stops, and the tasklet wakes it below tx_qlen.  TX is the tasklet's (TASKLET
- * softirq), not NAPI's, and an skb is freed once copied into its buffer
- * (Linux r8152: tx_tl, r8152_tx_agg_fill). */
+ * and reach the wire intact; with all 4 buffers in flight and a buffer's
+ * worth waiting the queue stops, and the tasklet wakes it below tx_qlen.
+ * TX is the tasklet's (TASKLET softirq), not NAPI's, and an skb is freed
+ * once copied into its buffer (Linux r8152: tx_tl, r8152_tx_agg_fill). */
 static struct sk_buff *tx_skb(struct ufx *f, u32 id, size_t len)
 {
 	struct sk_buff *skb = alloc_skb((unsigned)len, GFP_KERNEL);
