@@ -885,6 +885,86 @@ static void test_tx_stop_race(void **state)
 	ufx_free(f);
 }
 
+/* A bulk-out submit that fails while the queue is stopped: the buffer's
+ * frames are dropped and counted, and the queue must not stay stopped
+ * with free buffers and nothing in flight to reschedule the tasklet.
+ * The Nth DMA mapping from the stop on fails (usb_submit_urb -ENOMEM);
+ * some N hit a TX refill, whichever mapping they hit the queue runs. */
+static void test_tx_submit_fail_stopped(void **state)
+{
+	unsigned hit = 0;
+
+	(void)state;
+	for (unsigned nth = 1; nth <= 8; nth++) {
+		struct ufx *f = ufx_new("RTL8159");
+		struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
+		u32 n = 0;
+
+		while (n < 40)
+			assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+		while (tx_free_count(f->tp))
+			sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
+		while (!netif_tx_queue_stopped(txq))
+			assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+		f->h.k.fault.dma_fail_nth = nth;
+		sim_run(&f->h.sim);
+		f->h.k.fault.dma_fail_nth = 0;
+		hit += dstats(f).tx_urb_errors;
+		/* the stack sends again; everything queued goes out */
+		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+		sim_run(&f->h.sim);
+		assert_false(netif_tx_queue_stopped(txq));
+		assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
+		assert_int_equal(txq->q_len, 0);
+		assert_int_equal(dstats(f).tx_packets + dstats(f).tx_drops, n);
+		assert_int_equal(tx_free_count(f->tp), 4);
+		ufx_free(f);
+	}
+	assert_true(hit >= 1);
+}
+
+/* Every refill fails while the queue is stopped (the URBs refuse
+ * resubmission, as after usb_poison_urb): the buffers come back in one
+ * interrupt, nothing is left in flight, and more than tx_qlen frames wait.  No
+ * completion will schedule the tasklet again, so the failing tasklet
+ * wakes the queue: the stack's next frame finds a free buffer and the
+ * tasklet tries again. */
+static void test_tx_submit_fail_wakes(void **state)
+{
+	struct ufx *f = ufx_new("RTL8159");
+	struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
+	u32 n = 0;
+
+	(void)state;
+	/* a long IMOD: the four completions come back in one interrupt,
+	 * so the first failing refill leaves nothing in flight */
+	plat_usb_set_imod(f->hc, 500000);
+	/* 100 before the tasklet runs: 40 packed, 60 wait; the next one
+	 * stops the queue with 61 waiting */
+	while (n < 100)
+		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+	while (tx_free_count(f->tp))
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
+	assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+	assert_true(netif_tx_queue_stopped(txq));
+	for (unsigned i = 0; i < RTL8152_MAX_TX; i++)
+		f->tp->tx_agg[i].urb->reject = true;
+	sim_run(&f->h.sim);
+	assert_int_equal(tx_free_count(f->tp), 4);
+	assert_true(dstats(f).tx_urb_errors >= 1);
+	assert_true(skb_queue_len(&f->tp->tx_queue) > f->tp->tx_qlen);
+	assert_false(netif_tx_queue_stopped(txq));
+	for (unsigned i = 0; i < RTL8152_MAX_TX; i++)
+		f->tp->tx_agg[i].urb->reject = false;
+	assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+	sim_run(&f->h.sim);
+	assert_int_equal(skb_queue_len(&f->tp->tx_queue), 0);
+	assert_int_equal(txq->q_len, 0);
+	assert_false(netif_tx_queue_stopped(txq));
+	assert_int_equal(dstats(f).tx_packets + dstats(f).tx_drops, n);
+	ufx_free(f);
+}
+
 /* 0xcf04: left at its reset value by default; bits 0, 1, 2, 7 cleared
  * with mitigation_off (research s2).  Same traffic, more transfers. */
 static u64 mitigation_run(bool off, u32 *reg)
@@ -1226,6 +1306,8 @@ int main(void)
 		cmocka_unit_test(test_adaptive_rx),
 		cmocka_unit_test(test_tx_aggregation),
 		cmocka_unit_test(test_tx_stop_race),
+		cmocka_unit_test(test_tx_submit_fail_stopped),
+		cmocka_unit_test(test_tx_submit_fail_wakes),
 		cmocka_unit_test(test_mitigation),
 		cmocka_unit_test(test_close_under_load),
 		cmocka_unit_test(test_ethtool_stats_rings),

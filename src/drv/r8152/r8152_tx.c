@@ -75,9 +75,12 @@ static bool tx_has_room(const struct r8152 *tp)
 }
 
 /* After packing: wake a stopped queue once less than a buffer's worth
- * waits.
+ * waits, or after a failed submit (@failed): its buffer is free again and
+ * maybe nothing is left in flight whose completion would schedule the
+ * tasklet, so the stack's next frame must reach ndo_start_xmit, which
+ * schedules it.
  */
-static void tx_maybe_wake(struct r8152 *tp)
+static void tx_maybe_wake(struct r8152 *tp, bool failed)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(tp->netdev, 0);
 
@@ -86,7 +89,7 @@ static void tx_maybe_wake(struct r8152 *tp)
 	 */
 	smp_mb();
 	if (tp->running && netif_tx_queue_stopped(txq) &&
-	    skb_queue_len(&tp->tx_queue) < tp->tx_qlen)
+	    (failed || skb_queue_len(&tp->tx_queue) < tp->tx_qlen))
 		netif_tx_wake_queue(txq);
 }
 
@@ -264,6 +267,7 @@ static u32 tx_agg_fill(struct r8152 *tp, struct tx_agg *agg)
 void r8152_tx_bottom(struct tasklet_struct *t)
 {
 	struct r8152 *tp = from_tasklet(tp, t, tx_tl);
+	bool failed = false;
 	struct tx_agg *agg;
 
 	while (tp->running && !skb_queue_empty(&tp->tx_queue) &&
@@ -282,10 +286,11 @@ void r8152_tx_bottom(struct tasklet_struct *t)
 			u64_stats_update_end(&tp->tx_stats.tl_syncp);
 			tx_agg_drop_skbs(agg, &tp->tx_stats.tl_drops, &tp->tx_stats.tl_syncp);
 			tx_free_push(tp, agg);
+			failed = true;
 			break;
 		}
 	}
-	tx_maybe_wake(tp);
+	tx_maybe_wake(tp, failed);
 }
 
 /*
