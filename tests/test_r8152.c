@@ -885,6 +885,48 @@ static void test_tx_stop_race(void **state)
 	ufx_free(f);
 }
 
+/* The tasklet wakes a stopped queue once fewer than tx_qlen skbs wait,
+ * not at tx_qlen and not only when none do (r8152_tx_agg_fill).  @wait:
+ * skbs in tx_queue when the stop comes; returns how many waited at the
+ * first moment the queue ran again, after checking that it stayed
+ * stopped while tx_qlen or more waited. */
+static u32 tx_wake_at(u32 wait)
+{
+	struct ufx *f = ufx_new("RTL8159");
+	struct netdev_queue *txq = netdev_get_tx_queue(f->dev, 0);
+	u32 n = 0, at;
+
+	/* 40 are packed before the rest; the last one stops the queue */
+	while (n < 40 + wait - 1)
+		assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+	while (tx_free_count(f->tp))
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
+	assert_int_equal(dev_queue_xmit(tx_skb(f, n++, 1514)), 0);
+	assert_true(netif_tx_queue_stopped(txq));
+	assert_int_equal(skb_queue_len(&f->tp->tx_queue), wait);
+	while (netif_tx_queue_stopped(txq)) {
+		sim_run_until(&f->h.sim, sim_now(&f->h.sim) + 100);
+		if (netif_tx_queue_stopped(txq))
+			assert_true(skb_queue_len(&f->tp->tx_queue) >= f->tp->tx_qlen ||
+				    tx_free_count(f->tp) == 0);
+	}
+	at = skb_queue_len(&f->tp->tx_queue);
+	sim_run(&f->h.sim);
+	assert_int_equal(dstats(f).tx_packets, n);
+	ufx_free(f);
+	return at;
+}
+
+static void test_tx_wake_threshold(void **state)
+{
+	(void)state;
+	/* 65 and 70 waiting: with all four buffers in flight the tasklet
+	 * packs 10 per completion and leaves 5, or exactly tx_qlen (10):
+	 * the queue runs again only below tx_qlen */
+	assert_true(tx_wake_at(65) < 10);
+	assert_true(tx_wake_at(70) < 10);
+}
+
 /* A bulk-out submit that fails while the queue is stopped: the buffer's
  * frames are dropped and counted, and the queue must not stay stopped
  * with free buffers and nothing in flight to reschedule the tasklet.
@@ -1308,6 +1350,7 @@ int main(void)
 		cmocka_unit_test(test_tx_stop_race),
 		cmocka_unit_test(test_tx_submit_fail_stopped),
 		cmocka_unit_test(test_tx_submit_fail_wakes),
+		cmocka_unit_test(test_tx_wake_threshold),
 		cmocka_unit_test(test_mitigation),
 		cmocka_unit_test(test_close_under_load),
 		cmocka_unit_test(test_ethtool_stats_rings),

@@ -201,12 +201,18 @@ netdev_tx_t r8152_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 	skb_queue_tail(&tp->tx_queue, skb);
+	/* pairs with the barrier in write_bulk_callback between giving a
+	 * buffer back and looking at tx_queue: either this sees the free
+	 * buffer or the completion sees the skb, and one of them schedules
+	 * the tasklet
+	 */
+	smp_mb();
 	if (READ_ONCE(tp->tx_free))
 		tasklet_schedule(&tp->tx_tl);
 	/* every buffer in flight and a buffer's worth waiting: the stack
 	 * holds the next skbs until the tasklet has packed these.  Stop,
 	 * then look again: a completion on another CPU may have freed a
-	 * buffer after the first look.
+	 * buffer after the first look (and schedules the tasklet itself).
 	 */
 	if (!netif_txq_maybe_stop(txq, tx_has_room(tp), 1, 1)) {
 		u64_stats_update_begin(&tp->tx_stats.xmit_syncp);
@@ -322,7 +328,11 @@ static void write_bulk_callback(struct urb *urb)
 	tx_free_push(tp, agg);
 	if (!tp->running)
 		return;
-	/* a stopped queue has skbs waiting: the tasklet packs and wakes */
+	/* the free buffer before the look at tx_queue; pairs with the
+	 * barrier in r8152_start_xmit.  A stopped queue has skbs waiting:
+	 * the tasklet packs and wakes.
+	 */
+	smp_mb();
 	if (!skb_queue_empty(&tp->tx_queue))
 		tasklet_schedule(&tp->tx_tl);
 }
