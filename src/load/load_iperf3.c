@@ -82,6 +82,21 @@ static void stream_fn(struct sim *s, struct sim_event *ev)
 	sim_schedule_in(s, ev, st->gap);
 }
 
+/* One read() of up to -l bytes from TCP stream @st (sock_read and the
+ * copy in tcp_receiver_read, user_byte in usr); false if it was empty. */
+static bool tcp_read_once(struct iperf3_stream *st)
+{
+	struct iperf3 *ip = st->ip;
+	uint64_t n = tcp_receiver_read(&st->rcv, ip->cfg.len);
+
+	if (!n)
+		return false;
+	st->rx_bytes += n;
+	ip->app_bytes += n;
+	sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] * n);
+	return true;
+}
+
 /* A server: read one datagram per system call, round-robin over its
  * streams' sockets, up to 16 per chunk; sleep when all are empty.  TCP:
  * one read of up to -l bytes per socket per call. */
@@ -94,15 +109,8 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 	(void)t;
 	if (!ip->cfg.udp) {
 		for (unsigned k = 0; k < ip->cfg.streams && reads < 4; k++) {
-			struct iperf3_stream *st = &in->s[(in->rr + k) % ip->cfg.streams];
-			uint64_t n = tcp_receiver_read(&st->rcv, ip->cfg.len);
-
-			if (!n)
-				continue;
-			st->rx_bytes += n;
-			ip->app_bytes += n;
-			sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] * n);
-			reads++;
+			if (tcp_read_once(&in->s[(in->rr + k) % ip->cfg.streams]))
+				reads++;
 		}
 		in->rr = (in->rr + 1) % ip->cfg.streams;
 		if (!reads) {
@@ -142,20 +150,11 @@ static enum sim_task_ret server_run(struct sim_task *t, void *arg)
 static enum sim_task_ret stream_reader_run(struct sim_task *t, void *arg)
 {
 	struct iperf3_stream *st = arg;
-	struct iperf3 *ip = st->ip;
 	unsigned reads = 0;
 
 	(void)t;
-	while (reads < 4) {
-		uint64_t n = tcp_receiver_read(&st->rcv, ip->cfg.len);
-
-		if (!n)
-			break;
-		st->rx_bytes += n;
-		ip->app_bytes += n;
-		sim_charge_usr_ps(ip->host, ip->host->cost.ps[SIM_COST_user_byte] * n);
+	while (reads < 4 && tcp_read_once(st))
 		reads++;
-	}
 	if (!reads) {
 		st->waiting = true;
 		return SIM_TASK_SLEEP;
@@ -216,6 +215,17 @@ static enum sim_task_ret stream_writer_run(struct sim_task *t, void *arg)
 	return SIM_TASK_RUNNABLE;
 }
 
+/* A socket event for a task asleep on it (@waiting): a sync wakeup, as
+ * sock_def_readable() and sk_stream_write_space() make. */
+static void sock_wake_sync(bool *waiting, struct sim_task *task)
+{
+	if (*waiting) {
+		*waiting = false;
+		kern_charge(SIM_COST_sock_wakeup);
+		sim_task_wake_sync(task);
+	}
+}
+
 /* -R: an ACK freed send-buffer space of stream @arg; wake its writer once
  * half the buffer is free (sk_stream_write_space's min_wspace rule). */
 static void write_space(void *arg, uint64_t queued)
@@ -225,18 +235,11 @@ static void write_space(void *arg, uint64_t queued)
 
 	if (queued > ip->cfg.sndbuf / 2)
 		return;
-	/* sk_stream_write_space(): a sync wakeup */
-	if (ip->cfg.thread_per_stream) {
-		if (st->waiting) {
-			st->waiting = false;
-			kern_charge(SIM_COST_sock_wakeup);
-			sim_task_wake_sync(&st->task);
-		}
-	} else if (st->in->waiting) {
-		st->in->waiting = false;
-		kern_charge(SIM_COST_sock_wakeup);
-		sim_task_wake_sync(&st->in->task);
-	}
+	/* sk_stream_write_space() */
+	if (ip->cfg.thread_per_stream)
+		sock_wake_sync(&st->waiting, &st->task);
+	else
+		sock_wake_sync(&st->in->waiting, &st->in->task);
 }
 
 /* -R: the peer's application reads whatever arrives at once. */
@@ -252,12 +255,7 @@ static void tcp_ready(void *arg)
 {
 	struct iperf3_inst *in = arg;
 
-	/* sock_def_readable(): a sync wakeup */
-	if (in->waiting) {
-		in->waiting = false;
-		kern_charge(SIM_COST_sock_wakeup);
-		sim_task_wake_sync(&in->task);
-	}
+	sock_wake_sync(&in->waiting, &in->task);        /* sock_def_readable() */
 }
 
 /* Data for stream @arg, read by a thread of its own. */
@@ -265,12 +263,7 @@ static void tcp_ready_stream(void *arg)
 {
 	struct iperf3_stream *st = arg;
 
-	/* sock_def_readable(): a sync wakeup */
-	if (st->waiting) {
-		st->waiting = false;
-		kern_charge(SIM_COST_sock_wakeup);
-		sim_task_wake_sync(&st->task);
-	}
+	sock_wake_sync(&st->waiting, &st->task);        /* sock_def_readable() */
 }
 
 /* A frame the host's TCP built, as an skb down the stack; false if it
